@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The open family: open, creat (x86_64), openat, openat2. */
+#include "sentinel.bpf.h"
+
+#define AS_O_CREAT 0100
+#define AS_O_WRONLY 01
+#define AS_O_TRUNC 01000
+
+SEC("tracepoint/syscalls/sys_enter_open")
+int tp_sys_enter_open(struct trace_event_raw_sys_enter *ctx)
+{
+	return as_inflight_save(ctx, AS_SC_OPEN, 3);
+}
+
+SEC("tracepoint/syscalls/sys_enter_creat")
+int tp_sys_enter_creat(struct trace_event_raw_sys_enter *ctx)
+{
+	return as_inflight_save(ctx, AS_SC_CREAT, 2);
+}
+
+SEC("tracepoint/syscalls/sys_enter_openat")
+int tp_sys_enter_openat(struct trace_event_raw_sys_enter *ctx)
+{
+	return as_inflight_save(ctx, AS_SC_OPENAT, 4);
+}
+
+SEC("tracepoint/syscalls/sys_enter_openat2")
+int tp_sys_enter_openat2(struct trace_event_raw_sys_enter *ctx)
+{
+	return as_inflight_save(ctx, AS_SC_OPENAT2, 4);
+}
+
+/*
+ * One record per open attempt. A successful open reports the opened file's
+ * own path (dentry and mount walk, as the process sees it). A failed one has
+ * no file: it reports the string the caller passed, plus the component list
+ * of the directory a relative path starts from (cwd or dirfd), which
+ * userspace joins and normalises.
+ */
+static __always_inline int as_open_exit(long ret)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct as_inflight in;
+	const char *upath;
+	struct as_open *o;
+	__u32 off, pf = 0;
+	int trunc = 0;
+	__u8 *buf;
+
+	if (!as_inflight_take(&in))
+		return 0;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 0;
+	o = (struct as_open *)buf;
+	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, in.sc);
+	o->res = ret;
+	o->dev = 0;
+	o->ino = 0;
+	o->pflags = 0;
+	o->base_len = 0;
+	switch (in.sc) {
+	case AS_SC_OPEN:
+		upath = (const char *)in.args[0];
+		o->dirfd = AS_AT_FDCWD;
+		o->flags = in.args[1];
+		o->mode = in.args[2];
+		break;
+	case AS_SC_CREAT:
+		upath = (const char *)in.args[0];
+		o->dirfd = AS_AT_FDCWD;
+		o->flags = AS_O_CREAT | AS_O_WRONLY | AS_O_TRUNC;
+		o->mode = in.args[1];
+		break;
+	case AS_SC_OPENAT2: {
+		struct open_how how = {};
+
+		upath = (const char *)in.args[1];
+		o->dirfd = in.args[0];
+		bpf_probe_read_user(&how, sizeof(how), (void *)in.args[2]);
+		o->flags = how.flags;
+		o->mode = how.mode;
+		break;
+	}
+	default:
+		upath = (const char *)in.args[1];
+		o->dirfd = in.args[0];
+		o->flags = in.args[2];
+		o->mode = in.args[3];
+		break;
+	}
+	off = sizeof(*o);
+
+	if (ret >= 0) {
+		struct file *f = as_task_file(task, ret);
+
+		if (f) {
+			struct inode *ino = BPF_CORE_READ(f, f_inode);
+			__u32 dev = BPF_CORE_READ(ino, i_sb, s_dev);
+			__u32 major = dev >> 20, minor = dev & 0xfffff;
+
+			/* the kernel's dev_t is major << 20 | minor; report new_encode_dev() */
+			o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+			o->ino = BPF_CORE_READ(ino, i_ino);
+			o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
+			o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
+			as_emit(buf, off + o->path_len);
+			return 0;
+		}
+	}
+
+	o->path_len = as_put_user_str(buf, off, upath, AS_PATH_MAX, &trunc);
+	if (trunc)
+		o->pflags |= AS_OF_USER_TRUNC;
+	if (buf[off & AS_SCRATCH_OFF_MASK] != '/') {
+		__u32 boff = off + o->path_len;
+
+		if (o->dirfd == AS_AT_FDCWD) {
+			struct fs_struct *fs = BPF_CORE_READ(task, fs);
+
+			o->base_len = as_put_task_path(buf, boff, &fs->pwd, task, &pf);
+			o->pflags |= AS_OF_BASE_CWD | pf << AS_OF_BASE_SHIFT;
+		} else {
+			struct file *dir = as_task_file(task, o->dirfd);
+
+			if (dir) {
+				o->base_len = as_put_task_path(buf, boff, &dir->f_path, task, &pf);
+				o->pflags |= AS_OF_BASE_DIRFD | pf << AS_OF_BASE_SHIFT;
+			}
+		}
+	}
+	as_emit(buf, off + o->path_len + o->base_len);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_open")
+int tp_sys_exit_open(struct trace_event_raw_sys_exit *ctx)
+{
+	return as_open_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_creat")
+int tp_sys_exit_creat(struct trace_event_raw_sys_exit *ctx)
+{
+	return as_open_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat")
+int tp_sys_exit_openat(struct trace_event_raw_sys_exit *ctx)
+{
+	return as_open_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat2")
+int tp_sys_exit_openat2(struct trace_event_raw_sys_exit *ctx)
+{
+	return as_open_exit(ctx->ret);
+}

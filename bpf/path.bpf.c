@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The walks behind every path we report: dentries and mounts up to the
+ * task's root, and cgroup kernfs nodes up to the hierarchy's root. Each step
+ * is a bpf_loop() callback, which the verifier checks once instead of once
+ * per iteration: that keeps program load (and so start-up) fast.
+ */
+#include "sentinel.bpf.h"
+
+struct as_walk {
+	struct dentry *dentry;
+	struct vfsmount *vfsmnt;
+	struct mount *mnt;
+	struct dentry *root_dentry;
+	struct vfsmount *root_mnt;
+	__u32 start;
+	__u32 off;
+	__u32 flags;
+	__u32 _pad0;
+};
+
+static long as_path_step(__u32 index, struct as_walk *w)
+{
+	/* locals, not w->...: BPF_CORE_READ(w->x, ...) would relocate against
+	 * struct as_walk, which the kernel does not know */
+	struct dentry *dentry = w->dentry, *mnt_root, *parent;
+	struct vfsmount *vfsmnt = w->vfsmnt;
+	struct mount *mnt = w->mnt;
+	const unsigned char *name;
+	__u32 used = w->off - w->start, room;
+	__u8 *buf;
+	long n;
+
+	if (!dentry) {
+		w->flags = AS_PATH_DETACHED;
+		return 1;
+	}
+	if (dentry == w->root_dentry && vfsmnt == w->root_mnt) {
+		w->flags = 0;
+		return 1;
+	}
+	mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
+	parent = BPF_CORE_READ(dentry, d_parent);
+	if (dentry == mnt_root || dentry == parent) {
+		struct mount *mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
+
+		if (dentry != mnt_root || mnt_parent == mnt) {
+			/* the namespace's top, or an unreachable dentry */
+			w->flags = AS_PATH_DETACHED;
+			return 1;
+		}
+		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = mnt_parent;
+		w->vfsmnt = (struct vfsmount *)((__u8 *)mnt_parent +
+						bpf_core_field_offset(struct mount, mnt));
+		return 0;
+	}
+	if (used + 2 > AS_PATH_MAX)
+		return 1; /* flags stay AS_PATH_TRUNC */
+	room = AS_PATH_MAX - used;
+	if (room > AS_NAME_MAX)
+		room = AS_NAME_MAX;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 1;
+	name = BPF_CORE_READ(dentry, d_name.name);
+	AS_VERIFIER_MASK(room, 511); /* room <= AS_NAME_MAX already */
+	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), room, name);
+	if (n <= 0)
+		return 1;
+	w->off += n;
+	if (n == room && room < AS_NAME_MAX)
+		return 1; /* name cut short: the path is partial */
+	w->dentry = parent;
+	return 0;
+}
+
+__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p)
+{
+	struct task_struct *task = (struct task_struct *)task_p;
+	struct as_walk w = {
+		.dentry = (struct dentry *)dentry_p,
+		.vfsmnt = (struct vfsmount *)vfsmnt_p,
+		.start = start,
+		.off = start,
+		.flags = AS_PATH_TRUNC, /* unless the walk reaches a root */
+	};
+
+	w.mnt = container_of(w.vfsmnt, struct mount, mnt);
+	w.root_dentry = BPF_CORE_READ(task, fs, root.dentry);
+	w.root_mnt = BPF_CORE_READ(task, fs, root.mnt);
+	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
+	return (__u64)w.flags << 32 | (w.off - w.start);
+}
+
+struct as_cgwalk {
+	struct kernfs_node *kn;
+	__u32 start;
+	__u32 off;
+	__u32 flags;
+	__u32 _pad0;
+};
+
+static long as_cgroup_step(__u32 index, struct as_cgwalk *w)
+{
+	struct kernfs_node *kn = w->kn, *parent;
+	__u8 *buf;
+	long n;
+
+	if (!kn) {
+		w->flags = 0;
+		return 1;
+	}
+	parent = as_kn_parent(kn);
+	if (!parent) { /* the root cgroup: its name is not part of the path */
+		w->flags = 0;
+		return 1;
+	}
+	if (w->off - w->start > AS_CGROUP_MAX - AS_NAME_MAX)
+		return 1;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 1;
+	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), AS_NAME_MAX,
+				      BPF_CORE_READ(kn, name));
+	if (n <= 0)
+		return 1;
+	w->off += n;
+	w->kn = parent;
+	return 0;
+}
+
+__noinline __u64 as_cgroup_walk(__u32 start, __u64 task_p)
+{
+	struct task_struct *task = (struct task_struct *)task_p;
+	struct as_cgwalk w = { .start = start, .off = start, .flags = AS_PATH_TRUNC };
+
+	w.kn = BPF_CORE_READ(task, cgroups, dfl_cgrp, kn);
+	bpf_loop(AS_CGROUP_MAX_DEPTH, as_cgroup_step, &w, 0);
+	return (__u64)w.flags << 32 | (w.off - w.start);
+}

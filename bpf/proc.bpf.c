@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Process lifecycle: exec (and failed execve/execveat), fork, exit. */
+#include "sentinel.bpf.h"
+
+const volatile __u32 cfg_self_tgid = 0;
+const volatile __u64 cfg_wakeup_bytes = 0;
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* exe, cwd and cgroup of the current task: the tail every exec record shares. */
+static __always_inline __u32 as_put_exec_tail(__u8 *buf, __u32 off, struct as_exec *e,
+					      struct task_struct *task)
+{
+	struct file *exe = BPF_CORE_READ(task, mm, exe_file);
+	struct fs_struct *fs = BPF_CORE_READ(task, fs);
+	__u32 pf = 0;
+
+	e->exe_len = 0;
+	if (exe) {
+		e->exe_len = as_put_task_path(buf, off, &exe->f_path, task, &pf);
+		e->pflags |= pf << AS_XF_EXE_SHIFT;
+		off += e->exe_len;
+	}
+	e->cwd_len = as_put_task_path(buf, off, &fs->pwd, task, &pf);
+	e->pflags |= pf << AS_XF_CWD_SHIFT;
+	off += e->cwd_len;
+	e->cgroup_len = as_put_cgroup(buf, off, task, &pf);
+	e->pflags |= pf << AS_XF_CGROUP_SHIFT;
+	off += e->cgroup_len;
+	return off;
+}
+
+SEC("tracepoint/syscalls/sys_enter_execve")
+int tp_sys_enter_execve(struct trace_event_raw_sys_enter *ctx)
+{
+	return as_inflight_save(ctx, AS_SC_EXECVE, 3);
+}
+
+SEC("tracepoint/syscalls/sys_enter_execveat")
+int tp_sys_enter_execveat(struct trace_event_raw_sys_enter *ctx)
+{
+	return as_inflight_save(ctx, AS_SC_EXECVEAT, 5);
+}
+
+SEC("tracepoint/sched/sched_process_exec")
+int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u32 old_tid = ctx->old_pid, sc = AS_SC_EXECVE, off;
+	struct as_inflight *in;
+	struct mm_struct *mm;
+	struct as_exec *e;
+	__u64 arg_start, len;
+	__u8 *buf;
+	long n;
+
+	if (as_skip_self())
+		return 0;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 0;
+	in = bpf_map_lookup_elem(&inflight, &old_tid);
+	if (in) {
+		sc = in->sc;
+		bpf_map_delete_elem(&inflight, &old_tid);
+	}
+	e = (struct as_exec *)buf;
+	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
+	e->res = 0;
+	e->pflags = 0;
+	off = sizeof(*e);
+
+	n = bpf_probe_read_kernel_str(buf + off, AS_FILENAME_MAX,
+				      (void *)ctx + (ctx->__data_loc_filename & 0xffff));
+	if (n <= 0) {
+		buf[off] = 0;
+		n = 1;
+	}
+	if (n == AS_FILENAME_MAX)
+		e->pflags |= AS_XF_FILENAME_TRUNC;
+	e->filename_len = n;
+	off += n;
+
+	mm = BPF_CORE_READ(task, mm);
+	arg_start = BPF_CORE_READ(mm, arg_start);
+	len = BPF_CORE_READ(mm, arg_end) - arg_start;
+	if (len > AS_ARGS_MAX) {
+		len = AS_ARGS_MAX;
+		e->pflags |= AS_XF_ARGS_TRUNC;
+	}
+	if (bpf_probe_read_user(buf + (off & AS_SCRATCH_OFF_MASK), len, (void *)arg_start))
+		len = 0;
+	e->args_len = len;
+	off += len;
+
+	off = as_put_exec_tail(buf, off, e, task);
+	as_emit(buf, off);
+	return 0;
+}
+
+struct as_argv {
+	const char *const *argv;
+	__u32 start; /* scratch offset of argv[0] */
+	__u32 len; /* bytes stored so far */
+	__u32 n; /* arguments stored */
+	__u32 trunc;
+};
+
+/* Store argv[index] of the caller; a bpf_loop() step. */
+static long as_argv_step(__u32 index, struct as_argv *av)
+{
+	const char *const *argv = av->argv;
+	const char *arg = 0;
+	__u32 room = AS_ARGS_MAX - av->len;
+	__u8 *buf;
+	long n;
+
+	if (bpf_probe_read_user(&arg, sizeof(arg), argv + index) || !arg)
+		return 1;
+	if (room < 2 || room > AS_ARGS_MAX) {
+		av->trunc = 1;
+		return 1;
+	}
+	buf = as_scratch_buf();
+	if (!buf)
+		return 1;
+	AS_VERIFIER_MASK(room, 8191); /* room <= AS_ARGS_MAX already */
+	n = bpf_probe_read_user_str(buf + ((av->start + av->len) & AS_SCRATCH_OFF_MASK), room, arg);
+	if (n <= 0)
+		return 1;
+	av->len += n;
+	av->n++;
+	if ((__u32)n == room) {
+		av->trunc = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* A failed execve/execveat: the new program never ran, so this is the only
+ * trace of the attempt. Filename and argv come from the caller's memory. */
+static __always_inline int as_exec_failed(long ret)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	const char *const *argv;
+	struct as_inflight in;
+	struct as_exec *e;
+	struct as_argv av = {};
+	const char *fname;
+	__u32 off, args = 0;
+	int trunc = 0;
+	__u8 *buf;
+
+	if (!as_inflight_take(&in) || ret >= 0)
+		return 0;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 0;
+	e = (struct as_exec *)buf;
+	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, in.sc);
+	e->res = ret;
+	e->pflags = 0;
+	off = sizeof(*e);
+	if (in.sc == AS_SC_EXECVEAT) {
+		fname = (const char *)in.args[1];
+		argv = (const char *const *)in.args[2];
+	} else {
+		fname = (const char *)in.args[0];
+		argv = (const char *const *)in.args[1];
+	}
+	e->filename_len = as_put_user_str(buf, off, fname, AS_FILENAME_MAX, &trunc);
+	if (trunc)
+		e->pflags |= AS_XF_FILENAME_TRUNC;
+	off += e->filename_len;
+
+	av.argv = argv;
+	av.start = off;
+	bpf_loop(AS_MAX_ARGV, as_argv_step, &av, 0);
+	args = av.len;
+	if (av.trunc || av.n == AS_MAX_ARGV)
+		e->pflags |= AS_XF_ARGS_TRUNC;
+	e->args_len = args;
+	off += args;
+
+	off = as_put_exec_tail(buf, off, e, task);
+	as_emit(buf, off);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_execve")
+int tp_sys_exit_execve(struct trace_event_raw_sys_exit *ctx)
+{
+	return as_exec_failed(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_execveat")
+int tp_sys_exit_execveat(struct trace_event_raw_sys_exit *ctx)
+{
+	return as_exec_failed(ctx->ret);
+}
+
+/* raw_tp gives the child task, which the classic tracepoint does not: we
+ * need it to tell a new process from a new thread. */
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct as_fork *f;
+	__u32 pid, tgid;
+	__u8 *buf;
+
+	if (as_skip_self())
+		return 0;
+	pid = BPF_CORE_READ(child, pid);
+	tgid = BPF_CORE_READ(child, tgid);
+	if (pid != tgid)
+		return 0; /* a thread */
+	buf = as_scratch_buf();
+	if (!buf)
+		return 0;
+	f = (struct as_fork *)buf;
+	as_hdr_fill(&f->hdr, task, AS_EV_FORK, AS_SC_CLONE);
+	f->child_pid = tgid;
+	f->child_tid = pid;
+	f->clone_flags = 0;
+	as_emit(buf, sizeof(*f));
+	return 0;
+}
+
+SEC("tracepoint/sched/sched_process_exit")
+int tp_sched_process_exit(void *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct as_exit *x;
+	__u8 *buf;
+
+	if (as_skip_self())
+		return 0;
+	/* Only the last thread of the process: signal->live drops to zero
+	 * before the tracepoint fires. */
+	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+		return 0;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 0;
+	x = (struct as_exit *)buf;
+	as_hdr_fill(&x->hdr, task, AS_EV_EXIT, AS_SC_PROCEXIT);
+	x->exit_code = BPF_CORE_READ(task, exit_code);
+	x->_pad0 = 0;
+	as_emit(buf, sizeof(*x));
+	return 0;
+}

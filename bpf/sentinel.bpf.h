@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Kernel-only declarations shared by every agent-sentinel program: the maps
+ * (declared once here, merged by the BPF static linker), the settings written
+ * by the loader, and the helpers layered as
+ *   read from the kernel (as_task_*, as_path_*)  ->  store into the record
+ *   (as_hdr_fill, as_put_*)  ->  send (as_emit).
+ */
+#ifndef AS_SENTINEL_BPF_H
+#define AS_SENTINEL_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_endian.h>
+#include "events.h"
+
+/* Scratch space per CPU where a record is assembled before bpf_ringbuf_output.
+ * Every write lands at (offset & AS_SCRATCH_OFF_MASK) and writes at most
+* AS_PATH_MAX bytes (verifier-visible bound: 2 * AS_PATH_MAX - 1), so the
+ * buffer holds mask + 2 * AS_PATH_MAX + AS_NAME_MAX. */
+#define AS_SCRATCH_OFF_MASK 32767
+#define AS_SCRATCH_SIZE (AS_SCRATCH_OFF_MASK + 1 + 2 * AS_PATH_MAX + AS_NAME_MAX)
+#define AS_INFLIGHT_MAX 16384 /* threads inside a traced syscall at once */
+#define AS_MAX_ARGV 64 /* argv pointers read for a failed exec */
+#define AS_AT_FDCWD -100
+
+/* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound
+ * even where clang already proved a tighter one and elided a plain '&'. */
+#define AS_VERIFIER_MASK(v, mask) asm volatile("%0 &= " #mask : "+r"(v))
+
+struct as_scratch {
+	__u8 buf[AS_SCRATCH_SIZE];
+};
+
+/* Arguments saved at sys_enter_*, consumed at the matching sys_exit_*. */
+struct as_inflight {
+	__u64 args[6];
+	__u32 sc; /* enum as_syscall */
+	__u32 _pad0;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 * 1024 * 1024); /* resized by the loader */
+} events SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, AS_EV_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} drops SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY); /* one entry per possible CPU, set by the loader */
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct as_scratch);
+} scratch SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, AS_INFLIGHT_MAX);
+	__type(key, __u32);
+	__type(value, struct as_inflight);
+} inflight SEC(".maps") __weak;
+
+/* Settings, written through skel->rodata between open and load. */
+extern const volatile __u32 cfg_self_tgid; /* agent-sentinel itself: never traced */
+extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this much is queued */
+
+static __always_inline __u8 *as_scratch_buf(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct as_scratch *s = bpf_map_lookup_elem(&scratch, &cpu);
+
+	return s ? s->buf : 0;
+}
+
+static __always_inline int as_skip_self(void)
+{
+	return (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_self_tgid;
+}
+
+/* ---- reading the task ------------------------------------------------- */
+
+struct kernfs_node___old {
+	struct kernfs_node *parent;
+};
+
+static __always_inline struct kernfs_node *as_kn_parent(struct kernfs_node *kn)
+{
+	if (bpf_core_field_exists(kn->__parent))
+		return BPF_CORE_READ(kn, __parent);
+	return BPF_CORE_READ((struct kernfs_node___old *)kn, parent);
+}
+
+static __always_inline __u32 as_task_vpid(struct task_struct *task)
+{
+	struct pid *p = BPF_CORE_READ(task, group_leader, thread_pid);
+	unsigned int level = BPF_CORE_READ(p, level);
+	int nr = 0;
+
+	bpf_core_read(&nr, sizeof(nr), &p->numbers[level & 31].nr);
+	return nr;
+}
+
+static __always_inline __u32 as_task_sid(struct task_struct *task)
+{
+	int sid_type = bpf_core_enum_value(enum pid_type, PIDTYPE_SID);
+	struct signal_struct *sig = BPF_CORE_READ(task, signal);
+	struct pid *p = 0;
+
+	bpf_core_read(&p, sizeof(p), &sig->pids[sid_type & 3]);
+	return p ? BPF_CORE_READ(p, numbers[0].nr) : 0;
+}
+
+static __always_inline __u32 as_task_tty(struct task_struct *task)
+{
+	struct tty_struct *tty = BPF_CORE_READ(task, signal, tty);
+	__u32 major, minor;
+
+	if (!tty)
+		return 0;
+	major = BPF_CORE_READ(tty, driver, major);
+	minor = BPF_CORE_READ(tty, driver, minor_start) + BPF_CORE_READ(tty, index);
+	/* new_encode_dev(), the tty_nr of /proc/PID/stat */
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
+/* ---- storing into the record ----------------------------------------- */
+
+/* Fill the common header for the current task (task passed as a scalar).
+ * A global function (task.bpf.c): the verifier checks the ancestor walk
+ * once, not in each of the thirty-odd programs, which keeps start-up fast. */
+int as_hdr_fill_task(struct as_hdr *h, __u64 task, __u32 type, __u32 sc);
+
+static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *task, __u16 type,
+					__u16 sc)
+{
+	as_hdr_fill_task(h, (__u64)task, type, sc);
+}
+
+/*
+ * Append the component list of (dentry, vfsmnt) as the task sees it: names
+ * from the leaf up to the task's root (task->fs->root), crossing mounts, each
+ * NUL-terminated, at offset start of this CPU's scratch buffer. Returns the
+ * bytes written in the low 32 bits and AS_PATH_* flags in the high ones.
+ * A global function (path.bpf.c), so the verifier checks the walk once, not
+ * at every call site; kernel pointers travel as scalars for that reason.
+ */
+__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task);
+
+static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const struct path *path,
+					      struct task_struct *task, __u32 *pflags)
+{
+	__u64 r = as_path_walk(start, (__u64)BPF_CORE_READ(path, dentry),
+			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task);
+
+	(void)buf;
+	*pflags = r >> 32;
+	return (__u32)r;
+}
+
+/* The file behind descriptor fd of task, or NULL. */
+static __always_inline struct file *as_task_file(struct task_struct *task, __s64 fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds;
+	struct file *f = 0;
+
+	if (fd < 0 || (__u64)fd >= BPF_CORE_READ(fdt, max_fds))
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_core_read(&f, sizeof(f), fds + fd);
+	return f;
+}
+
+/* Append a NUL-terminated user string of at most max bytes; *trunc set when cut. */
+static __always_inline __u32 as_put_user_str(__u8 *buf, __u32 off, const void *src, __u32 max,
+					     int *trunc)
+{
+	long n;
+
+	if (max > AS_PATH_MAX)
+		max = AS_PATH_MAX;
+	n = bpf_probe_read_user_str(buf + (off & AS_SCRATCH_OFF_MASK), max, src);
+
+	if (n <= 0) {
+		buf[off & AS_SCRATCH_OFF_MASK] = 0;
+		return 1;
+	}
+	*trunc = (__u32)n == max;
+	return n;
+}
+
+/* Append the cgroup v2 path of the task as a component list (path.bpf.c);
+ * returns bytes written, AS_PATH_* flags in the high 32 bits. */
+__u64 as_cgroup_walk(__u32 start, __u64 task);
+
+static __always_inline __u32 as_put_cgroup(__u8 *buf, __u32 start, struct task_struct *task,
+					   __u32 *pflags)
+{
+	__u64 r = as_cgroup_walk(start, (__u64)task);
+
+	(void)buf;
+	*pflags = r >> 32;
+	return (__u32)r;
+}
+
+/* ---- sending --------------------------------------------------------- */
+
+static __always_inline void as_count_drop(__u32 type)
+{
+	__u64 *cnt = bpf_map_lookup_elem(&drops, &type);
+
+	if (cnt)
+		*cnt += 1;
+}
+
+/* Send size bytes of buf; a full ring buffer is counted per event type. The
+ * consumer is woken only when cfg_wakeup_bytes are waiting (it also polls
+ * with a short timeout), so a burst costs one wakeup, not one per event. */
+static __always_inline void as_emit(__u8 *buf, __u32 size)
+{
+	struct as_hdr *h = (struct as_hdr *)buf;
+	__u64 wake = BPF_RB_NO_WAKEUP;
+
+	size &= AS_SCRATCH_OFF_MASK;
+	if (size < sizeof(struct as_hdr))
+		return;
+	h->size = size;
+	if (!cfg_wakeup_bytes || bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
+		wake = BPF_RB_FORCE_WAKEUP;
+	if (bpf_ringbuf_output(&events, buf, size, wake))
+		as_count_drop(h->type);
+}
+
+/* Save the syscall's first nargs arguments for the matching exit. nargs must
+ * be the syscall's real arity: the kernel refuses to attach a program that
+ * reads past the end of a tracepoint's context. */
+static __always_inline int as_inflight_save(struct trace_event_raw_sys_enter *ctx, __u32 sc,
+					    int nargs)
+{
+	struct as_inflight in = {};
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (as_skip_self())
+		return 0;
+	in.sc = sc;
+	in.args[0] = ctx->args[0];
+	if (nargs > 1)
+		in.args[1] = ctx->args[1];
+	if (nargs > 2)
+		in.args[2] = ctx->args[2];
+	if (nargs > 3)
+		in.args[3] = ctx->args[3];
+	if (nargs > 4)
+		in.args[4] = ctx->args[4];
+	bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY);
+	return 0;
+}
+
+/* Take (and forget) the arguments saved at enter; 0 when there are none. */
+static __always_inline int as_inflight_take(struct as_inflight *out)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct as_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+
+	if (!in)
+		return 0;
+	*out = *in;
+	bpf_map_delete_elem(&inflight, &tid);
+	return 1;
+}
+
+#endif /* AS_SENTINEL_BPF_H */

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The header every record starts with: identity, credentials, ancestry. */
+#include "sentinel.bpf.h"
+
+__noinline int as_hdr_fill_task(struct as_hdr *h, __u64 task_p, __u32 type, __u32 sc)
+{
+	struct task_struct *task = (struct task_struct *)task_p;
+	struct task_struct *p;
+	const struct cred *cred;
+	__u64 id = bpf_get_current_pid_tgid();
+	int i;
+
+	if (!h)
+		return 0;
+	h->type = type;
+	h->syscall = sc;
+	h->ts = bpf_ktime_get_boot_ns();
+	h->cgroup_id = bpf_get_current_cgroup_id();
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	h->vpid = as_task_vpid(task);
+	h->sid = as_task_sid(task);
+	h->tty = as_task_tty(task);
+	cred = BPF_CORE_READ(task, cred);
+	h->uid = BPF_CORE_READ(cred, uid.val);
+	h->gid = BPF_CORE_READ(cred, gid.val);
+	h->euid = BPF_CORE_READ(cred, euid.val);
+	h->egid = BPF_CORE_READ(cred, egid.val);
+	h->loginuid = AS_ID_UNSET;
+	if (bpf_core_field_exists(task->loginuid))
+		h->loginuid = BPF_CORE_READ(task, loginuid.val);
+	h->flags = 0;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	h->session[0] = 0;
+
+	/* Ancestry, captured now so it is right for processes that started
+	 * before us and never goes stale: each hop is the parent process
+	 * (group leader of real_parent), as Falco's proc.aname. */
+	p = BPF_CORE_READ(task, real_parent, group_leader);
+	h->n_anc = 0;
+	for (i = 0; i < AS_MAX_ANCESTORS; i++) {
+		__u32 pid = BPF_CORE_READ(p, tgid);
+
+		if (!pid)
+			break;
+		h->anc[i].pid = pid;
+		bpf_probe_read_kernel_str(h->anc[i].comm, AS_COMM_LEN, &p->comm);
+		h->n_anc = i + 1;
+		if (pid == 1)
+			break;
+		p = BPF_CORE_READ(p, real_parent, group_leader);
+	}
+	if (h->n_anc == AS_MAX_ANCESTORS && h->anc[AS_MAX_ANCESTORS - 1].pid != 1 &&
+	    BPF_CORE_READ(p, tgid) != 0)
+		h->flags |= AS_HF_ANC_TRUNC;
+	h->ppid = h->n_anc ? h->anc[0].pid : 0;
+	return 0;
+}

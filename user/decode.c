@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "decode.h"
+#include "names.h"
+#include "pathnorm.h"
+
+static const size_t fixed_sizes[AS_EV_MAX] = {
+	[AS_EV_EXEC] = sizeof(struct as_exec),	     [AS_EV_FORK] = sizeof(struct as_fork),
+	[AS_EV_EXIT] = sizeof(struct as_exit),	     [AS_EV_OPEN] = sizeof(struct as_open),
+	[AS_EV_CONNECT] = sizeof(struct as_connect), [AS_EV_SETID] = sizeof(struct as_setid),
+	[AS_EV_CAPSET] = sizeof(struct as_capset),   [AS_EV_PROC] = sizeof(struct as_exec),
+};
+
+size_t decode_fixed_size(unsigned type)
+{
+	return type < AS_EV_MAX ? fixed_sizes[type] : 0;
+}
+
+#define DECODE_FAIL(...)                                          \
+	do {                                                      \
+		snprintf(err, DECODE_ERR_MAX, __VA_ARGS__);       \
+		return -EINVAL;                                   \
+	} while (0)
+
+static void path_clear(struct event_path *p, char *buf)
+{
+	buf[0] = 0;
+	p->s = buf;
+	p->len = 0;
+	p->flags = 0;
+}
+
+static uint32_t path_flags(uint32_t kernel_bits)
+{
+	return ((kernel_bits & AS_PATH_TRUNC) ? EV_PATH_TRUNC : 0) |
+	       ((kernel_bits & AS_PATH_DETACHED) ? EV_PATH_DETACHED : 0);
+}
+
+/* A plain string of len bytes that must end in its first NUL. */
+static int plain_ok(const char *s, size_t len)
+{
+	return len == 0 || memchr(s, 0, len) == s + len - 1;
+}
+
+static int put_components(struct event_path *p, char *buf, size_t cap, const char *list,
+			  size_t len, uint32_t kbits)
+{
+	long n = pathnorm_from_components(list, len, buf, cap);
+
+	if (n < 0)
+		return -1;
+	p->s = buf;
+	p->len = (uint32_t)n;
+	p->flags = path_flags(kbits);
+	return 0;
+}
+
+static int put_plain(struct event_path *p, char *buf, size_t cap, const char *s, size_t len)
+{
+	if (!plain_ok(s, len) || len > cap)
+		return -1;
+	if (len)
+		memcpy(buf, s, len);
+	else
+		buf[0] = 0;
+	p->s = buf;
+	p->len = len ? (uint32_t)len - 1 : 0;
+	p->flags = 0;
+	return 0;
+}
+
+static int decode_exec(const struct as_exec *x, size_t len, struct event *ev,
+		       char err[DECODE_ERR_MAX])
+{
+	const char *p = (const char *)(x + 1);
+	size_t var = (size_t)x->filename_len + x->args_len + x->exe_len + x->cwd_len + x->cgroup_len;
+	int plain = (x->pflags & AS_XF_PLAIN) != 0;
+
+	if (sizeof(*x) + var != len)
+		DECODE_FAIL("exec record: string lengths %zu do not match record size %zu", var,
+			    len - sizeof(*x));
+	if (put_plain(&ev->filename, ev->filename_buf, sizeof(ev->filename_buf), p,
+		      x->filename_len))
+		DECODE_FAIL("exec record: filename not NUL-terminated");
+	if (x->pflags & AS_XF_FILENAME_TRUNC)
+		ev->filename.flags |= EV_PATH_TRUNC;
+	p += x->filename_len;
+	ev->args = p;
+	ev->args_len = x->args_len;
+	ev->args_trunc = (x->pflags & AS_XF_ARGS_TRUNC) != 0;
+	p += x->args_len;
+	if (plain) {
+		if (put_plain(&ev->exe, ev->exe_buf, sizeof(ev->exe_buf), p, x->exe_len) ||
+		    put_plain(&ev->cwd, ev->cwd_buf, sizeof(ev->cwd_buf), p + x->exe_len,
+			      x->cwd_len) ||
+		    put_plain(&ev->cgroup, ev->cgroup_buf, sizeof(ev->cgroup_buf),
+			      p + x->exe_len + x->cwd_len, x->cgroup_len))
+			DECODE_FAIL("proc record: exe, cwd or cgroup not NUL-terminated");
+		return 0;
+	}
+	if (x->exe_len == 0 && x->hdr.type == AS_EV_EXEC) {
+		path_clear(&ev->exe, ev->exe_buf); /* a kernel thread has no exe */
+	} else if (put_components(&ev->exe, ev->exe_buf, sizeof(ev->exe_buf), p, x->exe_len,
+				  x->pflags >> AS_XF_EXE_SHIFT)) {
+		DECODE_FAIL("exec record: malformed exe path");
+	}
+	p += x->exe_len;
+	if (put_components(&ev->cwd, ev->cwd_buf, sizeof(ev->cwd_buf), p, x->cwd_len,
+			   x->pflags >> AS_XF_CWD_SHIFT))
+		DECODE_FAIL("exec record: malformed cwd path");
+	p += x->cwd_len;
+	if (put_components(&ev->cgroup, ev->cgroup_buf, sizeof(ev->cgroup_buf), p, x->cgroup_len,
+			   x->pflags >> AS_XF_CGROUP_SHIFT))
+		DECODE_FAIL("exec record: malformed cgroup path");
+	return 0;
+}
+
+static int decode_open(const struct as_open *o, size_t len, struct event *ev,
+		       char err[DECODE_ERR_MAX])
+{
+	const char *p = (const char *)(o + 1);
+	char *base = ev->cwd_buf; /* the base directory is scratch here */
+	long n;
+
+	if (sizeof(*o) + o->path_len + o->base_len != len)
+		DECODE_FAIL("open record: path lengths do not match record size");
+	if (o->pflags & AS_OF_RESOLVED) {
+		if (o->base_len)
+			DECODE_FAIL("open record: resolved path with a base directory");
+		if (put_components(&ev->path, ev->path_buf, sizeof(ev->path_buf), p, o->path_len,
+				   o->pflags >> AS_OF_PATH_SHIFT))
+			DECODE_FAIL("open record: malformed resolved path");
+		return 0;
+	}
+	if (!plain_ok(p, o->path_len) || o->path_len == 0)
+		DECODE_FAIL("open record: path not NUL-terminated");
+	if (o->base_len) {
+		if (pathnorm_from_components(p + o->path_len, o->base_len, base,
+					     sizeof(ev->cwd_buf)) < 0)
+			DECODE_FAIL("open record: malformed base directory");
+	}
+	n = pathnorm_join(o->base_len ? base : NULL, p, ev->path_buf, sizeof(ev->path_buf));
+	if (n < 0)
+		DECODE_FAIL("open record: path too long");
+	ev->cwd_buf[0] = 0;
+	ev->path.s = ev->path_buf;
+	ev->path.len = (uint32_t)n;
+	ev->path.flags = ((o->pflags & AS_OF_USER_TRUNC) ? EV_PATH_TRUNC : 0) |
+			 path_flags(o->pflags >> AS_OF_BASE_SHIFT);
+	return 0;
+}
+
+/* Every fixed char array we print must hold its NUL within bounds. */
+static int hdr_strings_ok(const struct as_hdr *h)
+{
+	if (!memchr(h->comm, 0, sizeof(h->comm)) || !memchr(h->session, 0, sizeof(h->session)))
+		return 0;
+	for (unsigned i = 0; i < h->n_anc; i++)
+		if (!memchr(h->anc[i].comm, 0, sizeof(h->anc[i].comm)))
+			return 0;
+	return 1;
+}
+
+int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE_ERR_MAX])
+{
+	const struct as_hdr *h = rec;
+	size_t fixed;
+
+	if (len < sizeof(*h))
+		DECODE_FAIL("record of %zu bytes is shorter than a header (%zu)", len, sizeof(*h));
+	if (h->size != len)
+		DECODE_FAIL("record header says %u bytes, got %zu", h->size, len);
+	fixed = decode_fixed_size(h->type);
+	if (!fixed)
+		DECODE_FAIL("unknown record type %u", h->type);
+	if (len < fixed)
+		DECODE_FAIL("record type %u of %zu bytes is shorter than its fixed part (%zu)",
+			    h->type, len, fixed);
+	if (h->type != AS_EV_PROC && strcmp(names_evt_type(h->type, h->syscall), "unknown") == 0)
+		DECODE_FAIL("record type %u with syscall %u", h->type, h->syscall);
+	if (h->n_anc > AS_MAX_ANCESTORS)
+		DECODE_FAIL("record with %u ancestors (at most %u)", h->n_anc, AS_MAX_ANCESTORS);
+	if (!hdr_strings_ok(h))
+		DECODE_FAIL("record with an unterminated comm or session");
+
+	ev->hdr = h;
+	ev->u.raw = rec;
+	ev->ts = h->ts;
+	ev->res = 0;
+	ev->args = "";
+	ev->args_len = 0;
+	ev->args_trunc = 0;
+	path_clear(&ev->filename, ev->filename_buf);
+	path_clear(&ev->exe, ev->exe_buf);
+	path_clear(&ev->cwd, ev->cwd_buf);
+	path_clear(&ev->cgroup, ev->cgroup_buf);
+	path_clear(&ev->path, ev->path_buf);
+
+	switch (h->type) {
+	case AS_EV_EXEC:
+	case AS_EV_PROC:
+		ev->res = ev->u.exec->res;
+		return decode_exec(ev->u.exec, len, ev, err);
+	case AS_EV_OPEN:
+		ev->res = ev->u.open->res;
+		return decode_open(ev->u.open, len, ev, err);
+	case AS_EV_CONNECT:
+		if (len != fixed)
+			DECODE_FAIL("connect record of %zu bytes, expected %zu", len, fixed);
+		if (ev->u.conn->path_len > AS_UNIX_PATH_MAX)
+			DECODE_FAIL("connect record with a %u-byte unix path",
+				    ev->u.conn->path_len);
+		ev->res = ev->u.conn->res;
+		return 0;
+	case AS_EV_SETID:
+		ev->res = ev->u.setid->res;
+		break;
+	case AS_EV_CAPSET:
+		ev->res = ev->u.capset->res;
+		break;
+	default:
+		break;
+	}
+	if (len != fixed)
+		DECODE_FAIL("record type %u of %zu bytes, expected %zu", h->type, len, fixed);
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The decoded event: one validated ring-buffer (or replayed) record plus the
+ * strings rebuilt from it. One instance is allocated at start and reused for
+ * every event, so decoding allocates nothing.
+ */
+#ifndef AS_EVENT_H
+#define AS_EVENT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "abi.h"
+
+/* event_path.flags */
+#define EV_PATH_TRUNC 1u /* the kernel walk or the user string was cut */
+#define EV_PATH_DETACHED 2u /* outside the task's root (walk ended elsewhere) */
+
+struct event_path {
+	char *s; /* NUL-terminated; "" when absent */
+	uint32_t len;
+	uint32_t flags; /* EV_PATH_* */
+};
+
+struct event {
+	uint64_t num; /* evt.num: position in this stream, from 1 */
+	uint64_t ts; /* wall-clock ns (hdr->ts after decoding) */
+	const struct as_hdr *hdr; /* the record itself, valid while the event is processed */
+	union {
+		const struct as_exec *exec;
+		const struct as_open *open;
+		const struct as_connect *conn;
+		const struct as_setid *setid;
+		const struct as_capset *capset;
+		const struct as_fork *fork;
+		const struct as_exit *exit;
+		const void *raw;
+	} u;
+	int64_t res; /* syscall result (fd, 0, -errno); 0 for fork/exit/proc */
+
+	/* exec and proc: */
+	struct event_path filename; /* as passed to execve */
+	const char *args; /* argv, NUL-separated, args_len bytes (argv[0] first) */
+	uint32_t args_len;
+	int args_trunc;
+	struct event_path exe; /* absolute path of the executable */
+	struct event_path cwd;
+	struct event_path cgroup; /* cgroup v2 path, "/" for the root */
+
+	/* open: the absolute, normalised path as the process sees it */
+	struct event_path path;
+
+	/* storage behind the strings above */
+	char filename_buf[AS_FILENAME_MAX + 1];
+	char exe_buf[AS_PATH_MAX + 1];
+	char cwd_buf[AS_PATH_MAX + 1];
+	char cgroup_buf[AS_CGROUP_MAX + 1];
+	char path_buf[2 * AS_PATH_MAX + 2]; /* base + '/' + user path, before normalising */
+};
+
+#endif /* AS_EVENT_H */

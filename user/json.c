@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "json.h"
+
+void jw_init(struct jw *w, char *buf, size_t cap)
+{
+	w->buf = buf;
+	w->cap = cap;
+	w->len = 0;
+	w->overflow = 0;
+	w->need_comma = 0;
+	if (cap)
+		buf[0] = 0;
+}
+
+void jw_raw(struct jw *w, const char *s, size_t n)
+{
+	/* keep room for the "\n\0" that jw_finish adds */
+	if (w->overflow || w->len + n + 2 > w->cap) {
+		w->overflow = 1;
+		return;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void jw_ch(struct jw *w, char c)
+{
+	jw_raw(w, &c, 1);
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+void jw_escape(struct jw *w, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+
+	while (i < n) {
+		unsigned char c = p[i];
+		size_t seq;
+		char esc[6];
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
+			i++;
+			run++;
+			continue;
+		}
+		if (c >= 0x80) {
+			seq = utf8_seq(p + i, n - i);
+			if (seq) {
+				i += seq;
+				run += seq;
+				continue;
+			}
+		}
+		jw_raw(w, (const char *)p + i - run, run);
+		run = 0;
+		switch (c) {
+		case '"':
+			jw_raw(w, "\\\"", 2);
+			break;
+		case '\\':
+			jw_raw(w, "\\\\", 2);
+			break;
+		case '\n':
+			jw_raw(w, "\\n", 2);
+			break;
+		case '\t':
+			jw_raw(w, "\\t", 2);
+			break;
+		case '\r':
+			jw_raw(w, "\\r", 2);
+			break;
+		default: /* other control bytes, DEL, invalid UTF-8 */
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			jw_raw(w, esc, 6);
+			break;
+		}
+		i++;
+	}
+	jw_raw(w, (const char *)p + i - run, run);
+}
+
+static void jw_sep(struct jw *w)
+{
+	if (w->need_comma)
+		jw_ch(w, ',');
+	w->need_comma = 1;
+}
+
+void jw_key(struct jw *w, const char *key)
+{
+	jw_sep(w);
+	if (!key)
+		return;
+	jw_ch(w, '"');
+	jw_escape(w, key, strlen(key));
+	jw_raw(w, "\":", 2);
+}
+
+void jw_obj_open(struct jw *w, const char *key)
+{
+	jw_key(w, key);
+	jw_ch(w, '{');
+	w->need_comma = 0;
+}
+
+void jw_obj_close(struct jw *w)
+{
+	jw_ch(w, '}');
+	w->need_comma = 1;
+}
+
+void jw_arr_open(struct jw *w, const char *key)
+{
+	jw_key(w, key);
+	jw_ch(w, '[');
+	w->need_comma = 0;
+}
+
+void jw_arr_close(struct jw *w)
+{
+	jw_ch(w, ']');
+	w->need_comma = 1;
+}
+
+void jw_strn(struct jw *w, const char *key, const char *s, size_t n)
+{
+	jw_key(w, key);
+	jw_ch(w, '"');
+	jw_escape(w, s, n);
+	jw_ch(w, '"');
+}
+
+void jw_str(struct jw *w, const char *key, const char *s)
+{
+	if (!s) {
+		jw_null(w, key);
+		return;
+	}
+	jw_strn(w, key, s, strlen(s));
+}
+
+void jw_u64(struct jw *w, const char *key, uint64_t v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
+
+	jw_key(w, key);
+	jw_raw(w, tmp, n);
+}
+
+void jw_i64(struct jw *w, const char *key, int64_t v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+
+	jw_key(w, key);
+	jw_raw(w, tmp, n);
+}
+
+void jw_bool(struct jw *w, const char *key, int v)
+{
+	jw_key(w, key);
+	if (v)
+		jw_raw(w, "true", 4);
+	else
+		jw_raw(w, "false", 5);
+}
+
+void jw_null(struct jw *w, const char *key)
+{
+	jw_key(w, key);
+	jw_raw(w, "null", 4);
+}
+
+long jw_finish(struct jw *w)
+{
+	if (w->overflow)
+		return -1;
+	w->buf[w->len++] = '\n';
+	w->buf[w->len] = 0;
+	return (long)w->len;
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "diag.h"
+#include "abi.h"
+#include "loader.h"
+#include "sentinel.skel.h"
+
+#define LOADER_TRACEFS "/sys/kernel/tracing"
+#define LOADER_DEBUGFS_TRACING "/sys/kernel/debug/tracing"
+#define LOADER_BTF "/sys/kernel/btf/vmlinux"
+#define LOADER_LOCKDOWN "/sys/kernel/security/lockdown"
+#define LOADER_MAX_PROGS 64 /* programs in the skeleton, with room to grow */
+
+static int loader_verbose;
+
+static int loader_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!loader_verbose || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* The event type each program feeds, from its name (tp_sys_enter_openat...). */
+static unsigned prog_event_type(const char *name)
+{
+	static const struct {
+		const char *part;
+		unsigned type;
+	} map[] = {
+		{ "exec", AS_EV_EXEC },	     { "fork", AS_EV_FORK },	 { "process_exit", AS_EV_EXIT },
+		{ "open", AS_EV_OPEN },	     { "creat", AS_EV_OPEN },	 { "connect", AS_EV_CONNECT },
+		{ "setuid", AS_EV_SETID },   { "setgid", AS_EV_SETID },	 { "setre", AS_EV_SETID },
+		{ "setres", AS_EV_SETID },   { "capset", AS_EV_CAPSET },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strstr(name, map[i].part))
+			return map[i].type;
+	return AS_EV_NONE;
+}
+
+/* tracefs holds the tracepoint ids libbpf attaches by; mount it when absent. */
+static const char *tracefs_dir(void)
+{
+	struct stat st;
+
+	if (stat(LOADER_TRACEFS "/events", &st) == 0)
+		return LOADER_TRACEFS;
+	if (stat(LOADER_DEBUGFS_TRACING "/events", &st) == 0)
+		return LOADER_DEBUGFS_TRACING;
+	if (mount("tracefs", LOADER_TRACEFS, "tracefs", 0, NULL) == 0)
+		return LOADER_TRACEFS;
+	return NULL;
+}
+
+static int tracepoint_exists(const char *tracefs, const char *sec)
+{
+	char path[256];
+	const char *tp = strchr(sec, '/');
+	struct stat st;
+
+	if (strncmp(sec, "raw_tp/", 7) == 0)
+		snprintf(path, sizeof(path), "%s/events/sched/%s", tracefs, sec + 7);
+	else if (tp)
+		snprintf(path, sizeof(path), "%s/events/%s", tracefs, tp + 1);
+	else
+		return 0;
+	return stat(path, &st) == 0;
+}
+
+static int preflight(void)
+{
+	char buf[256] = "";
+	FILE *f;
+
+	if (access(LOADER_BTF, R_OK) != 0) {
+		diag_err("kernel has no BTF (%s missing): agent-sentinel needs a kernel built "
+			 "with CONFIG_DEBUG_INFO_BTF=y",
+			 LOADER_BTF);
+		return -ENOTSUP;
+	}
+	f = fopen(LOADER_LOCKDOWN, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f) && strstr(buf, "[confidentiality]")) {
+			fclose(f);
+			diag_err("kernel lockdown is in confidentiality mode: it forbids the BPF "
+				 "tracing agent-sentinel needs");
+			return -EPERM;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+static void explain_load_error(int err)
+{
+	if (err == -EPERM || err == -EACCES)
+		diag_err("permission denied loading BPF programs: run as root, or with "
+			 "CAP_BPF, CAP_PERFMON and CAP_SYS_RESOURCE (rerun with -v for the "
+			 "verifier's log)");
+	else
+		diag_err("cannot load BPF programs: %s (rerun with -v for libbpf's log)",
+			 strerror(-err));
+}
+
+int loader_start(struct loader *l, const struct loader_opts *o)
+{
+	struct bpf_program *prog;
+	const char *tracefs;
+	int err, ncpu;
+
+	memset(l, 0, sizeof(*l));
+	loader_verbose = o->verbose;
+	libbpf_set_print(loader_libbpf_print);
+	err = preflight();
+	if (err)
+		return err;
+	tracefs = tracefs_dir();
+	if (!tracefs) {
+		diag_err("tracefs is not mounted at %s and cannot be mounted there (%s): "
+			 "mount -t tracefs tracefs %s",
+			 LOADER_TRACEFS, strerror(errno), LOADER_TRACEFS);
+		return -ENOENT;
+	}
+
+	l->skel = sentinel_bpf__open();
+	if (!l->skel) {
+		err = -errno;
+		diag_err("cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0) {
+		diag_err("cannot count possible CPUs: %s", strerror(-ncpu));
+		err = ncpu;
+		goto fail;
+	}
+	bpf_map__set_max_entries(l->skel->maps.scratch, (uint32_t)ncpu);
+	err = bpf_map__set_max_entries(l->skel->maps.events, o->ringbuf_bytes);
+	if (err) {
+		diag_err("ring buffer size %u rejected: %s", o->ringbuf_bytes, strerror(-err));
+		goto fail;
+	}
+	l->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
+	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
+
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		const char *name = bpf_program__name(prog);
+		unsigned type = prog_event_type(name);
+
+		if (!tracepoint_exists(tracefs, bpf_program__section_name(prog))) {
+			/* e.g. no open/creat on arm64: not fatal, only that source is off */
+			if (o->verbose)
+				diag_info("tracepoint of %s not in this kernel: switched off", name);
+			bpf_program__set_autoload(prog, false);
+			l->skipped++;
+		} else if (type != AS_EV_NONE && !(o->want_types & (1u << type))) {
+			bpf_program__set_autoload(prog, false);
+			l->unwanted++;
+		}
+	}
+
+	err = sentinel_bpf__load(l->skel);
+	if (err) {
+		explain_load_error(err);
+		goto fail;
+	}
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach(prog);
+		if (!link) {
+			err = -errno;
+			diag_err("cannot attach %s to %s: %s", bpf_program__name(prog),
+				 bpf_program__section_name(prog), strerror(-err));
+			goto fail;
+		}
+		/* the skeleton destroys links it knows; keep ours in its table */
+		for (size_t i = 0; i < (size_t)l->skel->skeleton->prog_cnt; i++)
+			if (*l->skel->skeleton->progs[i].prog == prog)
+				*l->skel->skeleton->progs[i].link = link;
+		l->attached++;
+	}
+	return 0;
+fail:
+	sentinel_bpf__destroy(l->skel);
+	l->skel = NULL;
+	return err;
+}
+
+static void *loader_detach_one(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/* Detaching a syscall tracepoint waits for an RCU grace period (~70 ms
+ * here); one thread per link lets those waits overlap instead of adding up. */
+static void loader_detach_all(struct loader *l)
+{
+	struct bpf_object_skeleton *sk = l->skel->skeleton;
+	pthread_t tids[LOADER_MAX_PROGS];
+	int started[LOADER_MAX_PROGS] = { 0 };
+	int n = sk->prog_cnt < LOADER_MAX_PROGS ? sk->prog_cnt : LOADER_MAX_PROGS;
+
+	for (int i = 0; i < n; i++) {
+		struct bpf_link **link = sk->progs[i].link;
+
+		if (!*link)
+			continue;
+		started[i] = pthread_create(&tids[i], NULL, loader_detach_one, *link) == 0;
+		if (!started[i])
+			bpf_link__destroy(*link);
+		*link = NULL;
+	}
+	for (int i = 0; i < n; i++)
+		if (started[i])
+			pthread_join(tids[i], NULL);
+}
+
+void loader_stop(struct loader *l)
+{
+	if (!l->skel)
+		return;
+	loader_detach_all(l);
+	sentinel_bpf__destroy(l->skel);
+	l->skel = NULL;
+}
+
+int loader_ringbuf_fd(const struct loader *l)
+{
+	return bpf_map__fd(l->skel->maps.events);
+}
+
+int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t *vals;
+
+	if (ncpu <= 0)
+		return ncpu;
+	vals = calloc((size_t)ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (unsigned t = 0; t < n && t < AS_EV_MAX; t++) {
+		drops[t] = 0;
+		if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.drops), &t, vals) != 0)
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			drops[t] += vals[c];
+	}
+	free(vals);
+	return 0;
+}

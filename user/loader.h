@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Loader: checks that the kernel can run us (privilege, BTF, lockdown,
+ * tracefs), opens the skeleton, writes settings, switches off programs for
+ * tracepoints this kernel lacks or that no consumer wants, loads, attaches.
+ * Every failure is one sentence on stderr, not a libbpf dump.
+ */
+#ifndef AS_LOADER_H
+#define AS_LOADER_H
+
+#include <stdint.h>
+
+#define LOADER_RINGBUF_DEFAULT (16u << 20) /* 16 MiB: ~40k typical events of slack */
+#define LOADER_WAKEUP_DEFAULT (256u << 10) /* wake the consumer per 256 KiB queued */
+
+struct sentinel_bpf;
+
+struct loader_opts {
+	uint32_t ringbuf_bytes; /* power of two, >= page size */
+	uint64_t wakeup_bytes; /* 0: wake on every event */
+	uint32_t want_types; /* bit per enum as_event_type: attach only these */
+	int verbose; /* pass libbpf's messages through */
+};
+
+struct loader {
+	struct sentinel_bpf *skel;
+	uint32_t attached; /* programs attached */
+	uint32_t skipped; /* programs switched off: tracepoint missing */
+	uint32_t unwanted; /* programs switched off: no consumer */
+};
+
+/* Returns 0, or a negative errno after printing why. */
+int loader_start(struct loader *l, const struct loader_opts *o);
+void loader_stop(struct loader *l);
+int loader_ringbuf_fd(const struct loader *l);
+/* Sum the per-CPU drop counters: drops[type] for each enum as_event_type. */
+int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n);
+
+#endif /* AS_LOADER_H */

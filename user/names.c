@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include "names.h"
+#include "abi.h"
+
+static const char *const syscall_names[AS_SC_MAX] = {
+	[AS_SC_NONE] = "none",	       [AS_SC_EXECVE] = "execve",	[AS_SC_EXECVEAT] = "execveat",
+	[AS_SC_OPEN] = "open",	       [AS_SC_OPENAT] = "openat",	[AS_SC_OPENAT2] = "openat2",
+	[AS_SC_CREAT] = "creat",       [AS_SC_CONNECT] = "connect",	[AS_SC_SETUID] = "setuid",
+	[AS_SC_SETGID] = "setgid",     [AS_SC_SETREUID] = "setreuid", [AS_SC_SETREGID] = "setregid",
+	[AS_SC_SETRESUID] = "setresuid", [AS_SC_SETRESGID] = "setresgid",
+	[AS_SC_CAPSET] = "capset",     [AS_SC_CLONE] = "clone",	[AS_SC_PROCEXIT] = "procexit",
+};
+
+/* The event type each syscall belongs to. */
+static const unsigned char syscall_type[AS_SC_MAX] = {
+	[AS_SC_EXECVE] = AS_EV_EXEC,	[AS_SC_EXECVEAT] = AS_EV_EXEC,	 [AS_SC_OPEN] = AS_EV_OPEN,
+	[AS_SC_OPENAT] = AS_EV_OPEN,	[AS_SC_OPENAT2] = AS_EV_OPEN,	 [AS_SC_CREAT] = AS_EV_OPEN,
+	[AS_SC_CONNECT] = AS_EV_CONNECT, [AS_SC_SETUID] = AS_EV_SETID,	 [AS_SC_SETGID] = AS_EV_SETID,
+	[AS_SC_SETREUID] = AS_EV_SETID, [AS_SC_SETREGID] = AS_EV_SETID, [AS_SC_SETRESUID] = AS_EV_SETID,
+	[AS_SC_SETRESGID] = AS_EV_SETID, [AS_SC_CAPSET] = AS_EV_CAPSET, [AS_SC_CLONE] = AS_EV_FORK,
+	[AS_SC_PROCEXIT] = AS_EV_EXIT,
+};
+
+const char *names_evt_type(unsigned type, unsigned syscall)
+{
+	if (type == AS_EV_PROC)
+		return "procinfo";
+	if (syscall > AS_SC_NONE && syscall < AS_SC_MAX && syscall_type[syscall] == type)
+		return syscall_names[syscall];
+	return "unknown";
+}
+
+int names_evt_type_parse(const char *name, unsigned *type, unsigned *syscall)
+{
+	for (unsigned i = AS_SC_NONE + 1; i < AS_SC_MAX; i++) {
+		if (strcmp(syscall_names[i], name) == 0) {
+			*type = syscall_type[i];
+			*syscall = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+#define ERRNO_NAME(e) [e] = #e
+static const char *const errno_names[] = {
+	ERRNO_NAME(EPERM),   ERRNO_NAME(ENOENT),	 ERRNO_NAME(ESRCH),	   ERRNO_NAME(EINTR),
+	ERRNO_NAME(EIO),     ERRNO_NAME(ENXIO),	 ERRNO_NAME(E2BIG),	   ERRNO_NAME(ENOEXEC),
+	ERRNO_NAME(EBADF),   ERRNO_NAME(ECHILD),	 ERRNO_NAME(EAGAIN),	   ERRNO_NAME(ENOMEM),
+	ERRNO_NAME(EACCES),  ERRNO_NAME(EFAULT),	 ERRNO_NAME(EBUSY),	   ERRNO_NAME(EEXIST),
+	ERRNO_NAME(EXDEV),   ERRNO_NAME(ENODEV),	 ERRNO_NAME(ENOTDIR),	   ERRNO_NAME(EISDIR),
+	ERRNO_NAME(EINVAL),  ERRNO_NAME(ENFILE),	 ERRNO_NAME(EMFILE),	   ERRNO_NAME(ENOTTY),
+	ERRNO_NAME(ETXTBSY), ERRNO_NAME(EFBIG),	 ERRNO_NAME(ENOSPC),	   ERRNO_NAME(ESPIPE),
+	ERRNO_NAME(EROFS),   ERRNO_NAME(EMLINK),	 ERRNO_NAME(EPIPE),	   ERRNO_NAME(ERANGE),
+	ERRNO_NAME(ENAMETOOLONG), ERRNO_NAME(ENOSYS),	 ERRNO_NAME(ELOOP),	   ERRNO_NAME(ENOTSOCK),
+	ERRNO_NAME(EAFNOSUPPORT), ERRNO_NAME(EADDRINUSE), ERRNO_NAME(EADDRNOTAVAIL),
+	ERRNO_NAME(ENETUNREACH), ERRNO_NAME(ECONNRESET), ERRNO_NAME(EISCONN), ERRNO_NAME(ETIMEDOUT),
+	ERRNO_NAME(ECONNREFUSED), ERRNO_NAME(EHOSTUNREACH), ERRNO_NAME(EALREADY),
+	ERRNO_NAME(EINPROGRESS), ERRNO_NAME(EPROTOTYPE), ERRNO_NAME(EOPNOTSUPP), ERRNO_NAME(EDQUOT),
+	ERRNO_NAME(ENETDOWN), ERRNO_NAME(EDESTADDRREQ), ERRNO_NAME(EPROTONOSUPPORT),
+};
+
+const char *names_res(int64_t res, char buf[16])
+{
+	int64_t e = -res;
+
+	if (res >= 0)
+		return "SUCCESS";
+	if (e < (int64_t)(sizeof(errno_names) / sizeof(errno_names[0])) && errno_names[e])
+		return errno_names[e];
+	snprintf(buf, 16, "E%lld", (long long)(e > 999999 ? 999999 : e));
+	return buf;
+}
+
+const char *names_sockfamily(unsigned family)
+{
+	switch (family) {
+	case AF_INET:
+	case AF_INET6:
+		return "ip";
+	case AF_UNIX:
+		return "unix";
+	default:
+		return NULL;
+	}
+}
+
+const char *names_l4proto(unsigned family, unsigned proto, unsigned sock_type)
+{
+	if (family != AF_INET && family != AF_INET6)
+		return NULL;
+	switch (proto) {
+	case IPPROTO_TCP:
+		return "tcp";
+	case IPPROTO_UDP:
+		return "udp";
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return "icmp";
+	default:
+		break;
+	}
+	if (sock_type == SOCK_RAW)
+		return "raw";
+	return NULL;
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* systemd's sd_notify protocol, without libsystemd: one datagram to $NOTIFY_SOCKET. */
+#ifndef AS_NOTIFY_H
+#define AS_NOTIFY_H
+
+/* Send state ("READY=1", "STOPPING=1", ...); 0 when sent or when not under
+ * systemd, -errno when $NOTIFY_SOCKET is set but unusable. */
+int notify_send(const char *state);
+
+#endif /* AS_NOTIFY_H */

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diag.h"
+#include "loader.h"
+#include "opts.h"
+#include "proctable.h"
+
+#define OPTS_VERSION "0.1.0"
+#define OPTS_RINGBUF_MIN 4096u /* one page */
+#define OPTS_RINGBUF_MAX (1u << 30) /* 1 GiB */
+
+enum {
+	OPT_TRACE = 256,
+	OPT_RECORD,
+	OPT_REPLAY,
+	OPT_DRY_RUN,
+	OPT_LIST_FIELDS,
+	OPT_FORMAT,
+	OPT_TEXT,
+	OPT_RINGBUF,
+	OPT_WAKEUP,
+	OPT_MAX_PROCS,
+	OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "rules", required_argument, NULL, 'r' },
+	{ "validate", required_argument, NULL, 'V' },
+	{ "list-rules", no_argument, NULL, 'L' },
+	{ "list-fields", no_argument, NULL, OPT_LIST_FIELDS },
+	{ "list", no_argument, NULL, OPT_LIST_FIELDS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "text", no_argument, NULL, OPT_TEXT },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
+	{ "wakeup-bytes", required_argument, NULL, OPT_WAKEUP },
+	{ "max-procs", required_argument, NULL, OPT_MAX_PROCS },
+	{ "unbuffered", no_argument, NULL, 'U' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void opts_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: agent-sentinel [OPTIONS]\n"
+		"Runtime monitor for hosts that run AI coding agents: eBPF events, Falco-style\n"
+		"rules, Falco-compatible JSON alerts on stdout.\n\n"
+		"  -r, --rules PATH        rules file or directory (repeatable)\n"
+		"  -V, --validate PATH     check rules files, list every problem, exit\n"
+		"      --dry-run           load everything, then exit\n"
+		"  -L, --list-rules        print the loaded rules (--format text|json)\n"
+		"      --list-fields       document every field (--format text|json|markdown)\n"
+		"      --text              human alert lines instead of JSON\n"
+		"  -o KEY=VALUE            override a setting (rule_matching, priority, json_output)\n"
+		"      --trace             print every event as one JSON object per line\n"
+		"      --record FILE       also write the decoded event stream to FILE\n"
+		"      --replay FILE       read events from FILE instead of the kernel (no root)\n"
+		"  -M SECONDS              stop after SECONDS\n"
+		"  -U, --unbuffered        flush stdout after every line\n"
+		"      --ringbuf-size N    BPF ring buffer bytes (power of two, K/M suffix; "
+		"default 16M)\n"
+		"      --wakeup-bytes N    wake the consumer every N queued bytes (0: every "
+		"event; default 256K)\n"
+		"      --max-procs N       process table bound (default %u)\n"
+		"  -v, --verbose           pass libbpf's messages through\n"
+		"  -h, --help, --version\n",
+		PROCTABLE_MAX_ENTRIES);
+}
+
+/* "16M", "4096", "256K": bytes, or -1 for anything else. */
+static long long parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		v <<= 30, end++;
+	if (*end || v > (1ull << 40))
+		return -1;
+	return (long long)v;
+}
+
+static int push(const char **arr, size_t *n, size_t max, const char *v, const char *what)
+{
+	if (*n >= max) {
+		diag_err("too many %s options (at most %zu)", what, max);
+		return -EINVAL;
+	}
+	arr[(*n)++] = v;
+	return 0;
+}
+
+int opts_parse(struct opts *o, int argc, char **argv)
+{
+	long long v;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->ringbuf_bytes = LOADER_RINGBUF_DEFAULT;
+	o->wakeup_bytes = LOADER_WAKEUP_DEFAULT;
+	o->max_procs = PROCTABLE_MAX_ENTRIES;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":r:V:Lo:M:Uvh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (push(o->rules, &o->n_rules, OPTS_MAX_RULES, optarg, "--rules"))
+				return -EINVAL;
+			break;
+		case 'V':
+			if (push(o->validate, &o->n_validate, OPTS_MAX_RULES, optarg, "--validate"))
+				return -EINVAL;
+			break;
+		case 'o':
+			if (!strchr(optarg, '=')) {
+				diag_err("-o %s: expected KEY=VALUE", optarg);
+				return -EINVAL;
+			}
+			if (push(o->overrides, &o->n_overrides, OPTS_MAX_OVERRIDES, optarg, "-o"))
+				return -EINVAL;
+			break;
+		case 'L':
+			o->list_rules = 1;
+			break;
+		case 'M':
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || end == optarg || *end || o->duration < 0) {
+				diag_err("-M %s: expected a number of seconds", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'U':
+			o->unbuffered = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'h':
+			opts_usage(stdout);
+			return 1;
+		case OPT_VERSION:
+			printf("agent-sentinel %s\n", OPTS_VERSION);
+			return 1;
+		case OPT_TRACE:
+			o->trace = 1;
+			break;
+		case OPT_RECORD:
+			o->record = optarg;
+			break;
+		case OPT_REPLAY:
+			o->replay = optarg;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		case OPT_LIST_FIELDS:
+			o->list_fields = 1;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "markdown")) {
+				diag_err("--format %s: expected text, json or markdown", optarg);
+				return -EINVAL;
+			}
+			o->format = optarg;
+			break;
+		case OPT_TEXT:
+			o->text = 1;
+			break;
+		case OPT_RINGBUF:
+			v = parse_size(optarg);
+			if (v < OPTS_RINGBUF_MIN || v > OPTS_RINGBUF_MAX || (v & (v - 1))) {
+				diag_err("--ringbuf-size %s: expected a power of two from 4K to 1G",
+					 optarg);
+				return -EINVAL;
+			}
+			o->ringbuf_bytes = (uint32_t)v;
+			break;
+		case OPT_WAKEUP:
+			v = parse_size(optarg);
+			if (v < 0) {
+				diag_err("--wakeup-bytes %s: expected a byte count", optarg);
+				return -EINVAL;
+			}
+			o->wakeup_bytes = (uint64_t)v;
+			break;
+		case OPT_MAX_PROCS:
+			v = parse_size(optarg);
+			if (v < 1 || v > PROCTABLE_MAX_ENTRIES) {
+				diag_err("--max-procs %s: expected 1 to %u", optarg,
+					 PROCTABLE_MAX_ENTRIES);
+				return -EINVAL;
+			}
+			o->max_procs = (uint32_t)v;
+			break;
+		case ':':
+			diag_err("option %s needs a value (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			diag_err("unknown option %s (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		diag_err("unexpected argument '%s' (see --help)", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->record && o->replay) {
+		diag_err("--record and --replay exclude each other");
+		return -EINVAL;
+	}
+	return 0;
+}

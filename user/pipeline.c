@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clock.h"
+#include "decode.h"
+#include "diag.h"
+#include "pipeline.h"
+#include "procscan.h"
+
+int pipeline_init(struct pipeline *p, uint32_t max_procs)
+{
+	memset(p, 0, sizeof(*p));
+	p->ev = calloc(1, sizeof(*p->ev));
+	p->pt = proctable_new(max_procs);
+	if (!p->ev || !p->pt) {
+		diag_err("cannot allocate the event buffer and process table: %s",
+			 strerror(ENOMEM));
+		pipeline_fini(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void pipeline_fini(struct pipeline *p)
+{
+	free(p->ev);
+	proctable_free(p->pt);
+	p->ev = NULL;
+	p->pt = NULL;
+}
+
+/* Recordings hold wall-clock stamps: patch a copy of the kernel's record. */
+static void pipeline_record(struct pipeline *p, const void *rec, size_t len, uint64_t ts)
+{
+	static uint8_t copy[RECORD_MAX];
+
+	if (len > sizeof(copy))
+		return;
+	memcpy(copy, rec, len);
+	((struct as_hdr *)copy)->ts = ts;
+	recorder_write(p->recorder, copy, len);
+}
+
+int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kernel)
+{
+	struct event *ev = p->ev;
+	char err[DECODE_ERR_MAX];
+	int ret = 0;
+
+	if (decode_record(rec, len, ev, err) != 0) {
+		if (p->bad_records++ < PIPELINE_BAD_REPORT_MAX)
+			diag_warn("dropped a malformed record: %s", err);
+		return -EINVAL;
+	}
+	if (from_kernel)
+		ev->ts = clock_boot_to_wall(ev->hdr->ts);
+	ev->num = ev->hdr->type == AS_EV_PROC ? 0 : ++p->num;
+	p->by_type[ev->hdr->type]++;
+	if (proctable_apply(p->pt, ev) == -ENOSPC)
+		p->untracked++;
+	if (p->recorder)
+		pipeline_record(p, rec, len, ev->ts);
+	if (p->sink && ev->hdr->type != AS_EV_PROC)
+		ret = p->sink(p->sink_ctx, ev, p->pt);
+	proctable_retire(p->pt, ev);
+	return ret;
+}
+
+static int pipeline_seed_one(const void *rec, size_t len, void *ctx)
+{
+	return pipeline_feed(ctx, rec, len, 0);
+}
+
+int pipeline_seed(struct pipeline *p, const char *proc_root)
+{
+	return procscan_all(proc_root, pipeline_seed_one, p);
+}

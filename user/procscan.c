@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+#include "abi.h"
+#include "procscan.h"
+
+/* One snapshot record: header, argv, exe, cwd, cgroup, with room to spare. */
+#define PROCSCAN_REC_MAX (sizeof(struct as_exec) + AS_ARGS_MAX + 3 * AS_PATH_MAX + AS_CGROUP_MAX)
+
+static ssize_t read_file(const char *proc_root, uint32_t pid, const char *name, char *buf,
+			 size_t cap)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%u/%s", proc_root, pid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, cap);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
+}
+
+/* readlink of /proc/PID/{exe,cwd} into dst as a NUL-terminated string; "" when unreadable. */
+static size_t read_link(const char *proc_root, uint32_t pid, const char *name, char *dst,
+			size_t cap)
+{
+	char path[128];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%u/%s", proc_root, pid, name);
+	n = readlink(path, dst, cap - 1);
+	if (n < 0)
+		n = 0;
+	dst[n] = 0;
+	return (size_t)n + 1;
+}
+
+static void parse_status_ids(const char *status, const char *key, uint32_t *r, uint32_t *e)
+{
+	const char *p = strstr(status, key);
+	unsigned a, b;
+
+	if (p && sscanf(p + strlen(key), "%u %u", &a, &b) == 2) {
+		*r = a;
+		*e = b;
+	}
+}
+
+long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, size_t cap)
+{
+	struct as_exec *x = buf;
+	struct as_hdr *h = &x->hdr;
+	char stat[1024], status[4096], cg[AS_CGROUP_MAX * 4];
+	char *p = (char *)(x + 1), *comm_end, *v2;
+	ssize_t n;
+	int ppid = 0;
+
+	if (cap < PROCSCAN_REC_MAX)
+		return -ENOSPC;
+	memset(x, 0, sizeof(*x));
+	n = read_file(proc_root, pid, "stat", stat, sizeof(stat) - 1);
+	if (n <= 0)
+		return n < 0 ? n : -ENOENT;
+	stat[n] = 0;
+	/* "pid (comm) state ppid ..." where comm may hold spaces and parens */
+	comm_end = strrchr(stat, ')');
+	if (!comm_end || !strchr(stat, '(') || sscanf(comm_end + 1, " %*c %d", &ppid) != 1)
+		return -EINVAL;
+	*comm_end = 0;
+	snprintf(h->comm, sizeof(h->comm), "%s", strchr(stat, '(') + 1);
+	n = read_file(proc_root, pid, "status", status, sizeof(status) - 1);
+	status[n > 0 ? n : 0] = 0;
+	h->uid = h->euid = h->gid = h->egid = h->loginuid = AS_ID_UNSET;
+	parse_status_ids(status, "Uid:", &h->uid, &h->euid);
+	parse_status_ids(status, "Gid:", &h->gid, &h->egid);
+	n = read_file(proc_root, pid, "loginuid", stat, sizeof(stat) - 1);
+	if (n > 0) {
+		stat[n] = 0;
+		h->loginuid = (uint32_t)strtoul(stat, NULL, 10);
+	}
+
+	h->type = AS_EV_PROC;
+	h->syscall = AS_SC_NONE;
+	h->ts = ts;
+	h->pid = h->tid = h->vpid = pid;
+	h->ppid = (uint32_t)ppid;
+
+	x->filename_len = 1;
+	*p++ = 0;
+	n = read_file(proc_root, pid, "cmdline", p, AS_ARGS_MAX);
+	if (n < 0)
+		n = 0;
+	if (n == AS_ARGS_MAX)
+		x->pflags |= AS_XF_ARGS_TRUNC;
+	x->args_len = (uint16_t)n;
+	p += n;
+	x->pflags |= AS_XF_PLAIN;
+	x->exe_len = (uint16_t)read_link(proc_root, pid, "exe", p, AS_PATH_MAX);
+	p += x->exe_len;
+	x->cwd_len = (uint16_t)read_link(proc_root, pid, "cwd", p, AS_PATH_MAX);
+	p += x->cwd_len;
+
+	/* the v2 path is the "0::" line */
+	n = read_file(proc_root, pid, "cgroup", cg, sizeof(cg) - 1);
+	cg[n > 0 ? n : 0] = 0;
+	v2 = strstr(cg, "0::");
+	if (v2 && (v2 == cg || v2[-1] == '\n')) {
+		size_t l = strcspn(v2 + 3, "\n");
+
+		if (l >= AS_CGROUP_MAX)
+			l = AS_CGROUP_MAX - 1;
+		memcpy(p, v2 + 3, l);
+		p[l] = 0;
+		x->cgroup_len = (uint16_t)(l + 1);
+	} else {
+		strcpy(p, "/");
+		x->cgroup_len = 2;
+	}
+	p += x->cgroup_len;
+	h->size = (uint32_t)(p - (char *)buf);
+	return h->size;
+}
+
+int procscan_all(const char *proc_root, procscan_cb cb, void *ctx)
+{
+	static char rec[PROCSCAN_REC_MAX];
+	DIR *d = opendir(proc_root);
+	struct dirent *de;
+	uint64_t now = clock_wall_now();
+	int count = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(de->d_name, &end, 10);
+		long len;
+
+		if (!isdigit((unsigned char)de->d_name[0]) || *end || pid == 0 || pid > UINT32_MAX)
+			continue;
+		len = procscan_one(proc_root, (uint32_t)pid, now, rec, sizeof(rec));
+		if (len < 0)
+			continue; /* exited meanwhile */
+		if (cb(rec, (size_t)len, ctx) == 0)
+			count++;
+	}
+	closedir(d);
+	return count;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The /proc snapshot taken at start: one AS_EV_PROC record per live process,
+ * built in the exec record layout with plain strings, so that the process
+ * table, --record and --replay treat it like any other record.
+ */
+#ifndef AS_PROCSCAN_H
+#define AS_PROCSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int (*procscan_cb)(const void *rec, size_t len, void *ctx);
+
+/* Build the record for one pid into buf (cap bytes); returns its size, or a
+ * negative errno when the process is gone or unreadable. ts is wall-clock ns. */
+long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, size_t cap);
+/* Call cb for every process under proc_root ("/proc"); returns how many. */
+int procscan_all(const char *proc_root, procscan_cb cb, void *ctx);
+
+#endif /* AS_PROCSCAN_H */

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "proctable.h"
+
+#define PROCTABLE_CGROUP_FILE_MAX 8192 /* bytes of /proc/PID/cgroup we read */
+#define PROCTABLE_HEX_ID_LEN 64 /* docker, containerd and cri-o full ids */
+
+struct proctable {
+	struct proc_entry *slots;
+	uint32_t mask; /* slots - 1, a power of two minus one */
+	uint32_t count;
+	uint32_t max_entries;
+	uint64_t untracked;
+	int read_v1; /* the host has v1 hierarchies: read them from /proc */
+};
+
+static uint32_t pt_hash(uint32_t pid)
+{
+	return pid * 2654435761u;
+}
+
+static void entry_clear_strings(struct proc_entry *e)
+{
+	free(e->exe); /* one block holds every string; exe points at its start */
+	e->exe = e->args = e->cwd = e->cgroup = e->cgroups = NULL;
+	e->args_len = 0;
+}
+
+static int host_has_v1(void)
+{
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	char line[512];
+	int v1 = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "0::", 3) != 0)
+			v1 = 1;
+	fclose(f);
+	return v1;
+}
+
+struct proctable *proctable_new(uint32_t max_entries)
+{
+	struct proctable *pt = calloc(1, sizeof(*pt));
+	uint32_t n = 16;
+
+	if (!pt)
+		return NULL;
+	if (max_entries == 0 || max_entries > PROCTABLE_MAX_ENTRIES)
+		max_entries = PROCTABLE_MAX_ENTRIES;
+	while (n < max_entries * 2)
+		n <<= 1; /* load factor at most one half */
+	pt->slots = calloc(n, sizeof(*pt->slots));
+	if (!pt->slots) {
+		free(pt);
+		return NULL;
+	}
+	pt->mask = n - 1;
+	pt->max_entries = max_entries;
+	pt->read_v1 = host_has_v1();
+	return pt;
+}
+
+void proctable_free(struct proctable *pt)
+{
+	if (!pt)
+		return;
+	for (uint32_t i = 0; i <= pt->mask; i++)
+		if (pt->slots[i].used)
+			entry_clear_strings(&pt->slots[i]);
+	free(pt->slots);
+	free(pt);
+}
+
+static struct proc_entry *pt_find(const struct proctable *pt, uint32_t pid)
+{
+	for (uint32_t i = pt_hash(pid) & pt->mask;; i = (i + 1) & pt->mask) {
+		struct proc_entry *e = &pt->slots[i];
+
+		if (!e->used)
+			return NULL;
+		if (e->pid == pid)
+			return e;
+	}
+}
+
+const struct proc_entry *proctable_lookup(const struct proctable *pt, uint32_t pid)
+{
+	return pt_find(pt, pid);
+}
+
+static struct proc_entry *pt_insert(struct proctable *pt, uint32_t pid)
+{
+	struct proc_entry *e = pt_find(pt, pid);
+
+	if (e)
+		return e;
+	if (pt->count >= pt->max_entries) {
+		pt->untracked++;
+		return NULL;
+	}
+	for (uint32_t i = pt_hash(pid) & pt->mask;; i = (i + 1) & pt->mask) {
+		e = &pt->slots[i];
+		if (!e->used) {
+			memset(e, 0, sizeof(*e));
+			e->used = 1;
+			e->pid = pid;
+			pt->count++;
+			return e;
+		}
+	}
+}
+
+/* Linear probing with backward-shift deletion: no tombstones, so lookups
+ * stay short however much the table churns. */
+static void pt_remove(struct proctable *pt, struct proc_entry *e)
+{
+	uint32_t i = (uint32_t)(e - pt->slots), j = i;
+
+	entry_clear_strings(e);
+	for (;;) {
+		uint32_t home;
+
+		j = (j + 1) & pt->mask;
+		if (!pt->slots[j].used)
+			break;
+		home = pt_hash(pt->slots[j].pid) & pt->mask;
+		/* move j back to i unless its home lies cyclically in (i, j] */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		pt->slots[i] = pt->slots[j];
+		i = j;
+	}
+	memset(&pt->slots[i], 0, sizeof(pt->slots[i]));
+	pt->count--;
+}
+
+void proctable_container_id(const char *cgroups, char out[PROCTABLE_CONTAINER_ID_LEN + 1])
+{
+	const char *p = cgroups;
+
+	while (p && *p) {
+		size_t run = 0;
+
+		while (isxdigit((unsigned char)p[run]))
+			run++;
+		if (run == PROCTABLE_HEX_ID_LEN && (p == cgroups || !isxdigit((unsigned char)p[-1]))) {
+			memcpy(out, p, PROCTABLE_CONTAINER_ID_LEN);
+			out[PROCTABLE_CONTAINER_ID_LEN] = 0;
+			return;
+		}
+		p += run ? run : 1;
+	}
+	strcpy(out, "host");
+}
+
+/* Every v1 hierarchy of pid as "name=path" separated by spaces, from
+ * /proc/PID/cgroup; the v2 line is left to the kernel-captured path. */
+static int read_v1_cgroups(uint32_t pid, char *out, size_t cap)
+{
+	char path[64], buf[PROCTABLE_CGROUP_FILE_MAX];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	out[0] = 0;
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *ctrl = strchr(line, ':'), *cpath;
+		int w;
+
+		if (!ctrl)
+			continue;
+		ctrl++;
+		cpath = strchr(ctrl, ':');
+		if (!cpath || cpath == ctrl) /* "0::/path" is the v2 line */
+			continue;
+		*cpath++ = 0;
+		if (strncmp(ctrl, "name=", 5) == 0)
+			ctrl += 5;
+		w = snprintf(out + len, cap - len, "%s%s=%s", len ? " " : "", ctrl, cpath);
+		if (w < 0 || (size_t)w >= cap - len)
+			break;
+		len += (size_t)w;
+	}
+	return 0;
+}
+
+/* Replace e's strings with one block: exe, args, cwd, cgroup, cgroups. */
+static int entry_set_strings(struct proc_entry *e, const char *exe, const char *args,
+			     uint32_t args_len, const char *cwd, const char *cgroup,
+			     const char *cgroups)
+{
+	size_t le = strlen(exe) + 1, lw = strlen(cwd) + 1, lc = strlen(cgroup) + 1;
+	size_t lv = strlen(cgroups) + 1;
+	char *b = malloc(le + args_len + 1 + lw + lc + lv);
+
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, exe, le);
+	memcpy(b + le, args, args_len);
+	b[le + args_len] = 0;
+	memcpy(b + le + args_len + 1, cwd, lw);
+	memcpy(b + le + args_len + 1 + lw, cgroup, lc);
+	memcpy(b + le + args_len + 1 + lw + lc, cgroups, lv);
+	entry_clear_strings(e);
+	e->exe = b;
+	e->args = b + le;
+	e->args_len = args_len;
+	e->cwd = b + le + args_len + 1;
+	e->cgroup = e->cwd + lw;
+	e->cgroups = e->cgroup + lc;
+	return 0;
+}
+
+static void entry_header(struct proc_entry *e, const struct as_hdr *h)
+{
+	e->ppid = h->ppid;
+	e->cgroup_id = h->cgroup_id;
+	memcpy(e->comm, h->comm, sizeof(e->comm));
+	e->comm[sizeof(e->comm) - 1] = 0;
+	if (h->flags & AS_HF_SESSION)
+		memcpy(e->session, h->session, sizeof(e->session));
+}
+
+static int apply_exec(struct proctable *pt, const struct event *ev)
+{
+	const struct as_hdr *h = ev->hdr;
+	struct proc_entry *e, *parent;
+	char v1[PROCTABLE_CGROUP_FILE_MAX] = "";
+	char all[PROCTABLE_CGROUP_FILE_MAX + AS_CGROUP_MAX + 16];
+	int err;
+
+	if (h->type == AS_EV_EXEC && ev->res < 0)
+		return 0; /* a failed exec changes nothing */
+	if (pt->read_v1 && read_v1_cgroups(h->pid, v1, sizeof(v1)) != 0) {
+		/* gone already: the parent's v1 hierarchies are the best guess */
+		parent = pt_find(pt, h->ppid);
+		if (parent && parent->cgroups) {
+			/* everything before the parent's own "unified=" entry */
+			const char *u = strstr(parent->cgroups, "unified=");
+			size_t n = u ? (size_t)(u - parent->cgroups) : strlen(parent->cgroups);
+
+			while (n && parent->cgroups[n - 1] == ' ')
+				n--;
+			snprintf(v1, sizeof(v1), "%.*s", (int)n, parent->cgroups);
+		}
+	}
+	/* v1 hierarchies, then the v2 path as "unified=" (Falco's name for it) */
+	if (v1[0])
+		snprintf(all, sizeof(all), "%s unified=%s", v1, ev->cgroup.s);
+	else
+		snprintf(all, sizeof(all), "unified=%s", ev->cgroup.s);
+	e = pt_insert(pt, h->pid);
+	if (!e)
+		return -ENOSPC;
+	parent = NULL;
+	if (!(h->flags & AS_HF_SESSION) && !e->session[0] && (parent = pt_find(pt, h->ppid)))
+		memcpy(e->session, parent->session, sizeof(e->session));
+	entry_header(e, h);
+	e->start_ts = ev->ts;
+	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, ev->cgroup.s, all);
+	if (err)
+		return err;
+	proctable_container_id(all, e->container_id);
+	return 0;
+}
+
+static int apply_fork(struct proctable *pt, const struct event *ev)
+{
+	const struct as_fork *f = ev->u.fork;
+	struct proc_entry *parent, *child;
+	struct proc_entry copy;
+
+	child = pt_insert(pt, f->child_pid);
+	if (!child)
+		return -ENOSPC;
+	/* insertion may not move entries, but look the parent up afterwards anyway */
+	parent = pt_find(pt, ev->hdr->pid);
+	if (!parent || parent == child) {
+		entry_header(child, ev->hdr);
+		child->ppid = ev->hdr->pid;
+		return 0;
+	}
+	copy = *parent;
+	memcpy(child->comm, copy.comm, sizeof(child->comm));
+	memcpy(child->session, copy.session, sizeof(child->session));
+	memcpy(child->container_id, copy.container_id, sizeof(child->container_id));
+	child->ppid = ev->hdr->pid;
+	child->cgroup_id = copy.cgroup_id;
+	child->start_ts = ev->ts;
+	if (copy.exe)
+		return entry_set_strings(child, copy.exe, copy.args, copy.args_len, copy.cwd,
+					 copy.cgroup, copy.cgroups);
+	return 0;
+}
+
+int proctable_apply(struct proctable *pt, const struct event *ev)
+{
+	switch (ev->hdr->type) {
+	case AS_EV_EXEC:
+	case AS_EV_PROC:
+		return apply_exec(pt, ev);
+	case AS_EV_FORK:
+		return apply_fork(pt, ev);
+	default:
+		return 0;
+	}
+}
+
+void proctable_retire(struct proctable *pt, const struct event *ev)
+{
+	struct proc_entry *e;
+
+	if (ev->hdr->type != AS_EV_EXIT)
+		return;
+	e = pt_find(pt, ev->hdr->pid);
+	if (e)
+		pt_remove(pt, e);
+}
+
+uint32_t proctable_count(const struct proctable *pt)
+{
+	return pt->count;
+}
+
+uint64_t proctable_untracked(const struct proctable *pt)
+{
+	return pt->untracked;
+}

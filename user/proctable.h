@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The process table: what an event does not carry (command line, exe, cwd,
+ * cgroup paths, container id, agent session), keyed by pid. Seeded from /proc
+ * at start, updated from exec/fork/exit events, entries freed on exit, so its
+ * size follows the live process set.
+ */
+#ifndef AS_PROCTABLE_H
+#define AS_PROCTABLE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "event.h"
+
+/* Live processes tracked at most; pid_max is 4194304 but a host with more
+ * live processes than this is far outside what we watch. A full table
+ * evicts nothing: new processes then go untracked and are counted. */
+#define PROCTABLE_MAX_ENTRIES 131072
+#define PROCTABLE_CONTAINER_ID_LEN 12 /* Falco's short container id */
+
+struct proc_entry {
+	uint32_t pid;
+	uint32_t ppid;
+	uint64_t cgroup_id; /* v2 id when the strings below were taken */
+	uint64_t start_ts; /* wall-clock ns of the exec (or the /proc snapshot) */
+	char comm[AS_COMM_LEN];
+	char *exe; /* absolute path of the executable, "" unknown */
+	char *args; /* argv, NUL-separated, args_len bytes */
+	uint32_t args_len;
+	char *cwd; /* cwd at exec */
+	char *cgroup; /* cgroup v2 path ("/" root, "" unknown) */
+	char *cgroups; /* every hierarchy: "name=path" separated by spaces */
+	char container_id[PROCTABLE_CONTAINER_ID_LEN + 1]; /* "host" outside containers */
+	char session[AS_SESSION_MAX]; /* agent session id, "" none */
+	uint8_t used; /* slot state, private to proctable.c */
+	uint8_t _pad0[7];
+};
+
+struct proctable;
+
+struct proctable *proctable_new(uint32_t max_entries);
+void proctable_free(struct proctable *pt);
+const struct proc_entry *proctable_lookup(const struct proctable *pt, uint32_t pid);
+/* Apply an event before it is evaluated: exec and proc snapshots replace the
+ * process's strings, fork copies the parent's entry to the child. */
+int proctable_apply(struct proctable *pt, const struct event *ev);
+/* Apply an event after it is evaluated: exit frees the process's entry. */
+void proctable_retire(struct proctable *pt, const struct event *ev);
+uint32_t proctable_count(const struct proctable *pt);
+uint64_t proctable_untracked(const struct proctable *pt); /* inserts refused: table full */
+
+/* Parse Falco's container id from a cgroup path list; writes "host" when none. */
+void proctable_container_id(const char *cgroups, char out[PROCTABLE_CONTAINER_ID_LEN + 1]);
+
+#endif /* AS_PROCTABLE_H */

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <string.h>
+#include "diag.h"
+#include "abi.h"
+#include "record.h"
+
+_Static_assert(sizeof(struct record_file_hdr) == 32, "record header layout");
+
+int recorder_open(struct recorder *r, const char *path, uint64_t start_ns)
+{
+	struct record_file_hdr h = { .format_version = RECORD_FORMAT_VERSION,
+				     .abi_version = AS_ABI_VERSION,
+				     .start_ns = start_ns };
+
+	memset(r, 0, sizeof(*r));
+	memcpy(h.magic, RECORD_MAGIC, sizeof(h.magic));
+	r->path = path;
+	r->f = fopen(path, "wbe");
+	if (!r->f) {
+		int err = errno;
+
+		diag_err("cannot create record file %s: %s", path, strerror(err));
+		return -err;
+	}
+	if (fwrite(&h, sizeof(h), 1, r->f) != 1) {
+		diag_err("cannot write record file %s: %s", path, strerror(errno));
+		fclose(r->f);
+		r->f = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+int recorder_write(struct recorder *r, const void *rec, size_t len)
+{
+	static const uint8_t zeros[RECORD_ALIGN];
+	size_t pad = (RECORD_ALIGN - len % RECORD_ALIGN) % RECORD_ALIGN;
+
+	if (!r->f || r->failed)
+		return -EIO;
+	if (fwrite(rec, 1, len, r->f) != len || fwrite(zeros, 1, pad, r->f) != pad) {
+		r->failed = 1;
+		diag_err("cannot write record file %s: %s (recording stopped)", r->path,
+			 strerror(errno));
+		return -EIO;
+	}
+	r->records++;
+	return 0;
+}
+
+int recorder_close(struct recorder *r)
+{
+	int err = 0;
+
+	if (!r->f)
+		return 0;
+	if (fclose(r->f) != 0 && !r->failed) {
+		diag_err("cannot write record file %s: %s", r->path, strerror(errno));
+		err = -EIO;
+	}
+	r->f = NULL;
+	return r->failed ? -EIO : err;
+}
+
+int replayer_open(struct replayer *p, const char *path)
+{
+	struct record_file_hdr h;
+
+	p->path = path;
+	p->offset = 0;
+	p->f = fopen(path, "rbe");
+	if (!p->f) {
+		int err = errno;
+
+		diag_err("%s: cannot open: %s", path, strerror(err));
+		return -err;
+	}
+	if (fread(&h, sizeof(h), 1, p->f) != 1 || memcmp(h.magic, RECORD_MAGIC, sizeof(h.magic))) {
+		diag_err("%s: not an agent-sentinel recording (bad magic)", path);
+		goto bad;
+	}
+	if (h.format_version != RECORD_FORMAT_VERSION) {
+		diag_err("%s: recording format version %u, this build reads %u", path,
+			 h.format_version, RECORD_FORMAT_VERSION);
+		goto bad;
+	}
+	if (h.abi_version != AS_ABI_VERSION) {
+		diag_err("%s: recorded with event ABI %u, this build uses %u", path, h.abi_version,
+			 AS_ABI_VERSION);
+		goto bad;
+	}
+	p->start_ns = h.start_ns;
+	p->offset = sizeof(h);
+	return 0;
+bad:
+	fclose(p->f);
+	p->f = NULL;
+	return -EINVAL;
+}
+
+long replayer_next(struct replayer *p)
+{
+	uint32_t size;
+	size_t pad, got;
+
+	got = fread(&size, 1, sizeof(size), p->f);
+	if (got == 0 && feof(p->f))
+		return 0;
+	if (got != sizeof(size)) {
+		diag_err("%s: truncated record at offset %llu", p->path,
+			 (unsigned long long)p->offset);
+		return -EINVAL;
+	}
+	if (size < sizeof(struct as_hdr) || size > RECORD_MAX) {
+		diag_err("%s: record of %u bytes at offset %llu (must be %zu..%d)", p->path, size,
+			 (unsigned long long)p->offset, sizeof(struct as_hdr), RECORD_MAX);
+		return -EINVAL;
+	}
+	memcpy(p->buf, &size, sizeof(size));
+	pad = (RECORD_ALIGN - size % RECORD_ALIGN) % RECORD_ALIGN;
+	got = fread(p->buf + sizeof(size), 1, size - sizeof(size) + pad, p->f);
+	if (got < size - sizeof(size)) {
+		diag_err("%s: truncated record at offset %llu (%zu of %u bytes)", p->path,
+			 (unsigned long long)p->offset, got + sizeof(size), size);
+		return -EINVAL;
+	}
+	p->offset += size + pad;
+	return size;
+}
+
+void replayer_close(struct replayer *p)
+{
+	if (p->f)
+		fclose(p->f);
+	p->f = NULL;
+}
