@@ -36,11 +36,13 @@ static __always_inline void as_put_local(struct as_connect *c, struct socket *so
 		return;
 	c->proto = BPF_CORE_READ(sk, sk_protocol);
 	c->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
+	/* explicit sizes: BPF_CORE_READ_INTO would copy sizeof(*c->saddr), one byte */
 	if (c->family == AS_AF_INET)
-		BPF_CORE_READ_INTO(c->saddr, sk, __sk_common.skc_rcv_saddr);
+		bpf_core_read(c->saddr, 4, &sk->__sk_common.skc_rcv_saddr);
 	else if (c->family == AS_AF_INET6)
-		BPF_CORE_READ_INTO(c->saddr, sk, __sk_common.skc_v6_rcv_saddr);
-	c->cflags |= AS_CF_LOCAL;
+		bpf_core_read(c->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+	if (c->sport) /* a refused connect has no local side left */
+		c->cflags |= AS_CF_LOCAL;
 }
 
 SEC("tracepoint/syscalls/sys_exit_connect")

@@ -30,6 +30,63 @@ static __always_inline __u32 as_put_exec_tail(__u8 *buf, __u32 off, struct as_ex
 	return off;
 }
 
+#define AS_SESSION_KEY "AGENT_SESSION_ID="
+#define AS_SESSION_KEY_LEN (sizeof(AS_SESSION_KEY) - 1)
+
+struct as_envscan {
+	__u64 p; /* next environment string (user address) */
+	__u64 end;
+	__u32 found; /* scratch[AS_SESSION_KEY_LEN..] holds the value */
+	__u32 _pad0;
+};
+
+static long as_env_step(__u32 index, struct as_envscan *s)
+{
+	const char key[] = AS_SESSION_KEY;
+	__u8 *buf;
+	long n;
+	int i;
+
+	if (s->p >= s->end)
+		return 1;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 1;
+	n = bpf_probe_read_user_str(buf, AS_ENV_VAR_MAX, (void *)s->p);
+	if (n <= 0)
+		return 1;
+	s->p += n;
+	if (n <= (long)AS_SESSION_KEY_LEN + 1)
+		return 0;
+	for (i = 0; i < (int)AS_SESSION_KEY_LEN; i++)
+		if (buf[i] != key[i])
+			return 0;
+	s->found = 1;
+	return 1;
+}
+
+/* AGENT_SESSION_ID in the new program's environment makes it (and, through
+ * fork, its descendants) part of that agent session; without it a process
+ * keeps the session it inherited. */
+static __always_inline void as_session_from_env(struct task_struct *task)
+{
+	struct as_envscan s = {};
+	struct as_session sess = {};
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u8 *buf;
+
+	s.p = BPF_CORE_READ(task, mm, env_start);
+	s.end = BPF_CORE_READ(task, mm, env_end);
+	bpf_loop(AS_ENV_MAX_VARS, as_env_step, &s, 0);
+	if (!s.found)
+		return;
+	buf = as_scratch_buf();
+	if (!buf)
+		return;
+	bpf_probe_read_kernel_str(sess.id, sizeof(sess.id), buf + AS_SESSION_KEY_LEN);
+	bpf_map_update_elem(&sessions, &tgid, &sess, BPF_ANY);
+}
+
 SEC("tracepoint/syscalls/sys_enter_execve")
 int tp_sys_enter_execve(struct trace_event_raw_sys_enter *ctx)
 {
@@ -64,6 +121,7 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 		sc = in->sc;
 		bpf_map_delete_elem(&inflight, &old_tid);
 	}
+	as_session_from_env(task); /* uses the scratch buffer: before the record */
 	e = (struct as_exec *)buf;
 	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
 	e->res = 0;
@@ -215,6 +273,13 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 	tgid = BPF_CORE_READ(child, tgid);
 	if (pid != tgid)
 		return 0; /* a thread */
+	{
+		__u32 ptgid = bpf_get_current_pid_tgid() >> 32;
+		struct as_session *sess = bpf_map_lookup_elem(&sessions, &ptgid);
+
+		if (sess)
+			bpf_map_update_elem(&sessions, &tgid, sess, BPF_ANY);
+	}
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
@@ -248,5 +313,10 @@ int tp_sched_process_exit(void *ctx)
 	x->exit_code = BPF_CORE_READ(task, exit_code);
 	x->_pad0 = 0;
 	as_emit(buf, sizeof(*x));
+	{
+		__u32 tgid = x->hdr.pid;
+
+		bpf_map_delete_elem(&sessions, &tgid);
+	}
 	return 0;
 }

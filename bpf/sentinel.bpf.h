@@ -24,6 +24,9 @@
 #define AS_SCRATCH_SIZE (AS_SCRATCH_OFF_MASK + 1 + 2 * AS_PATH_MAX + AS_NAME_MAX)
 #define AS_INFLIGHT_MAX 16384 /* threads inside a traced syscall at once */
 #define AS_MAX_ARGV 64 /* argv pointers read for a failed exec */
+#define AS_SESSIONS_MAX 65536 /* processes inside agent sessions at once */
+#define AS_ENV_MAX_VARS 512 /* environment strings searched for the session id */
+#define AS_ENV_VAR_MAX 4096 /* bytes of one environment string read */
 #define AS_AT_FDCWD -100
 
 /* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound
@@ -59,6 +62,19 @@ struct {
 	__type(key, __u32);
 	__type(value, struct as_scratch);
 } scratch SEC(".maps") __weak;
+
+/* Agent session of a process (tgid): set at exec from AGENT_SESSION_ID in
+ * the new environment, inherited at fork, dropped at exit. */
+struct as_session {
+	char id[AS_SESSION_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AS_SESSIONS_MAX);
+	__type(key, __u32);
+	__type(value, struct as_session);
+} sessions SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

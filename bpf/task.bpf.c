@@ -32,6 +32,15 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u64 task_p, __u32 type, __u3
 	h->flags = 0;
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
 	h->session[0] = 0;
+	{
+		__u32 tgid = h->pid;
+		struct as_session *sess = bpf_map_lookup_elem(&sessions, &tgid);
+
+		if (sess) {
+			__builtin_memcpy(h->session, sess->id, sizeof(h->session));
+			h->flags |= AS_HF_SESSION;
+		}
+	}
 
 	/* Ancestry, captured now so it is right for processes that started
 	 * before us and never goes stale: each hop is the parent process

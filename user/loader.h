@@ -33,6 +33,9 @@ struct loader {
 int loader_start(struct loader *l, const struct loader_opts *o);
 void loader_stop(struct loader *l);
 int loader_ringbuf_fd(const struct loader *l);
+/* Tell the kernel side that pid belongs to an agent session (for processes
+ * that were already running when we started). */
+int loader_seed_session(const struct loader *l, uint32_t pid, const char *session);
 /* Sum the per-CPU drop counters: drops[type] for each enum as_event_type. */
 int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n);
 

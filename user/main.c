@@ -126,6 +126,12 @@ static int main_replay(struct pipeline *p, const char *path)
 	return err;
 }
 
+static void main_seed_session(void *ctx, const struct as_hdr *h)
+{
+	if (h->flags & AS_HF_SESSION)
+		loader_seed_session(ctx, h->pid, h->session);
+}
+
 static int main_live(struct pipeline *p, const struct opts *o)
 {
 	struct loader_opts lo = { .ringbuf_bytes = o->ringbuf_bytes,
@@ -145,7 +151,7 @@ static int main_live(struct pipeline *p, const struct opts *o)
 	if (err)
 		goto out;
 	clock_calibrate();
-	pipeline_seed(p, "/proc");
+	pipeline_seed(p, "/proc", main_seed_session, &l);
 	notify_send("READY=1");
 	if (o->verbose)
 		diag_info("%u programs attached, %u switched off (tracepoint missing), "

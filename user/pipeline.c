@@ -67,12 +67,25 @@ int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kern
 	return ret;
 }
 
+struct pipeline_seeding {
+	struct pipeline *p;
+	void (*seen)(void *ctx, const struct as_hdr *rec);
+	void *ctx;
+};
+
 static int pipeline_seed_one(const void *rec, size_t len, void *ctx)
 {
-	return pipeline_feed(ctx, rec, len, 0);
+	struct pipeline_seeding *s = ctx;
+
+	if (s->seen)
+		s->seen(s->ctx, rec);
+	return pipeline_feed(s->p, rec, len, 0);
 }
 
-int pipeline_seed(struct pipeline *p, const char *proc_root)
+int pipeline_seed(struct pipeline *p, const char *proc_root,
+		  void (*seen)(void *ctx, const struct as_hdr *rec), void *ctx)
 {
-	return procscan_all(proc_root, pipeline_seed_one, p);
+	struct pipeline_seeding s = { p, seen, ctx };
+
+	return procscan_all(proc_root, pipeline_seed_one, &s);
 }

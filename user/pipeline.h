@@ -34,7 +34,9 @@ void pipeline_fini(struct pipeline *p);
 /* Handle one record. from_kernel: hdr->ts is boot time and gets converted.
  * Returns 0, or -EINVAL for a record the decoder rejected (counted). */
 int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kernel);
-/* Feed the /proc snapshot through the pipeline (not shown to the sink). */
-int pipeline_seed(struct pipeline *p, const char *proc_root);
+/* Feed the /proc snapshot through the pipeline (not shown to the sink);
+ * seen(ctx, rec) is called for each snapshot record too, when not NULL. */
+int pipeline_seed(struct pipeline *p, const char *proc_root,
+		  void (*seen)(void *ctx, const struct as_hdr *rec), void *ctx);
 
 #endif /* AS_PIPELINE_H */

@@ -12,6 +12,7 @@
 #include "procscan.h"
 
 /* One snapshot record: header, argv, exe, cwd, cgroup, with room to spare. */
+#define PROCSCAN_ENVIRON_MAX (128 * 1024) /* bytes of /proc/PID/environ searched */
 #define PROCSCAN_REC_MAX (sizeof(struct as_exec) + AS_ARGS_MAX + 3 * AS_PATH_MAX + AS_CGROUP_MAX)
 
 static ssize_t read_file(const char *proc_root, uint32_t pid, const char *name, char *buf,
@@ -58,12 +59,63 @@ static void parse_status_ids(const char *status, const char *key, uint32_t *r, u
 	}
 }
 
+/* AGENT_SESSION_ID from /proc/PID/environ into h->session (AS_HF_SESSION). */
+static void read_session(const char *proc_root, uint32_t pid, struct as_hdr *h)
+{
+	static const char key[] = "AGENT_SESSION_ID=";
+	static char env[PROCSCAN_ENVIRON_MAX];
+	ssize_t n = read_file(proc_root, pid, "environ", env, sizeof(env) - 1);
+
+	if (n <= 0)
+		return;
+	env[n] = 0;
+	for (char *p = env; p < env + n; p += strlen(p) + 1) {
+		if (strncmp(p, key, sizeof(key) - 1) == 0 && p[sizeof(key) - 1]) {
+			snprintf(h->session, sizeof(h->session), "%s", p + sizeof(key) - 1);
+			h->flags |= AS_HF_SESSION;
+			return;
+		}
+	}
+}
+
+/* /proc/PID/cgroup lines "ID:CONTROLLERS:PATH" to "name=path ..." in out
+ * (cap bytes); the v2 line "0::PATH" becomes "unified=PATH". Returns the length. */
+static size_t procscan_cgroups(char *file, char *out, size_t cap)
+{
+	size_t len = 0;
+
+	out[0] = 0;
+	for (char *line = strtok(file, "\n"); line; line = strtok(NULL, "\n")) {
+		char *ctrl = strchr(line, ':'), *cpath;
+		int w;
+
+		if (!ctrl)
+			continue;
+		ctrl++;
+		cpath = strchr(ctrl, ':');
+		if (!cpath)
+			continue;
+		*cpath++ = 0;
+		if (!*ctrl)
+			ctrl = "unified";
+		else if (strncmp(ctrl, "name=", 5) == 0)
+			ctrl += 5;
+		w = snprintf(out + len, cap - len, "%s%s=%s", len ? " " : "", ctrl, cpath);
+		if (w < 0 || (size_t)w >= cap - len) {
+			out[len] = 0;
+			break;
+		}
+		len += (size_t)w;
+	}
+	return len;
+}
+
 long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, size_t cap)
 {
 	struct as_exec *x = buf;
 	struct as_hdr *h = &x->hdr;
 	char stat[1024], status[4096], cg[AS_CGROUP_MAX * 4];
-	char *p = (char *)(x + 1), *comm_end, *v2;
+	char *p = (char *)(x + 1), *comm_end;
 	ssize_t n;
 	int ppid = 0;
 
@@ -96,6 +148,7 @@ long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, s
 	h->ts = ts;
 	h->pid = h->tid = h->vpid = pid;
 	h->ppid = (uint32_t)ppid;
+	read_session(proc_root, pid, h);
 
 	x->filename_len = 1;
 	*p++ = 0;
@@ -112,22 +165,10 @@ long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, s
 	x->cwd_len = (uint16_t)read_link(proc_root, pid, "cwd", p, AS_PATH_MAX);
 	p += x->cwd_len;
 
-	/* the v2 path is the "0::" line */
+	/* every hierarchy as Falco's thread.cgroups: "cpu=/ memory=/x unified=/y" */
 	n = read_file(proc_root, pid, "cgroup", cg, sizeof(cg) - 1);
 	cg[n > 0 ? n : 0] = 0;
-	v2 = strstr(cg, "0::");
-	if (v2 && (v2 == cg || v2[-1] == '\n')) {
-		size_t l = strcspn(v2 + 3, "\n");
-
-		if (l >= AS_CGROUP_MAX)
-			l = AS_CGROUP_MAX - 1;
-		memcpy(p, v2 + 3, l);
-		p[l] = 0;
-		x->cgroup_len = (uint16_t)(l + 1);
-	} else {
-		strcpy(p, "/");
-		x->cgroup_len = 2;
-	}
+	x->cgroup_len = (uint16_t)(procscan_cgroups(cg, p, AS_CGROUP_MAX) + 1);
 	p += x->cgroup_len;
 	h->size = (uint32_t)(p - (char *)buf);
 	return h->size;

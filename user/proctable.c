@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "proctable.h"
 
-#define PROCTABLE_CGROUP_FILE_MAX 8192 /* bytes of /proc/PID/cgroup we read */
+#define PROCTABLE_CGROUPS_MAX 8192 /* every hierarchy of one process, as text */
 #define PROCTABLE_HEX_ID_LEN 64 /* docker, containerd and cri-o full ids */
 
 struct proctable {
@@ -17,7 +15,6 @@ struct proctable {
 	uint32_t count;
 	uint32_t max_entries;
 	uint64_t untracked;
-	int read_v1; /* the host has v1 hierarchies: read them from /proc */
 };
 
 static uint32_t pt_hash(uint32_t pid)
@@ -30,21 +27,6 @@ static void entry_clear_strings(struct proc_entry *e)
 	free(e->exe); /* one block holds every string; exe points at its start */
 	e->exe = e->args = e->cwd = e->cgroup = e->cgroups = NULL;
 	e->args_len = 0;
-}
-
-static int host_has_v1(void)
-{
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	char line[512];
-	int v1 = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "0::", 3) != 0)
-			v1 = 1;
-	fclose(f);
-	return v1;
 }
 
 struct proctable *proctable_new(uint32_t max_entries)
@@ -65,7 +47,6 @@ struct proctable *proctable_new(uint32_t max_entries)
 	}
 	pt->mask = n - 1;
 	pt->max_entries = max_entries;
-	pt->read_v1 = host_has_v1();
 	return pt;
 }
 
@@ -162,44 +143,19 @@ void proctable_container_id(const char *cgroups, char out[PROCTABLE_CONTAINER_ID
 	strcpy(out, "host");
 }
 
-/* Every v1 hierarchy of pid as "name=path" separated by spaces, from
- * /proc/PID/cgroup; the v2 line is left to the kernel-captured path. */
-static int read_v1_cgroups(uint32_t pid, char *out, size_t cap)
+/* The v1 hierarchies of an entry: its cgroups string up to "unified=". */
+static size_t v1_part(const struct proc_entry *e)
 {
-	char path[64], buf[PROCTABLE_CGROUP_FILE_MAX];
-	size_t len = 0;
-	ssize_t n;
-	int fd;
+	const char *u;
+	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	out[0] = 0;
-	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-		char *ctrl = strchr(line, ':'), *cpath;
-		int w;
-
-		if (!ctrl)
-			continue;
-		ctrl++;
-		cpath = strchr(ctrl, ':');
-		if (!cpath || cpath == ctrl) /* "0::/path" is the v2 line */
-			continue;
-		*cpath++ = 0;
-		if (strncmp(ctrl, "name=", 5) == 0)
-			ctrl += 5;
-		w = snprintf(out + len, cap - len, "%s%s=%s", len ? " " : "", ctrl, cpath);
-		if (w < 0 || (size_t)w >= cap - len)
-			break;
-		len += (size_t)w;
-	}
-	return 0;
+	if (!e || !e->cgroups)
+		return 0;
+	u = strstr(e->cgroups, "unified=");
+	n = u ? (size_t)(u - e->cgroups) : strlen(e->cgroups);
+	while (n && e->cgroups[n - 1] == ' ')
+		n--;
+	return n;
 }
 
 /* Replace e's strings with one block: exe, args, cwd, cgroup, cgroups. */
@@ -239,43 +195,45 @@ static void entry_header(struct proc_entry *e, const struct as_hdr *h)
 		memcpy(e->session, h->session, sizeof(e->session));
 }
 
+/*
+ * cgroups: a /proc snapshot carries every hierarchy (v1 ones as read from
+ * /proc/PID/cgroup); an exec keeps the v1 hierarchies the process had (or its
+ * parent's) and takes the v2 path the kernel captured. Nothing here reads
+ * /proc, so a replay rebuilds exactly the table the live run had.
+ */
 static int apply_exec(struct proctable *pt, const struct event *ev)
 {
 	const struct as_hdr *h = ev->hdr;
-	struct proc_entry *e, *parent;
-	char v1[PROCTABLE_CGROUP_FILE_MAX] = "";
-	char all[PROCTABLE_CGROUP_FILE_MAX + AS_CGROUP_MAX + 16];
+	struct proc_entry *e, *from;
+	char all[PROCTABLE_CGROUPS_MAX], v2[AS_CGROUP_MAX + 1];
+	const char *u;
+	size_t v1;
 	int err;
 
 	if (h->type == AS_EV_EXEC && ev->res < 0)
 		return 0; /* a failed exec changes nothing */
-	if (pt->read_v1 && read_v1_cgroups(h->pid, v1, sizeof(v1)) != 0) {
-		/* gone already: the parent's v1 hierarchies are the best guess */
-		parent = pt_find(pt, h->ppid);
-		if (parent && parent->cgroups) {
-			/* everything before the parent's own "unified=" entry */
-			const char *u = strstr(parent->cgroups, "unified=");
-			size_t n = u ? (size_t)(u - parent->cgroups) : strlen(parent->cgroups);
-
-			while (n && parent->cgroups[n - 1] == ' ')
-				n--;
-			snprintf(v1, sizeof(v1), "%.*s", (int)n, parent->cgroups);
-		}
-	}
-	/* v1 hierarchies, then the v2 path as "unified=" (Falco's name for it) */
-	if (v1[0])
-		snprintf(all, sizeof(all), "%s unified=%s", v1, ev->cgroup.s);
-	else
-		snprintf(all, sizeof(all), "unified=%s", ev->cgroup.s);
 	e = pt_insert(pt, h->pid);
 	if (!e)
 		return -ENOSPC;
-	parent = NULL;
-	if (!(h->flags & AS_HF_SESSION) && !e->session[0] && (parent = pt_find(pt, h->ppid)))
-		memcpy(e->session, parent->session, sizeof(e->session));
+	from = e->cgroups ? e : pt_find(pt, h->ppid);
+	if (h->type == AS_EV_PROC) {
+		/* procscan sent every hierarchy; the v2 path is the unified= one */
+		snprintf(all, sizeof(all), "%s", ev->cgroup.s);
+		u = strstr(all, "unified=");
+		snprintf(v2, sizeof(v2), "%.*s", u ? (int)strcspn(u + 8, " ") : 1, u ? u + 8 : "/");
+	} else {
+		snprintf(v2, sizeof(v2), "%s", ev->cgroup.s);
+		v1 = v1_part(from);
+		if (v1)
+			snprintf(all, sizeof(all), "%.*s unified=%s", (int)v1, from->cgroups, v2);
+		else
+			snprintf(all, sizeof(all), "unified=%s", v2);
+	}
+	if (!(h->flags & AS_HF_SESSION) && !e->session[0] && (from = pt_find(pt, h->ppid)))
+		memcpy(e->session, from->session, sizeof(e->session));
 	entry_header(e, h);
 	e->start_ts = ev->ts;
-	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, ev->cgroup.s, all);
+	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, v2, all);
 	if (err)
 		return err;
 	proctable_container_id(all, e->container_id);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages agent-sentinel needs to build, run and test.
+# Idempotent and fast when everything is there: apt runs only for what is missing.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  build-essential cmake pkg-config clang llvm
+  libbpf-dev bpftool libelf-dev zlib1g-dev libyaml-dev
+  # agent-bwrap
+  bubblewrap libseccomp-dev libjson-c-dev
+  # tests and benchmarks
+  libcmocka-dev python3 bpftrace iproute2 procps util-linux rsync
+)
+# the Kubernetes manifest validator runs on Node.js; keep a Node.js that is
+# already there (Debian's npm conflicts with other Node.js builds)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "packaging/deps.sh: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""fd.name is the normalised absolute path as the process sees it: absolute,
+relative, ../, dirfd, openat2, creat, failed opens, inside bubblewrap; and
+hostile bytes in names stay inside one valid JSON line."""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import harness
+from harness import Sentinel, find, workload
+
+NOBODY = 65534
+
+
+class Paths(unittest.TestCase):
+    def setUp(self):
+        self.dir = os.path.realpath(tempfile.mkdtemp(prefix="as-paths-"))
+        self.sub = os.path.join(self.dir, "sub")
+        os.mkdir(self.sub)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def one(self, events, pid, **kw):
+        got = find(events, {"proc.pid": pid}, **kw)
+        self.assertEqual(len(got), 1, [e.get("fd.name") for e in find(events, {"proc.pid": pid})])
+        return got[0]
+
+    def test_successful_opens(self):
+        with Sentinel("--trace") as s:
+            p_abs, r_abs = workload("open", self.dir + "/abs.txt")
+            p_rel, r_rel = workload("openat-cwd", "rel.txt", cwd=self.sub)
+            p_up, r_up = workload("chdir-openat", self.sub, "../x/../up.txt")
+            p_dfd, r_dfd = workload("openat-dirfd", self.sub, "./dfd.txt")
+            p_oa2, r_oa2 = workload("openat2-dirfd", self.sub, "oa2.txt")
+            p_creat, r_creat = workload("creat", self.dir + "//c//creat.txt")
+        ev = s.events()
+        e = self.one(ev, p_abs, evt__type="open")
+        self.assertEqual(e["fd.name"], self.dir + "/abs.txt")
+        self.assertEqual(e["fd.num"], int(r_abs[0]))
+        self.assertEqual(e["evt.res"], "SUCCESS")
+        self.assertEqual(e["fd.typechar"], "f")
+        self.assertTrue(e["evt.is_open_write"])
+        self.assertFalse(e["evt.is_open_read"])
+        self.assertEqual(e["evt.arg.flags"], "O_WRONLY|O_CREAT|O_TRUNC")
+        self.assertEqual(e["fd.directory"], self.dir)
+        self.assertEqual(e["fd.filename"], "abs.txt")
+        self.assertEqual(e["fd.ino"], os.stat(self.dir + "/abs.txt").st_ino)
+        e = self.one(ev, p_rel, evt__type="openat", fd__name=self.sub + "/rel.txt")
+        self.assertEqual(e["evt.arg.dirfd"], -100)
+        self.assertEqual(r_up[0], "-2")  # ../x/.. needs x to exist: ENOENT, lexically /dir/up.txt
+        e = self.one(ev, p_up, evt__type="openat", evt__res="ENOENT")
+        self.assertEqual(e["fd.name"], self.dir + "/up.txt")
+        self.assertEqual(e["fd.num"], -1)
+        e = self.one(ev, p_dfd, evt__type="openat", fd__name=self.sub + "/dfd.txt")
+        self.assertEqual(e["evt.arg.dirfd"], int(r_dfd[0].split()[1]))
+        e = self.one(ev, p_oa2, evt__type="openat2")
+        self.assertEqual(e["fd.name"], self.sub + "/oa2.txt")
+        self.assertEqual(e["evt.arg.mode"], 0o640)
+        e = self.one(ev, p_creat, evt__type="creat")
+        self.assertEqual(e["evt.res"], "ENOENT")  # c/ does not exist
+        self.assertEqual(e["fd.name"], self.dir + "/c/creat.txt")
+
+    def test_failed_opens(self):
+        secret = os.path.join(self.dir, "secret")
+        with open(secret, "w") as f:
+            f.write("x")
+        os.chmod(secret, 0o600)
+        os.chmod(self.dir, 0o755)
+        with Sentinel("--trace") as s:
+            p_acc, r_acc = workload("as-user", NOBODY, "read", secret)
+            p_ent, r_ent = workload("openat-dirfd", self.sub, "../missing/./f")
+        self.assertEqual(r_acc, ["-13"])
+        ev = s.events()
+        e = self.one(ev, p_acc, evt__type="openat", evt__res="EACCES")
+        self.assertEqual(e["evt.rawres"], -13)
+        self.assertEqual(e["fd.name"], secret)
+        self.assertEqual(e["user.uid"], NOBODY)
+        self.assertTrue(e["evt.is_open_read"])
+        e = self.one(ev, p_ent, evt__type="openat", evt__res="ENOENT")
+        self.assertEqual(e["fd.name"], self.dir + "/missing/f")
+
+    def test_hostile_names(self):
+        # an invalid UTF-8 byte, a newline, a control byte, a quote
+        raw = self.dir.encode() + b"/bad\xff\nname\x01\"q"
+        with Sentinel("--trace") as s:
+            pid, res = workload("open", raw)
+        self.assertTrue(int(res[0]) >= 0)
+        # s.events() parsed every line as JSON; the name is escaped, not cut:
+        # the invalid byte comes back as \u00ff, everything else as it was
+        e = self.one(s.events(), pid, evt__type="open")
+        self.assertEqual(e["fd.name"], self.dir + "/bad\u00ff\nname\x01\"q")
+        line = [l for l in s.lines if b"bad" in l and b'"evt.type":"open"' in l][0]
+        self.assertIn(b"bad\\u00ff\\nname\\u0001\\\"q", line)
+
+    def test_bubblewrap_sees_sandbox_path(self):
+        work = os.path.join(self.dir, "work")
+        os.mkdir(work)
+        shutil.copy(harness.AS_WORKLOAD, os.path.join(work, "as-workload"))
+        with Sentinel("--trace") as s:
+            subprocess.run(["bwrap", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
+                            "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+                            "--bind", work, "/workspace", "--chdir", "/workspace",
+                            "--proc", "/proc", "--dev", "/dev", "--unshare-pid",
+                            "/workspace/as-workload", "openat-cwd", "made-inside.txt"],
+                           check=True, stdout=subprocess.DEVNULL)
+        got = [e for e in s.events() if e.get("fd.name", "").endswith("made-inside.txt")]
+        self.assertEqual(len(got), 1, got)
+        self.assertEqual(got[0]["fd.name"], "/workspace/made-inside.txt")
+        self.assertTrue(os.path.exists(os.path.join(work, "made-inside.txt")))
+
+
+if __name__ == "__main__":
+    harness.main()
