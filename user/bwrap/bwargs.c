@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bubblewrap argv. The order is bubblewrap's order of operations: the
+ * read-only system, the tmpfs, the workspace, then the egress socket (which
+ * may lie under a tmpfs path), then the root made read-only, then settings,
+ * then the command.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bwargs.h"
+#include "bwlog.h"
+#include "session.h"
+
+/* Growth step of the argv array; a launch has about 60 entries. */
+#define BWARGS_CHUNK 64
+/* Longest "unix://" + socket path. */
+#define BWARGS_PROXY_MAX (PATH_MAX + 8)
+
+/* The seed's read-only system directories, then the merged-/usr links a shell needs. */
+static const char *const bwargs_system[] = { "/usr", "/lib", "/lib64", "/etc" };
+static const char *const bwargs_links[] = { "/bin", "/sbin" };
+
+static int bwargs_push(struct bwargs *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap + BWARGS_CHUNK;
+		char **argv = realloc(a->argv, cap * sizeof(*argv));
+
+		if (!argv)
+			return -ENOMEM;
+		a->argv = argv;
+		a->cap = cap;
+	}
+	a->argv[a->n] = strdup(s);
+	if (!a->argv[a->n])
+		return -ENOMEM;
+	a->argv[++a->n] = NULL;
+	return 0;
+}
+
+/* Push a NULL-terminated list of strings. */
+static int bwargs_pushv(struct bwargs *a, ...)
+{
+	const char *s;
+	va_list ap;
+	int err = 0;
+
+	va_start(ap, a);
+	while (!err && (s = va_arg(ap, const char *)))
+		err = bwargs_push(a, s);
+	va_end(ap);
+	return err;
+}
+
+/*
+ * A system path as the host has it: skipped when missing (a host without
+ * /lib64), a symlink into /usr kept as a symlink (merged /usr), otherwise a
+ * read-only bind (which follows any other symlink, as the seed's did).
+ */
+static int bwargs_system_path(struct bwargs *a, const char *path, bool bind_dirs)
+{
+	char target[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n > 0 && realpath(path, real) && strncmp(real, "/usr/", 5) == 0) {
+		target[n] = '\0';
+		return bwargs_pushv(a, "--symlink", target, path, NULL);
+	}
+	return bind_dirs ? bwargs_pushv(a, "--ro-bind", path, path, NULL) : 0;
+}
+
+int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
+{
+	char proxy[BWARGS_PROXY_MAX], fd[16];
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	err = bwargs_push(a, c->bwrap);
+	for (size_t i = 0; !err && i < sizeof(bwargs_system) / sizeof(bwargs_system[0]); i++)
+		err = bwargs_system_path(a, bwargs_system[i], true);
+	for (size_t i = 0; !err && i < sizeof(bwargs_links) / sizeof(bwargs_links[0]); i++)
+		err = bwargs_system_path(a, bwargs_links[i], false);
+	if (!err)
+		err = bwargs_pushv(a, "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--bind", c->workdir,
+				   BWARGS_WORKSPACE, "--chdir", BWARGS_WORKSPACE, "--proc", "/proc",
+				   "--dev", "/dev", "--unshare-uts", "--unshare-ipc",
+				   "--unshare-pid", "--new-session", "--die-with-parent",
+				   "--cap-drop", "ALL", "--unshare-net", NULL);
+	if (!err && c->network) {
+		snprintf(proxy, sizeof(proxy), "unix://%s", c->egress_sock);
+		err = bwargs_pushv(a, "--bind", c->egress_sock, c->egress_sock, "--setenv",
+				   "HTTPS_PROXY", proxy, "--setenv", "HTTP_PROXY", proxy, NULL);
+	}
+	/* The root bubblewrap builds is a tmpfs: read-only once the mounts are in place. */
+	if (!err)
+		err = bwargs_pushv(a, "--remount-ro", "/", NULL);
+	if (!err)
+		err = bwargs_pushv(a, "--setenv", SESSION_ENV, c->session, NULL);
+	if (!err && c->seccomp_fd >= 0) {
+		snprintf(fd, sizeof(fd), "%d", c->seccomp_fd);
+		err = bwargs_pushv(a, "--seccomp", fd, NULL);
+	}
+	if (!err)
+		err = bwargs_push(a, "--");
+	for (size_t i = 0; !err && c->cmd[i]; i++)
+		err = bwargs_push(a, c->cmd[i]);
+	if (err) {
+		bwlog_err("bubblewrap arguments: %s", strerror(-err));
+		bwargs_free(a);
+	}
+	return err;
+}
+
+void bwargs_print(const struct bwargs *a, FILE *f)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const char *s = a->argv[i];
+
+		if (i)
+			fputc(' ', f);
+		if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789-_./=:+,@%")]) {
+			fputs(s, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (; *s; s++) {
+			if (*s == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*s, f);
+		}
+		fputc('\'', f);
+	}
+	fputc('\n', f);
+}
+
+void bwargs_free(struct bwargs *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->argv[i]);
+	free(a->argv);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* The bubblewrap command line: the seed launcher's flags plus seccomp and session. */
+#ifndef AGENT_BWRAP_BWARGS_H
+#define AGENT_BWRAP_BWARGS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define BWARGS_WORKSPACE "/workspace"
+
+struct bwargs {
+	char **argv; /* NULL-terminated, strings owned */
+	size_t n, cap;
+};
+
+struct bwargs_config {
+	const char *bwrap; /* path of the binary, argv[0] */
+	const char *workdir; /* host directory bound at /workspace */
+	bool network; /* bind the egress socket in (the network is always unshared) */
+	const char *egress_sock;
+	const char *session;
+	int seccomp_fd; /* < 0: none */
+	char *const *cmd; /* NULL-terminated */
+};
+
+/* 0 or -ENOMEM (printed). */
+int bwargs_build(struct bwargs *a, const struct bwargs_config *c);
+/* One line, shell-quoted. */
+void bwargs_print(const struct bwargs *a, FILE *f);
+void bwargs_free(struct bwargs *a);
+
+#endif

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * agent-bwrap: start an AI coding agent inside bubblewrap, with the seed
+ * launcher's sandbox plus seccomp, a session cgroup, a session id and
+ * stderr to syslog. Only wiring: each stage is its own file.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "bwargs.h"
+#include "cgroup.h"
+#include "exitcode.h"
+#include "launch.h"
+#include "opts.h"
+#include "seccompjson.h"
+#include "session.h"
+#include "syslogtee.h"
+
+static int main_seccomp_exit(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return EXITCODE_SECCOMP_MISSING;
+	case -EBADMSG:
+		return EXITCODE_SECCOMP_MALFORMED;
+	case -EOPNOTSUPP:
+		return EXITCODE_SECCOMP_UNSUPPORTED;
+	default:
+		return EXITCODE_INTERNAL;
+	}
+}
+
+/* Create the cgroup, start bubblewrap in it, tee its stderr, wait. Returns an exit code. */
+static int main_run(const struct opts *o, const struct bwargs *args, const char *session,
+		    int seccomp_fd)
+{
+	struct cgroup_limits lim = { .memory_max = o->memory_max, .pids_max = o->pids_max };
+	struct syslogtee tee;
+	struct launch l;
+	struct cgroup cg;
+	int err, code;
+
+	if (cgroup_prepare(&cg, session, &lim))
+		return EXITCODE_CGROUP;
+	if (launch_start(&l, args->argv, seccomp_fd)) {
+		cgroup_release(&cg);
+		return EXITCODE_INTERNAL;
+	}
+	if (cgroup_attach(&cg, l.pid)) {
+		launch_abort(&l);
+		cgroup_release(&cg);
+		return EXITCODE_CGROUP;
+	}
+	err = launch_go(&l);
+	if (err) {
+		cgroup_release(&cg);
+		return err == -ENOENT || err == -EACCES ? EXITCODE_BWRAP_MISSING
+							: EXITCODE_INTERNAL;
+	}
+	launch_forward_signals(&l);
+	syslogtee_open(&tee, o->syslog_socket);
+	syslogtee_pump(&tee, l.stderr_fd);
+	code = launch_wait(&l);
+	syslogtee_close(&tee);
+	cgroup_release(&cg);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	char session[SESSION_ID_MAX + 1];
+	struct bwargs args;
+	struct opts o;
+	int err, seccomp_fd = -1, code;
+
+	signal(SIGPIPE, SIG_IGN); /* a closed stderr must not kill the tee */
+	err = opts_parse(&o, argc, argv);
+	if (err)
+		return err > 0 ? EXITCODE_OK : EXITCODE_USAGE;
+	err = opts_check_workspace(&o);
+	if (err)
+		return err == -ENOTDIR ? EXITCODE_WORKSPACE_NOT_DIR : EXITCODE_WORKSPACE_MISSING;
+	if (opts_check_egress(&o))
+		return EXITCODE_EGRESS;
+	if (opts_find_bwrap(&o))
+		return EXITCODE_BWRAP_MISSING;
+	err = seccompjson_compile(o.seccomp_file, &seccomp_fd);
+	if (err)
+		return main_seccomp_exit(err);
+	if (session_init(session)) {
+		close(seccomp_fd);
+		return EXITCODE_USAGE;
+	}
+	struct bwargs_config cfg = {
+		.bwrap = o.bwrap_path,
+		.workdir = o.workdir_abs,
+		.network = o.network,
+		.egress_sock = o.egress_sock,
+		.session = session,
+		.seccomp_fd = seccomp_fd,
+		.cmd = o.cmd,
+	};
+	if (bwargs_build(&args, &cfg)) {
+		close(seccomp_fd);
+		return EXITCODE_INTERNAL;
+	}
+	if (o.dry_run) {
+		bwargs_print(&args, stdout);
+		code = EXITCODE_OK;
+	} else {
+		session_announce(session);
+		code = main_run(&o, &args, session, seccomp_fd);
+	}
+	bwargs_free(&args);
+	if (seccomp_fd >= 0)
+		close(seccomp_fd);
+	return code;
+}
