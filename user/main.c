@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "consumer.h"
 #include "diag.h"
+#include "engine.h"
 #include "loader.h"
 #include "notify.h"
 #include "opts.h"
@@ -40,15 +41,24 @@ static int main_signals(void)
 
 struct main_sink {
 	FILE *out;
+	struct engine *engine; /* NULL: no rules */
+	int trace;
 	int unbuffered;
 	int failed;
 };
 
-static int main_trace_sink(void *ctx, const struct event *ev, const struct proctable *pt)
+/* Every event: its trace line (--trace), then the alerts it raises. */
+static int main_sink(void *ctx, const struct event *ev, const struct proctable *pt)
 {
 	struct main_sink *s = ctx;
-	int err = trace_write(ev, pt, s->out);
+	int err = 0;
 
+	if (s->trace)
+		err = trace_write(ev, pt, s->out);
+	if (s->engine)
+		engine_process(s->engine, ev, pt, s->out);
+	if (ferror(s->out) && !err)
+		err = -EIO;
 	if (err && !s->failed) {
 		s->failed = 1;
 		diag_err("cannot write to stdout: %s", strerror(-err));
@@ -132,11 +142,26 @@ static void main_seed_session(void *ctx, const struct as_hdr *h)
 		loader_seed_session(ctx, h->pid, h->session);
 }
 
-static int main_live(struct pipeline *p, const struct opts *o)
+/* Event types to attach: all for --trace, else those some rule needs. */
+static uint32_t main_want_types(const struct main_sink *s)
+{
+	uint32_t mask = 0;
+
+	if (s->trace || !s->engine)
+		return ~0u;
+	for (unsigned t = AS_EV_EXEC; t < AS_EV_MAX; t++)
+		for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++)
+			if (engine_wants(s->engine, t, sc))
+				mask |= 1u << t;
+	/* the process table lives on exec, fork and exit whatever the rules ask */
+	return mask | 1u << AS_EV_EXEC | 1u << AS_EV_FORK | 1u << AS_EV_EXIT;
+}
+
+static int main_live(struct pipeline *p, const struct opts *o, uint32_t want_types)
 {
 	struct loader_opts lo = { .ringbuf_bytes = o->ringbuf_bytes,
 				  .wakeup_bytes = o->wakeup_bytes,
-				  .want_types = ~0u,
+				  .want_types = want_types,
 				  .verbose = o->verbose };
 	uint64_t drops[AS_EV_MAX] = { 0 }, seen[AS_EV_MAX] = { 0 };
 	uint64_t next_check, deadline = 0;
@@ -192,6 +217,47 @@ out:
 	return err;
 }
 
+/* Load the rules of -r (or -V); 0, or 1 after the engine listed the problems. */
+static int main_load_rules(const struct opts *o, const char *const *paths, size_t n,
+			   struct engine **out)
+{
+	struct engine_opts eo = { .rule_matching_all = o->rule_matching_all,
+				  .min_priority = o->min_priority,
+				  .json = o->json };
+	int err = engine_load(out, paths, n, &eo, stderr);
+
+	if (err == -ENOMEM) {
+		diag_err("out of memory loading rules");
+		return 1;
+	}
+	return err ? 1 : 0;
+}
+
+/* -V, --dry-run, -L, --list-fields: answer and exit. Returns an exit code,
+ * or -1 when the run goes on. */
+static int main_one_shot(const struct opts *o)
+{
+	struct engine *e = NULL;
+	int rc;
+
+	if (o->list_fields)
+		return engine_list_fields(stdout, o->format ? o->format : "text") ? 2 : 0;
+	if (o->n_validate) {
+		rc = main_load_rules(o, o->validate, o->n_validate, &e);
+		if (!rc)
+			diag_info("%zu rules in %zu files: OK", engine_rule_count(e), o->n_validate);
+		engine_free(e);
+		return rc;
+	}
+	if (!o->dry_run && !o->list_rules)
+		return -1;
+	rc = main_load_rules(o, o->rules, o->n_rules, &e);
+	if (!rc && o->list_rules)
+		engine_list_rules(e, stdout, o->format && !strcmp(o->format, "json"));
+	engine_free(e);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct main_sink sink;
@@ -203,7 +269,10 @@ int main(int argc, char **argv)
 	err = opts_parse(&o, argc, argv);
 	if (err)
 		return err > 0 ? 0 : 2;
-	if (!o.trace) {
+	err = main_one_shot(&o);
+	if (err >= 0)
+		return err;
+	if (!o.trace && !o.n_rules) {
 		diag_err("nothing to do: give --rules FILE or --trace (see --help)");
 		return 2;
 	}
@@ -211,12 +280,19 @@ int main(int argc, char **argv)
 		return 1;
 	if (!o.unbuffered)
 		setvbuf(stdout, NULL, _IOFBF, MAIN_STDOUT_BUF);
-	err = pipeline_init(&p, o.max_procs);
-	if (err)
+	if (o.n_rules && main_load_rules(&o, o.rules, o.n_rules, &sink.engine)) {
+		engine_free(sink.engine);
 		return 1;
+	}
+	err = pipeline_init(&p, o.max_procs);
+	if (err) {
+		engine_free(sink.engine);
+		return 1;
+	}
 	sink.out = stdout;
+	sink.trace = o.trace;
 	sink.unbuffered = o.unbuffered;
-	p.sink = main_trace_sink;
+	p.sink = main_sink;
 	p.sink_ctx = &sink;
 	if (o.record) {
 		clock_calibrate();
@@ -225,10 +301,11 @@ int main(int argc, char **argv)
 			goto out;
 		p.recorder = &rec;
 	}
-	err = o.replay ? main_replay(&p, o.replay) : main_live(&p, &o);
+	err = o.replay ? main_replay(&p, o.replay) : main_live(&p, &o, main_want_types(&sink));
 out:
 	if (p.recorder && recorder_close(&rec) && !err)
 		err = -EIO;
 	pipeline_fini(&p);
+	engine_free(sink.engine);
 	return err ? 1 : 0;
 }

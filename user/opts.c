@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diag.h"
+#include "engine.h"
 #include "loader.h"
 #include "opts.h"
 #include "proctable.h"
@@ -98,6 +99,41 @@ static long long parse_size(const char *s)
 	return (long long)v;
 }
 
+/* -o KEY=VALUE for the settings this build knows (Falco's key names). */
+static int opts_setting(struct opts *o, const char *kv)
+{
+	const char *v = strchr(kv, '=') + 1;
+	size_t klen = (size_t)(v - 1 - kv);
+
+	if (klen == 13 && !strncmp(kv, "rule_matching", klen)) {
+		if (strcmp(v, "first") && strcmp(v, "all")) {
+			diag_err("-o %s: rule_matching is first or all", kv);
+			return -EINVAL;
+		}
+		o->rule_matching_all = !strcmp(v, "all");
+	} else if (klen == 8 && !strncmp(kv, "priority", klen)) {
+		int p = engine_priority_parse(v);
+
+		if (p < 0) {
+			diag_err("-o %s: priority is one of emergency, alert, critical, error, "
+				 "warning, notice, informational, debug",
+				 kv);
+			return -EINVAL;
+		}
+		o->min_priority = p;
+	} else if (klen == 11 && !strncmp(kv, "json_output", klen)) {
+		if (strcmp(v, "true") && strcmp(v, "false")) {
+			diag_err("-o %s: json_output is true or false", kv);
+			return -EINVAL;
+		}
+		o->json = !strcmp(v, "true");
+	} else {
+		diag_err("-o %s: unknown setting '%.*s'", kv, (int)klen, kv);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int push(const char **arr, size_t *n, size_t max, const char *v, const char *what)
 {
 	if (*n >= max) {
@@ -118,6 +154,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	o->ringbuf_bytes = LOADER_RINGBUF_DEFAULT;
 	o->wakeup_bytes = LOADER_WAKEUP_DEFAULT;
 	o->max_procs = PROCTABLE_MAX_ENTRIES;
+	o->json = 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":r:V:Lo:M:Uvh", long_opts, NULL)) != -1) {
@@ -135,7 +172,8 @@ int opts_parse(struct opts *o, int argc, char **argv)
 				diag_err("-o %s: expected KEY=VALUE", optarg);
 				return -EINVAL;
 			}
-			if (push(o->overrides, &o->n_overrides, OPTS_MAX_OVERRIDES, optarg, "-o"))
+			if (push(o->overrides, &o->n_overrides, OPTS_MAX_OVERRIDES, optarg, "-o") ||
+			    opts_setting(o, optarg))
 				return -EINVAL;
 			break;
 		case 'L':
@@ -186,6 +224,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_TEXT:
 			o->text = 1;
+			o->json = 0;
 			break;
 		case OPT_RINGBUF:
 			v = parse_size(optarg);

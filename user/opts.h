@@ -30,6 +30,10 @@ struct opts {
 	uint64_t wakeup_bytes;
 	uint32_t max_procs;
 	double duration; /* -M seconds, 0 = until signalled */
+	/* rule-engine settings, Falco's names: -o rule_matching=, priority=, json_output= */
+	int rule_matching_all;
+	int min_priority; /* enum engine_priority, 0 = every rule */
+	int json; /* 0 with --text or -o json_output=false */
 };
 
 /* Parse argv; on a bad option prints one line on stderr and returns -EINVAL;

@@ -428,6 +428,10 @@ class Lifecycle(Sandbox):
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                              text=True)
         self.assertEqual(p.stdout.readline(), "up\n")
+        # "up" comes before the exec of sleep: wait for the exec
+        deadline = time.monotonic() + 10
+        while not procs_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.assertTrue(procs_with(marker))
         p.send_signal(signal.SIGKILL)
         p.wait()

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Data-driven rule engine tests. Events are built as kernel records in
+ * memory and go through decode_record, proctable_apply and engine_process,
+ * so the whole userspace pipeline runs without a kernel or root.
+ *
+ * *.test files hold cases:
+ *   === name
+ *   --- opts        (optional) "all" for rule_matching: all, "text" for --text
+ *   --- rules       YAML
+ *   --- events      one event spec per line (see parse_event)
+ *   --- expect      exact output lines
+ *   --- diag        exact diagnostics (absent: none expected)
+ *   --- rc          (optional) expected engine_load result: 0 or EINVAL
+ *   --- dump        (optional) exact disassembly
+ * *.cond files hold a YAML prelude then triples:
+ *   C: condition
+ *   E: event spec
+ *   R: 1 | 0 | error MESSAGE
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include "engine.h"
+#include "decode.h"
+#include "names.h"
+#include "proctable.h"
+
+#define REC_MAX 16384 /* one built record */
+#define SPEC_MAX 8192 /* one event line */
+
+static int failures, cases;
+static const char *agent_rules; /* --agent=PATH: what "@agent" in a rules section loads */
+
+struct buf {
+	char *s;
+	size_t len;
+};
+
+static void buf_add(struct buf *b, const char *s, size_t n)
+{
+	b->s = realloc(b->s, b->len + n + 1);
+	if (!b->s)
+		abort();
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+static void buf_free(struct buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = 0;
+}
+
+/* ---- event specs ---- */
+
+struct spec {
+	char key[32];
+	char val[SPEC_MAX];
+};
+
+/* Next key=value (value may be "quoted" with \" and \\ escapes). */
+static const char *next_kv(const char *p, struct spec *kv)
+{
+	size_t k = 0, v = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p || *p == '\n')
+		return NULL;
+	while (*p && *p != '=' && *p != ' ' && k < sizeof(kv->key) - 1)
+		kv->key[k++] = *p++;
+	kv->key[k] = 0;
+	if (*p == '=')
+		p++;
+	if (*p == '"') {
+		p++;
+		while (*p && *p != '"' && v < sizeof(kv->val) - 1) {
+			if (*p == '\\' && p[1]) {
+				p++;
+				if (*p == 'n')
+					kv->val[v++] = '\n';
+				else if (*p == 'x' && p[1] && p[2]) {
+					char h[3] = { p[1], p[2], 0 };
+
+					kv->val[v++] = (char)strtol(h, NULL, 16);
+					p += 2;
+				} else
+					kv->val[v++] = *p;
+				p++;
+				continue;
+			}
+			kv->val[v++] = *p++;
+		}
+		if (*p == '"')
+			p++;
+	} else {
+		while (*p && *p != ' ' && *p != '\n' && v < sizeof(kv->val) - 1)
+			kv->val[v++] = *p++;
+	}
+	kv->val[v] = 0;
+	return p;
+}
+
+/* "/a/b/c" as the kernel sends it: "c\0b\0a\0" ("/" is empty) */
+static size_t components(const char *path, char *out)
+{
+	size_t n = 0, end = strlen(path);
+
+	while (end > 0) {
+		size_t start = end;
+
+		while (start > 0 && path[start - 1] != '/')
+			start--;
+		if (end > start) {
+			memcpy(out + n, path + start, end - start);
+			n += end - start;
+			out[n++] = 0;
+		}
+		end = start ? start - 1 : 0;
+	}
+	return n;
+}
+
+static uint64_t open_flags(const char *s)
+{
+	static const struct {
+		const char *n;
+		uint64_t f;
+	} t[] = { { "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
+		  { "O_CREAT", O_CREAT },   { "O_TRUNC", O_TRUNC },   { "O_APPEND", O_APPEND } };
+	uint64_t f = 0;
+	char tmp[256], *save, *tok;
+
+	if (s[0] >= '0' && s[0] <= '9')
+		return strtoull(s, NULL, 0);
+	snprintf(tmp, sizeof(tmp), "%s", s);
+	for (tok = strtok_r(tmp, "|", &save); tok; tok = strtok_r(NULL, "|", &save))
+		for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+			if (!strcmp(tok, t[i].n))
+				f |= t[i].f;
+	return f;
+}
+
+/* Build one record from a spec line; returns its size or 0. */
+static size_t build_record(const char *line, void *rec)
+{
+	struct as_hdr *h = rec;
+	struct spec kv;
+	unsigned type = AS_EV_EXEC, sc = AS_SC_EXECVE;
+	char filename[4096] = "", args[4096] = "", exe[4096] = "", cwd[4096] = "",
+	     cgroup[4096] = "", path[4096] = "", upath[128] = "";
+	size_t args_len = 0;
+	int64_t res = 0;
+	uint64_t flags = 0;
+	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
+	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0;
+	uint16_t dport = 0, sport = 0;
+	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
+	uint64_t caps[3] = { 0 };
+	uint32_t child = 0;
+	const char *p;
+
+	memset(rec, 0, REC_MAX);
+	h->pid = h->tid = 100;
+	h->ppid = 1;
+	h->vpid = 100;
+	h->sid = 100;
+	h->loginuid = AS_ID_UNSET;
+	h->ts = 1700000000123456789ull;
+	strcpy(h->comm, "claude");
+	/* sc first: it decides the type */
+	for (p = line; (p = next_kv(p, &kv));)
+		if (!strcmp(kv.key, "sc") && names_evt_type_parse(kv.val, &type, &sc)) {
+			fprintf(stderr, "unknown sc '%s'\n", kv.val);
+			return 0;
+		}
+	for (p = line; (p = next_kv(p, &kv));) {
+		const char *k = kv.key, *v = kv.val;
+		unsigned long long n = strtoull(v, NULL, 0);
+
+		if (!strcmp(k, "sc"))
+			continue;
+		else if (!strcmp(k, "pid"))
+			h->pid = (uint32_t)n, h->tid = h->tid == 100 ? (uint32_t)n : h->tid;
+		else if (!strcmp(k, "tid"))
+			h->tid = (uint32_t)n;
+		else if (!strcmp(k, "ppid"))
+			h->ppid = (uint32_t)n;
+		else if (!strcmp(k, "vpid"))
+			h->vpid = (uint32_t)n;
+		else if (!strcmp(k, "sid"))
+			h->sid = (uint32_t)n;
+		else if (!strcmp(k, "tty"))
+			h->tty = (uint32_t)n;
+		else if (!strcmp(k, "uid"))
+			h->uid = h->euid = (uint32_t)n;
+		else if (!strcmp(k, "euid"))
+			h->euid = (uint32_t)n;
+		else if (!strcmp(k, "gid"))
+			h->gid = h->egid = (uint32_t)n;
+		else if (!strcmp(k, "loginuid"))
+			h->loginuid = (uint32_t)n;
+		else if (!strcmp(k, "ts"))
+			h->ts = n;
+		else if (!strcmp(k, "comm"))
+			snprintf(h->comm, sizeof(h->comm), "%s", v);
+		else if (!strcmp(k, "session")) {
+			snprintf(h->session, sizeof(h->session), "%s", v);
+			h->flags |= AS_HF_SESSION;
+		} else if (!strcmp(k, "anc")) {
+			char tmp[SPEC_MAX], *save, *tok;
+
+			snprintf(tmp, sizeof(tmp), "%s", v);
+			h->n_anc = 0;
+			for (tok = strtok_r(tmp, ",", &save); tok && h->n_anc < AS_MAX_ANCESTORS;
+			     tok = strtok_r(NULL, ",", &save)) {
+				char *colon = strchr(tok, ':');
+
+				if (colon)
+					*colon++ = 0;
+				snprintf(h->anc[h->n_anc].comm, AS_COMM_LEN, "%s", tok);
+				h->anc[h->n_anc].pid = colon ? (uint32_t)atoi(colon) : 0;
+				h->n_anc++;
+			}
+			if (h->n_anc)
+				h->ppid = h->anc[0].pid;
+		} else if (!strcmp(k, "res"))
+			res = strtoll(v, NULL, 0);
+		else if (!strcmp(k, "filename"))
+			snprintf(filename, sizeof(filename), "%s", v);
+		else if (!strcmp(k, "args")) { /* '|' separates argv */
+			args_len = strlen(v) + 1;
+			memcpy(args, v, args_len);
+			for (size_t i = 0; i < args_len; i++)
+				if (args[i] == '|')
+					args[i] = 0;
+		} else if (!strcmp(k, "exe"))
+			snprintf(exe, sizeof(exe), "%s", v);
+		else if (!strcmp(k, "cwd"))
+			snprintf(cwd, sizeof(cwd), "%s", v);
+		else if (!strcmp(k, "cgroup"))
+			snprintf(cgroup, sizeof(cgroup), "%s", v);
+		else if (!strcmp(k, "path"))
+			snprintf(path, sizeof(path), "%s", v);
+		else if (!strcmp(k, "flags"))
+			flags = open_flags(v);
+		else if (!strcmp(k, "mode"))
+			mode = (uint32_t)strtoul(v, NULL, 8);
+		else if (!strcmp(k, "family"))
+			family = !strcmp(v, "inet6") ? AF_INET6 : !strcmp(v, "unix") ? AF_UNIX : AF_INET;
+		else if (!strcmp(k, "proto"))
+			proto = !strcmp(v, "udp") ? IPPROTO_UDP : IPPROTO_TCP;
+		else if (!strcmp(k, "daddr"))
+			inet_pton(family, v, daddr);
+		else if (!strcmp(k, "saddr"))
+			inet_pton(family, v, saddr), local = 1;
+		else if (!strcmp(k, "dport"))
+			dport = (uint16_t)n;
+		else if (!strcmp(k, "sport"))
+			sport = (uint16_t)n;
+		else if (!strcmp(k, "upath"))
+			snprintf(upath, sizeof(upath), "%s", v);
+		else if (!strcmp(k, "abstract"))
+			abstract = 1;
+		else if (!strcmp(k, "fd"))
+			fd = (int)n;
+		else if (!strcmp(k, "id0") || !strcmp(k, "id1") || !strcmp(k, "id2"))
+			ids[k[2] - '0'] = (uint32_t)n;
+		else if (!strcmp(k, "eff"))
+			caps[0] = n;
+		else if (!strcmp(k, "child"))
+			child = (uint32_t)n;
+		else {
+			fprintf(stderr, "unknown event key '%s'\n", k);
+			return 0;
+		}
+	}
+	h->type = (uint16_t)type;
+	h->syscall = (uint16_t)sc;
+	switch (type) {
+	case AS_EV_EXEC: {
+		struct as_exec *x = rec;
+		char *t = (char *)(x + 1);
+		size_t n;
+
+		x->res = res;
+		n = strlen(filename) + 1;
+		memcpy(t, filename, n);
+		x->filename_len = (uint16_t)n;
+		t += n;
+		memcpy(t, args, args_len);
+		x->args_len = (uint16_t)args_len;
+		t += args_len;
+		x->exe_len = (uint16_t)components(exe, t);
+		t += x->exe_len;
+		x->cwd_len = (uint16_t)components(cwd, t);
+		t += x->cwd_len;
+		x->cgroup_len = (uint16_t)components(cgroup, t);
+		t += x->cgroup_len;
+		h->size = (uint32_t)(t - (char *)rec);
+		break;
+	}
+	case AS_EV_OPEN: {
+		struct as_open *o = rec;
+		size_t n = strlen(path) + 1;
+
+		o->res = res;
+		o->flags = flags;
+		o->mode = mode;
+		o->dirfd = -100;
+		o->pflags = 0; /* an absolute user string, not resolved */
+		memcpy(o + 1, path, n);
+		o->path_len = (uint16_t)n;
+		h->size = (uint32_t)(sizeof(*o) + n);
+		break;
+	}
+	case AS_EV_CONNECT: {
+		struct as_connect *c = rec;
+
+		c->res = res;
+		c->fd = fd;
+		c->family = (uint16_t)family;
+		c->proto = (uint16_t)(family == AF_UNIX ? 0 : proto);
+		c->sock_type = proto == IPPROTO_UDP ? SOCK_DGRAM : SOCK_STREAM;
+		c->dport = dport;
+		c->sport = sport;
+		memcpy(c->daddr, daddr, 16);
+		memcpy(c->saddr, saddr, 16);
+		c->cflags = (local ? AS_CF_LOCAL : 0) | (abstract ? AS_CF_ABSTRACT : 0);
+		c->path_len = (uint16_t)strlen(upath);
+		memcpy(c->path, upath, strlen(upath));
+		h->size = sizeof(*c);
+		break;
+	}
+	case AS_EV_SETID: {
+		struct as_setid *s = rec;
+
+		s->res = res;
+		memcpy(s->id, ids, sizeof(ids));
+		h->size = sizeof(*s);
+		break;
+	}
+	case AS_EV_CAPSET: {
+		struct as_capset *c = rec;
+
+		c->res = res;
+		c->effective = caps[0];
+		h->size = sizeof(*c);
+		break;
+	}
+	case AS_EV_FORK: {
+		struct as_fork *f = rec;
+
+		f->child_pid = f->child_tid = child;
+		h->size = sizeof(*f);
+		break;
+	}
+	default: {
+		h->size = sizeof(struct as_exit);
+		break;
+	}
+	}
+	return h->size;
+}
+
+/* ---- running ---- */
+
+static struct event ev; /* large: one, reused */
+static _Alignas(8) char rec[REC_MAX];
+
+/* Load rules, run events; output into out, diagnostics into diag. */
+static int run(const char *yaml, const char *events, const struct engine_opts *o, struct buf *out,
+	       struct buf *diag, struct buf *dump)
+{
+	char *ob = NULL, *db = NULL, *pb = NULL;
+	size_t ol = 0, dl = 0, pl = 0;
+	FILE *of = open_memstream(&ob, &ol), *df = open_memstream(&db, &dl);
+	FILE *pf = open_memstream(&pb, &pl);
+	struct engine *e = NULL;
+	struct proctable *pt = proctable_new(1024);
+	int rc = engine_load_buffer(&e, "test.yaml", yaml, strlen(yaml), o, df);
+	uint64_t num = 0;
+
+	if (e) {
+		const char *l = events;
+
+		engine_dump(e, pf);
+		while (l && *l) {
+			const char *nl = strchr(l, '\n');
+			char line[SPEC_MAX];
+			size_t n = nl ? (size_t)(nl - l) : strlen(l), len;
+			char err[DECODE_ERR_MAX];
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, l);
+			l = nl ? nl + 1 : NULL;
+			if (!line[0] || line[0] == '#')
+				continue;
+			len = build_record(line, rec);
+			if (!len) {
+				fprintf(of, "BAD EVENT: %s\n", line);
+				continue;
+			}
+			if (decode_record(rec, len, &ev, err)) {
+				fprintf(of, "DECODE: %s\n", err);
+				continue;
+			}
+			ev.num = ++num;
+			proctable_apply(pt, &ev);
+			engine_process(e, &ev, pt, of);
+			proctable_retire(pt, &ev);
+		}
+	}
+	engine_free(e);
+	proctable_free(pt);
+	fclose(of);
+	fclose(df);
+	fclose(pf);
+	buf_add(out, ob, ol);
+	buf_add(diag, db, dl);
+	if (dump)
+		buf_add(dump, pb, pl);
+	free(ob);
+	free(db);
+	free(pb);
+	return rc;
+}
+
+static void check(const char *file, const char *name, const char *what, const char *want,
+		  const char *got)
+{
+	if (!strcmp(want, got))
+		return;
+	failures++;
+	fprintf(stderr, "FAIL %s: %s: %s\n--- want\n%s--- got\n%s---\n", file, name, what, want,
+		got);
+}
+
+struct tcase {
+	char name[256];
+	struct buf sec[7];
+	int has[7];
+};
+
+enum { S_OPTS, S_RULES, S_EVENTS, S_EXPECT, S_DIAG, S_RC, S_DUMP };
+static const char *const sec_names[] = { "opts", "rules", "events", "expect", "diag", "rc", "dump" };
+
+static void run_case(const char *file, struct tcase *t)
+{
+	struct engine_opts o = { .json = 1, .hostname = "testhost" };
+	struct buf out = { 0 }, diag = { 0 }, dump = { 0 };
+	char want_rc[32], got_rc[32];
+	int rc;
+
+	if (!t->name[0])
+		return;
+	cases++;
+	for (int i = 0; i < 7; i++)
+		if (!t->sec[i].s)
+			buf_add(&t->sec[i], "", 0);
+	if (!strncmp(t->sec[S_RULES].s, "@agent", 6) && agent_rules) {
+		FILE *f = fopen(agent_rules, "r");
+		char chunk[4096];
+		size_t n;
+
+		buf_free(&t->sec[S_RULES]);
+		buf_add(&t->sec[S_RULES], "", 0);
+		while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&t->sec[S_RULES], chunk, n);
+		if (f)
+			fclose(f);
+	}
+	if (strstr(t->sec[S_OPTS].s, "all"))
+		o.rule_matching_all = 1;
+	if (strstr(t->sec[S_OPTS].s, "text"))
+		o.json = 0;
+	if (strstr(t->sec[S_OPTS].s, "min=notice"))
+		o.min_priority = ENGINE_PRIO_NOTICE;
+	rc = run(t->sec[S_RULES].s, t->sec[S_EVENTS].s, &o, &out, &diag, &dump);
+	check(file, t->name, "alerts", t->sec[S_EXPECT].s, out.s ? out.s : "");
+	check(file, t->name, "diagnostics", t->sec[S_DIAG].s, diag.s ? diag.s : "");
+	snprintf(want_rc, sizeof(want_rc), "%s", t->has[S_RC] ? t->sec[S_RC].s : "0\n");
+	snprintf(got_rc, sizeof(got_rc), "%s\n", rc == -EINVAL ? "EINVAL" : rc ? "ERR" : "0");
+	check(file, t->name, "load result", want_rc, got_rc);
+	if (t->has[S_DUMP])
+		check(file, t->name, "dump", t->sec[S_DUMP].s, dump.s ? dump.s : "");
+	buf_free(&out);
+	buf_free(&diag);
+	buf_free(&dump);
+}
+
+static void free_case(struct tcase *t)
+{
+	for (int i = 0; i < 7; i++)
+		buf_free(&t->sec[i]);
+	memset(t, 0, sizeof(*t));
+}
+
+static int run_test_file(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[SPEC_MAX];
+	struct tcase t = { 0 };
+	int cur = -1;
+
+	if (!f) {
+		perror(file);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "=== ", 4)) {
+			run_case(file, &t);
+			free_case(&t);
+			snprintf(t.name, sizeof(t.name), "%s", line + 4);
+			t.name[strcspn(t.name, "\n")] = 0;
+			cur = -1;
+			continue;
+		}
+		if (!strncmp(line, "--- ", 4)) {
+			cur = -1;
+			for (int i = 0; i < 7; i++)
+				if (!strncmp(line + 4, sec_names[i], strlen(sec_names[i])))
+					cur = i;
+			if (cur >= 0) {
+				t.has[cur] = 1;
+				buf_add(&t.sec[cur], "", 0);
+			}
+			continue;
+		}
+		if (cur >= 0)
+			buf_add(&t.sec[cur], line, strlen(line));
+	}
+	run_case(file, &t);
+	free_case(&t);
+	fclose(f);
+	return 0;
+}
+
+/* *.cond: prelude YAML, then C:/E:/R: triples */
+static int run_cond_file(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[SPEC_MAX], cond[SPEC_MAX] = "", evt[SPEC_MAX] = "";
+	struct buf prelude = { 0 };
+	int in_prelude = 1, lineno = 0;
+
+	if (!f) {
+		perror(file);
+		return -1;
+	}
+	buf_add(&prelude, "", 0);
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "C: ", 3)) {
+			in_prelude = 0;
+			snprintf(cond, sizeof(cond), "%s", line + 3);
+		} else if (!strncmp(line, "E: ", 3)) {
+			snprintf(evt, sizeof(evt), "%s", line + 3);
+		} else if (!strncmp(line, "R: ", 3)) {
+			struct engine_opts o = { .json = 1, .hostname = "h" };
+			struct buf y = { 0 }, out = { 0 }, diag = { 0 };
+			char name[64], want[SPEC_MAX], got[SPEC_MAX];
+			const char *r = line + 3;
+			int rc;
+
+			cases++;
+			buf_add(&y, prelude.s, prelude.len);
+			buf_add(&y, "- rule: t\n  desc: t\n  output: o\n  priority: INFO\n"
+				    "  warn_evttypes: false\n  condition: |-\n    ",
+				strlen("- rule: t\n  desc: t\n  output: o\n  priority: INFO\n"
+				       "  warn_evttypes: false\n  condition: |-\n    "));
+			buf_add(&y, cond, strlen(cond));
+			buf_add(&y, "\n", 1);
+			rc = run(y.s, evt, &o, &out, &diag, NULL);
+			snprintf(name, sizeof(name), "line %d", lineno);
+			if (!strncmp(r, "error ", 6)) {
+				const char *m = diag.s ? strstr(diag.s, "rule 't': ") : NULL;
+
+				snprintf(want, sizeof(want), "%s\n", r + 6);
+				snprintf(got, sizeof(got), "%s", m ? m + 10 : (diag.s ? diag.s : ""));
+				check(file, name, cond, want, got);
+				if (rc != -EINVAL)
+					check(file, name, "rc", "EINVAL", "0");
+			} else {
+				size_t n = 0;
+
+				for (const char *p = out.s; p && *p; p++)
+					n += *p == '\n';
+				snprintf(want, sizeof(want), "%s", r);
+				snprintf(got, sizeof(got), "%zu", n);
+				if (diag.len) {
+					snprintf(got, sizeof(got), "diag: %s", diag.s);
+				}
+				check(file, name, cond, want, got);
+			}
+			buf_free(&y);
+			buf_free(&out);
+			buf_free(&diag);
+		} else if (in_prelude) {
+			buf_add(&prelude, line, strlen(line));
+			buf_add(&prelude, "\n", 1);
+		}
+	}
+	buf_free(&prelude);
+	fclose(f);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setenv("TZ", "UTC", 1);
+	for (int i = 1; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+
+		if (!strncmp(argv[i], "--agent=", 8)) {
+			agent_rules = argv[i] + 8;
+			continue;
+		}
+		if (n > 5 && !strcmp(argv[i] + n - 5, ".cond"))
+			run_cond_file(argv[i]);
+		else
+			run_test_file(argv[i]);
+	}
+	fprintf(stderr, "%d cases, %d failures\n", cases, failures);
+	return failures || !cases ? 1 : 0;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The rule engine: loads Falco-format rules files (lists, macros, rules,
+ * exceptions, append/override), compiles every condition once, and on each
+ * event evaluates the rules indexed under its type, writing one alert line
+ * (Falco's JSON, or the human line) per match.
+ */
+#ifndef AS_ENGINE_H
+#define AS_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "event.h"
+#include "proctable.h"
+
+/* Falco's priorities, most severe first; 0 means "no minimum". */
+enum engine_priority {
+	ENGINE_PRIO_NONE = 0,
+	ENGINE_PRIO_EMERGENCY,
+	ENGINE_PRIO_ALERT,
+	ENGINE_PRIO_CRITICAL,
+	ENGINE_PRIO_ERROR,
+	ENGINE_PRIO_WARNING,
+	ENGINE_PRIO_NOTICE,
+	ENGINE_PRIO_INFORMATIONAL,
+	ENGINE_PRIO_DEBUG,
+	ENGINE_PRIO_MAX,
+};
+
+struct engine;
+
+struct engine_opts {
+	int rule_matching_all; /* 0 = first (Falco default), 1 = all */
+	int min_priority; /* enum engine_priority: rules less severe are dropped at load; 0 = keep all */
+	int json; /* 1 = JSON lines (default), 0 = --text human line */
+	const char *hostname; /* NULL = $FALCO_HOSTNAME or gethostname() */
+};
+
+/* Parse a priority name (case-insensitive, "info" accepted); -1 if unknown. */
+int engine_priority_parse(const char *name);
+const char *engine_priority_name(int prio);
+
+/*
+ * Load every file (a directory loads its .yaml/.yml files in name order).
+ * Every error and warning is one line "FILE:LINE:COL: error|warning: ..." on
+ * diag. Returns 0; -EINVAL when some item had an error (*out is then still
+ * set to an engine holding every rule that did compile: free it); -ENOMEM
+ * (*out NULL).
+ */
+int engine_load(struct engine **out, const char *const *paths, size_t npaths,
+		const struct engine_opts *o, FILE *diag);
+/* The same from one in-memory buffer, named name in diagnostics. */
+int engine_load_buffer(struct engine **out, const char *name, const char *buf, size_t len,
+		       const struct engine_opts *o, FILE *diag);
+void engine_free(struct engine *e);
+/* Some enabled rule may match events of this (type, syscall). */
+int engine_wants(const struct engine *e, unsigned type, unsigned syscall);
+/* Evaluate ev; write one line per alert to out; returns the number of alerts.
+ * Allocates nothing. pt may be NULL. */
+int engine_process(struct engine *e, const struct event *ev, const struct proctable *pt,
+		   FILE *out);
+int engine_list_rules(const struct engine *e, FILE *out, int json);
+int engine_list_fields(FILE *out, const char *format);
+uint64_t engine_alert_count(const struct engine *e);
+size_t engine_rule_count(const struct engine *e);
+/* Disassemble every compiled rule (what --dump prints). */
+int engine_dump(const struct engine *e, FILE *out);
+
+#endif /* AS_ENGINE_H */

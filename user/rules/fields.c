@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The field table, and extracting one field of one event. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include "rules.h"
+#include "names.h"
+#include "usercache.h"
+
+#define FIELD_ROW(id, n, t, f, d) [F_##id] = { .name = n, .type = t, .flags = f, .doc = d },
+const struct field_info fields_table[F_MAX] = { FIELD_LIST(FIELD_ROW) };
+#undef FIELD_ROW
+
+int fields_lookup(const char *name)
+{
+	for (int i = 0; i < F_MAX; i++)
+		if (strcmp(fields_table[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * Falco fields (falcosecurity/libs, syscall source) we do not implement. A
+ * rule that needs one is skipped with a warning, as Falco's
+ * skip-if-unknown-filter does; any other unknown name is an error.
+ */
+static const char *const falco_fields[] = {
+	"evt.cpu", "evt.args", "evt.info", "evt.buffer", "evt.buflen", "evt.latency",
+	"evt.latency.s", "evt.latency.ns", "evt.latency.human", "evt.deltatime",
+	"evt.deltatime.s", "evt.deltatime.ns", "evt.outputtime", "evt.datetime",
+	"evt.datetime.s", "evt.time.s", "evt.rawtime.s", "evt.rawtime.ns", "evt.reltime",
+	"evt.reltime.s", "evt.reltime.ns", "evt.category", "evt.is_io", "evt.is_io_read",
+	"evt.is_io_write", "evt.io_dir", "evt.is_wait", "evt.wait_latency", "evt.is_syslog",
+	"evt.count", "evt.count.error", "evt.count.error.file", "evt.count.error.net",
+	"evt.count.error.memory", "evt.count.error.other", "evt.count.exit", "evt.around",
+	"evt.abspath", "evt.abspath.src", "evt.abspath.dst", "evt.is_open_exec",
+	"evt.is_open_create", "evt.hostname", "evt.pluginname", "evt.plugininfo", "evt.source",
+	"evt.is_async", "evt.asynctype", "evt.rawarg", "evt.param", "evt.arg",
+	"proc.exeline", "proc.pexe", "proc.aexe", "proc.pexepath", "proc.aexepath",
+	"proc.pcmdline", "proc.acmdline", "proc.cmdnargs", "proc.cmdlenargs", "proc.env",
+	"proc.aenv", "proc.loginshellid", "proc.duration", "proc.ppid.duration", "proc.pid.ts",
+	"proc.ppid.ts", "proc.is_exe_writable", "proc.is_exe_upper_layer",
+	"proc.is_exe_from_memfd", "proc.is_sid_leader", "proc.is_vpgid_leader", "proc.exe_ino",
+	"proc.exe_ino.ctime", "proc.exe_ino.mtime", "proc.exe_ino.ctime_duration_proc_start",
+	"proc.exe_ino.ctime_duration_pidns_start", "proc.pidns_init_start_ts", "proc.sname",
+	"proc.vpgid", "proc.vpgid.name", "proc.vpgid.exe", "proc.vpgid.exepath", "proc.pgid",
+	"proc.pgid.name", "proc.pgid.exe", "proc.pgid.exepath", "proc.sid.exe",
+	"proc.sid.exepath", "proc.sid.name", "proc.fdopencount", "proc.fdlimit", "proc.fdusage",
+	"proc.vmsize", "proc.vmrss", "proc.vmswap", "proc.pfmajor", "proc.pfminor",
+	"proc.nthreads", "proc.nchilds", "proc.is_container_healthcheck",
+	"proc.is_container_liveness_probe", "proc.is_container_readiness_probe", "proc.pvpid",
+	"proc.stdin.type", "proc.stdout.type", "proc.stderr.type", "proc.stdin.name",
+	"proc.stdout.name", "proc.stderr.name", "proc.ttyname", "proc.exe_ino",
+	"thread.ismain", "thread.vtid", "thread.exectime", "thread.totexectime",
+	"thread.cgroup", "thread.cap_permitted", "thread.cap_inheritable",
+	"thread.cap_effective", "thread.vmsize", "thread.vmrss", "thread.vmsize",
+	"user.homedir", "user.shell", "user.loginname", "fd.ip", "fd.lip", "fd.port",
+	"fd.lport", "fd.is_server", "fd.uid", "fd.containername", "fd.containerdirectory",
+	"fd.proto", "fd.cproto", "fd.sproto", "fd.lproto", "fd.rproto", "fd.net", "fd.cnet",
+	"fd.snet", "fd.lnet", "fd.rnet", "fd.connected", "fd.name_changed", "fd.cip.name",
+	"fd.sip.name", "fd.lip.name", "fd.rip.name", "fd.dev", "fd.dev.major", "fd.dev.minor",
+	"fd.ino", "fd.nameraw", "fd.types", "fs.path.name", "fs.path.nameraw",
+	"fs.path.source", "fs.path.sourceraw", "fs.path.target", "fs.path.targetraw",
+	"container.full_id", "container.name", "container.image", "container.image.id",
+	"container.type", "container.privileged", "container.mounts", "container.mount",
+	"container.mount.source", "container.mount.dest", "container.mount.mode",
+	"container.mount.rdwr", "container.mount.propagation", "container.image.repository",
+	"container.image.tag", "container.image.digest", "container.healthcheck",
+	"container.liveness_probe", "container.readiness_probe", "container.start_ts",
+	"container.duration", "container.ip", "container.cni.json", "container.host_pid",
+	"container.host_network", "container.host_ipc", "container.label", "container.labels",
+	"container.info",
+};
+
+/* Whole field classes of Falco (plugins, k8s metadata) we have none of. */
+static const char *const falco_classes[] = {
+	"k8s.", "k8smeta.", "ka.", "jevt.", "span.", "evtin.", "syslog.", "mesos.",
+	"marathon.", "fdlist.", "fs.",
+};
+
+int fields_falco_known(const char *name)
+{
+	for (size_t i = 0; i < sizeof(falco_fields) / sizeof(falco_fields[0]); i++)
+		if (strcmp(falco_fields[i], name) == 0)
+			return 1;
+	for (size_t i = 0; i < sizeof(falco_classes) / sizeof(falco_classes[0]); i++)
+		if (strncmp(falco_classes[i], name, strlen(falco_classes[i])) == 0)
+			return 1;
+	if (strncmp(name, "evt.arg.", 8) == 0 || strncmp(name, "evt.rawarg.", 11) == 0)
+		return 1;
+	return 0;
+}
+
+static const char *const arg_names[] = {
+	"name", "path", "filename", "flags", "mode", "fd", "dirfd", "res", "uid", "gid",
+	"ruid", "euid", "suid", "rgid", "egid", "sgid", "tuple", "addr", "cap_effective",
+	"cap_permitted", "cap_inheritable",
+};
+
+int fields_arg_known(const char *arg)
+{
+	for (size_t i = 0; i < sizeof(arg_names) / sizeof(arg_names[0]); i++)
+		if (strcmp(arg_names[i], arg) == 0)
+			return 1;
+	return 0;
+}
+
+const char *fields_type_name(int type)
+{
+	switch (type) {
+	case T_NUM:
+		return "number";
+	case T_BOOL:
+		return "bool";
+	default:
+		return "string";
+	}
+}
+
+/* ---- extraction ---- */
+
+static const struct proc_entry *entry(struct evctx *c)
+{
+	if (!c->pe_done) {
+		c->pe_done = 1;
+		c->pe = c->pt ? proctable_lookup(c->pt, c->ev->hdr->pid) : NULL;
+	}
+	return c->pe;
+}
+
+static int has_exec_strings(const struct event *ev)
+{
+	return ev->hdr->type == AS_EV_EXEC || ev->hdr->type == AS_EV_PROC;
+}
+
+static void set_str(struct fval *v, const char *s, size_t len)
+{
+	v->present = 1;
+	v->type = T_STR;
+	v->s = s;
+	v->len = len;
+}
+
+static void set_cstr(struct fval *v, const char *s)
+{
+	if (s)
+		set_str(v, s, strlen(s));
+}
+
+static void set_num(struct fval *v, int64_t n)
+{
+	v->present = 1;
+	v->type = T_NUM;
+	v->n = n;
+}
+
+static void set_bool(struct fval *v, int b)
+{
+	v->present = 1;
+	v->type = T_BOOL;
+	v->n = !!b;
+}
+
+static void set_comm(struct fval *v, const char *comm)
+{
+	set_str(v, comm, strnlen(comm, AS_COMM_LEN));
+}
+
+/* argv of the process: from the event when it carries it, else the table. */
+static const char *proc_args(struct evctx *c, uint32_t *len)
+{
+	const struct proc_entry *pe;
+
+	if (has_exec_strings(c->ev) && c->ev->args) {
+		*len = c->ev->args_len;
+		return c->ev->args;
+	}
+	pe = entry(c);
+	if (pe && pe->args) {
+		*len = pe->args_len;
+		return pe->args;
+	}
+	return NULL;
+}
+
+static const char *proc_str(struct evctx *c, const struct event_path *evp, size_t pe_off)
+{
+	const struct proc_entry *pe;
+	const char *s;
+
+	if (has_exec_strings(c->ev) && evp->s && evp->s[0])
+		return evp->s;
+	pe = entry(c);
+	if (!pe)
+		return NULL;
+	s = *(char *const *)((const char *)pe + pe_off);
+	return s && s[0] ? s : NULL;
+}
+
+/* Append argv[1..] to buf at *pos, space separated; the args end at the first
+ * empty tail. */
+static void join_args(char *buf, size_t cap, size_t *pos, const char *a, uint32_t len, int lead)
+{
+	size_t i = 0;
+
+	/* skip argv[0] */
+	while (i < len && a[i])
+		i++;
+	i++;
+	while (i < len) {
+		size_t n = strnlen(a + i, len - i);
+
+		if (lead || *pos > 0) {
+			if (*pos + 1 < cap)
+				buf[(*pos)++] = ' ';
+		}
+		lead = 0;
+		if (*pos + n >= cap)
+			n = cap - *pos - 1;
+		memcpy(buf + *pos, a + i, n);
+		*pos += n;
+		i += strnlen(a + i, len - i) + 1;
+	}
+	buf[*pos] = 0;
+}
+
+static void fmt_ip(int family, const uint8_t *addr, char *buf, size_t cap)
+{
+	if (!inet_ntop(family == AF_INET6 ? AF_INET6 : AF_INET, addr, buf, (socklen_t)cap))
+		snprintf(buf, cap, "?");
+}
+
+static int is_ip(const struct as_connect *k)
+{
+	return k->family == AF_INET || k->family == AF_INET6;
+}
+
+static void fd_name_connect(const struct as_connect *k, char *buf, size_t cap)
+{
+	char sip[INET6_ADDRSTRLEN], cip[INET6_ADDRSTRLEN];
+	static const uint8_t zero[16];
+
+	if (is_ip(k)) {
+		fmt_ip(k->family, k->daddr, sip, sizeof(sip));
+		fmt_ip(k->family, (k->cflags & AS_CF_LOCAL) ? k->saddr : zero, cip, sizeof(cip));
+		snprintf(buf, cap, "%s:%u->%s:%u", cip, (k->cflags & AS_CF_LOCAL) ? k->sport : 0,
+			 sip, k->dport);
+	} else if (k->family == AF_UNIX) {
+		size_t n = k->path_len < AS_UNIX_PATH_MAX ? k->path_len : AS_UNIX_PATH_MAX;
+
+		n = strnlen(k->path, n);
+		snprintf(buf, cap, "%s%.*s", (k->cflags & AS_CF_ABSTRACT) ? "@" : "", (int)n,
+			 k->path);
+	} else {
+		buf[0] = 0;
+	}
+}
+
+static const struct {
+	unsigned flag;
+	const char *name;
+} open_flags[] = {
+	{ O_CREAT, "O_CREAT" },	    { O_EXCL, "O_EXCL" },	  { O_NOCTTY, "O_NOCTTY" },
+	{ O_TRUNC, "O_TRUNC" },	    { O_APPEND, "O_APPEND" },	  { O_NONBLOCK, "O_NONBLOCK" },
+	{ O_DSYNC, "O_DSYNC" },	    { O_DIRECTORY, "O_DIRECTORY" }, { O_NOFOLLOW, "O_NOFOLLOW" },
+	{ O_CLOEXEC, "O_CLOEXEC" }, { O_PATH, "O_PATH" },
+};
+
+static void fmt_open_flags(uint64_t f, char *buf, size_t cap)
+{
+	size_t pos;
+	unsigned acc = (unsigned)f & O_ACCMODE;
+
+	pos = (size_t)snprintf(buf, cap, "%s",
+			       acc == O_WRONLY ? "O_WRONLY" : acc == O_RDWR ? "O_RDWR" : "O_RDONLY");
+	for (size_t i = 0; i < sizeof(open_flags) / sizeof(open_flags[0]) && pos < cap; i++)
+		if (f & open_flags[i].flag)
+			pos += (size_t)snprintf(buf + pos, cap - pos, "|%s", open_flags[i].name);
+}
+
+static int64_t setid_arg(const struct as_setid *s, int which)
+{
+	return s->id[which] == AS_ID_UNSET ? -1 : (int64_t)s->id[which];
+}
+
+static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *buf, size_t cap)
+{
+	const struct event *ev = c->ev;
+	unsigned t = ev->hdr->type, sc = ev->hdr->syscall;
+
+	if (strcmp(arg, "res") == 0) {
+		if (t != AS_EV_FORK && t != AS_EV_EXIT && t != AS_EV_PROC) {
+			snprintf(buf, cap, "%lld", (long long)ev->res);
+			set_cstr(v, buf);
+		}
+		return;
+	}
+	switch (t) {
+	case AS_EV_OPEN:
+		if (!strcmp(arg, "name") || !strcmp(arg, "path")) {
+			set_str(v, ev->path.s, ev->path.len);
+		} else if (!strcmp(arg, "flags")) {
+			fmt_open_flags(ev->u.open->flags, buf, cap);
+			set_cstr(v, buf);
+		} else if (!strcmp(arg, "mode")) {
+			snprintf(buf, cap, "0%o", ev->u.open->mode);
+			set_cstr(v, buf);
+		} else if (!strcmp(arg, "fd")) {
+			snprintf(buf, cap, "%lld", (long long)(ev->res < 0 ? -1 : ev->res));
+			set_cstr(v, buf);
+		} else if (!strcmp(arg, "dirfd")) {
+			snprintf(buf, cap, "%d", ev->u.open->dirfd);
+			set_cstr(v, buf);
+		}
+		break;
+	case AS_EV_EXEC:
+		if (!strcmp(arg, "filename") || !strcmp(arg, "name") || !strcmp(arg, "path"))
+			set_str(v, ev->filename.s, ev->filename.len);
+		break;
+	case AS_EV_CONNECT:
+		if (!strcmp(arg, "fd")) {
+			snprintf(buf, cap, "%d", ev->u.conn->fd);
+			set_cstr(v, buf);
+		} else if (!strcmp(arg, "tuple") || !strcmp(arg, "addr")) {
+			fd_name_connect(ev->u.conn, buf, cap);
+			set_cstr(v, buf);
+		}
+		break;
+	case AS_EV_SETID: {
+		const struct as_setid *s = ev->u.setid;
+		int uid = sc == AS_SC_SETUID || sc == AS_SC_SETREUID || sc == AS_SC_SETRESUID;
+		int which = -1;
+
+		if ((uid && !strcmp(arg, "uid")) || (!uid && !strcmp(arg, "gid")))
+			which = 0;
+		else if (!strcmp(arg, uid ? "ruid" : "rgid"))
+			which = 0;
+		else if (!strcmp(arg, uid ? "euid" : "egid"))
+			which = 1;
+		else if (!strcmp(arg, uid ? "suid" : "sgid"))
+			which = 2;
+		if (which < 0)
+			break;
+		snprintf(buf, cap, "%lld", (long long)setid_arg(s, which));
+		set_cstr(v, buf);
+		break;
+	}
+	case AS_EV_CAPSET: {
+		const struct as_capset *k = ev->u.capset;
+		uint64_t x;
+
+		if (!strcmp(arg, "cap_effective"))
+			x = k->effective;
+		else if (!strcmp(arg, "cap_permitted"))
+			x = k->permitted;
+		else if (!strcmp(arg, "cap_inheritable"))
+			x = k->inheritable;
+		else
+			break;
+		snprintf(buf, cap, "%llx", (unsigned long long)x);
+		set_cstr(v, buf);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void extract_cgroup(struct evctx *c, struct fval *v, char *buf, size_t cap)
+{
+	const struct proc_entry *pe = entry(c);
+	const char *v2 = proc_str(c, &c->ev->cgroup, offsetof(struct proc_entry, cgroup));
+	const char *all = pe ? pe->cgroups : NULL;
+	size_t n1 = 0;
+
+	if (!v2)
+		return;
+	/* entry->cgroups is "v1... unified=<v2>": the v1 part, if any, goes after */
+	if (all && all[0] && strncmp(all, "unified=", 8) != 0) {
+		const char *u = strstr(all, " unified=");
+
+		n1 = u ? (size_t)(u - all) : strlen(all);
+	}
+	if (n1)
+		snprintf(buf, cap, "%s %.*s", v2, (int)n1, all);
+	else
+		snprintf(buf, cap, "%s", v2);
+	set_cstr(v, buf);
+}
+
+static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t cap)
+{
+	const struct event *ev = c->ev;
+
+	if (ev->hdr->type == AS_EV_OPEN) {
+		const char *p = ev->path.s, *slash = strrchr(p, '/');
+
+		switch (f) {
+		case F_FD_NAME:
+			set_str(v, p, ev->path.len);
+			break;
+		case F_FD_NUM:
+			set_num(v, ev->res < 0 ? -1 : ev->res);
+			break;
+		case F_FD_TYPECHAR:
+			set_cstr(v, "f");
+			break;
+		case F_FD_TYPE:
+			set_cstr(v, "file");
+			break;
+		case F_FD_DIRECTORY:
+			if (!slash)
+				break;
+			if (slash == p)
+				snprintf(buf, cap, "/");
+			else
+				snprintf(buf, cap, "%.*s", (int)(slash - p), p);
+			set_cstr(v, buf);
+			break;
+		case F_FD_FILENAME:
+			if (slash)
+				set_cstr(v, slash + 1);
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	if (ev->hdr->type != AS_EV_CONNECT)
+		return;
+	const struct as_connect *k = ev->u.conn;
+	int ip = is_ip(k), local = !!(k->cflags & AS_CF_LOCAL);
+
+	switch (f) {
+	case F_FD_NAME:
+		fd_name_connect(k, buf, cap);
+		set_cstr(v, buf);
+		break;
+	case F_FD_NUM:
+		set_num(v, k->fd);
+		break;
+	case F_FD_TYPECHAR:
+		if (k->family == AF_INET)
+			set_cstr(v, "4");
+		else if (k->family == AF_INET6)
+			set_cstr(v, "6");
+		else if (k->family == AF_UNIX)
+			set_cstr(v, "u");
+		break;
+	case F_FD_TYPE:
+		if (k->family == AF_INET)
+			set_cstr(v, "ipv4");
+		else if (k->family == AF_INET6)
+			set_cstr(v, "ipv6");
+		else if (k->family == AF_UNIX)
+			set_cstr(v, "unix");
+		break;
+	case F_FD_SIP:
+	case F_FD_RIP:
+		if (ip) {
+			fmt_ip(k->family, k->daddr, buf, cap);
+			set_cstr(v, buf);
+		}
+		break;
+	case F_FD_SPORT:
+	case F_FD_RPORT:
+		if (ip)
+			set_num(v, k->dport);
+		break;
+	case F_FD_CIP:
+		if (ip && local) {
+			fmt_ip(k->family, k->saddr, buf, cap);
+			set_cstr(v, buf);
+		}
+		break;
+	case F_FD_CPORT:
+		if (ip && local)
+			set_num(v, k->sport);
+		break;
+	case F_FD_L4PROTO:
+		set_cstr(v, names_l4proto(k->family, k->proto, k->sock_type));
+		break;
+	case F_FD_SOCKFAMILY:
+		set_cstr(v, names_sockfamily(k->family));
+		break;
+	default:
+		break;
+	}
+}
+
+static int has_res(const struct event *ev)
+{
+	unsigned t = ev->hdr->type;
+
+	return t != AS_EV_FORK && t != AS_EV_EXIT && t != AS_EV_PROC;
+}
+
+/* Ancestor idx: 0 is the process itself, 1 its parent. */
+static int ancestor(const struct as_hdr *h, int32_t idx, const char **comm, uint32_t *pid)
+{
+	if (idx == 0) {
+		*comm = h->comm;
+		*pid = h->pid;
+		return 1;
+	}
+	if (idx < 0 || idx - 1 >= h->n_anc || idx - 1 >= AS_MAX_ANCESTORS)
+		return 0;
+	*comm = h->anc[idx - 1].comm;
+	*pid = h->anc[idx - 1].pid;
+	return 1;
+}
+
+void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct fval *v,
+		    char *buf, size_t cap)
+{
+	const struct event *ev = c->ev;
+	const struct as_hdr *h = ev->hdr;
+	const struct proc_entry *pe;
+	const char *s;
+	uint32_t len, pid;
+	size_t pos;
+	struct tm tm;
+	time_t secs;
+
+	memset(v, 0, sizeof(*v));
+	v->type = fields_table[f].type;
+	switch (f) {
+	case F_EVT_TYPE:
+		set_cstr(v, names_evt_type(h->type, h->syscall));
+		break;
+	case F_EVT_DIR:
+		set_cstr(v, "<");
+		break;
+	case F_EVT_TIME:
+	case F_EVT_RAWTIME:
+		set_num(v, (int64_t)ev->ts);
+		break;
+	case F_EVT_TIME_ISO:
+		secs = (time_t)(ev->ts / 1000000000ull);
+		gmtime_r(&secs, &tm);
+		pos = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(buf + pos, cap - pos, ".%09lluZ",
+			 (unsigned long long)(ev->ts % 1000000000ull));
+		set_cstr(v, buf);
+		break;
+	case F_EVT_NUM:
+		set_num(v, (int64_t)ev->num);
+		break;
+	case F_EVT_RES:
+		if (has_res(ev)) {
+			char tmp[16];
+
+			snprintf(buf, cap, "%s", names_res(ev->res, tmp));
+			set_cstr(v, buf);
+		}
+		break;
+	case F_EVT_RAWRES:
+		if (has_res(ev))
+			set_num(v, ev->res);
+		break;
+	case F_EVT_FAILED:
+		if (has_res(ev))
+			set_bool(v, ev->res < 0);
+		break;
+	case F_EVT_IS_OPEN_READ:
+	case F_EVT_IS_OPEN_WRITE:
+		if (h->type == AS_EV_OPEN) {
+			unsigned acc = (unsigned)ev->u.open->flags & O_ACCMODE;
+
+			if (h->syscall == AS_SC_CREAT)
+				acc = O_WRONLY;
+			if (f == F_EVT_IS_OPEN_READ)
+				set_bool(v, acc == O_RDONLY || acc == O_RDWR);
+			else
+				set_bool(v, acc == O_WRONLY || acc == O_RDWR);
+		}
+		break;
+	case F_EVT_ARG:
+		extract_arg(c, arg, v, buf, cap);
+		break;
+	case F_PROC_NAME:
+		set_comm(v, h->comm);
+		break;
+	case F_PROC_PID:
+		set_num(v, h->pid);
+		break;
+	case F_PROC_TID:
+	case F_THREAD_TID:
+		set_num(v, h->tid);
+		break;
+	case F_PROC_PPID:
+		set_num(v, h->ppid);
+		break;
+	case F_PROC_PNAME:
+		if (h->n_anc > 0)
+			set_comm(v, h->anc[0].comm);
+		break;
+	case F_PROC_EXE:
+		s = proc_args(c, &len);
+		if (s && len)
+			set_str(v, s, strnlen(s, len));
+		break;
+	case F_PROC_EXEPATH:
+		set_cstr(v, proc_str(c, &ev->exe, offsetof(struct proc_entry, exe)));
+		break;
+	case F_PROC_CMDLINE:
+		pos = strnlen(h->comm, AS_COMM_LEN);
+		memcpy(buf, h->comm, pos);
+		buf[pos] = 0;
+		s = proc_args(c, &len);
+		if (s)
+			join_args(buf, cap, &pos, s, len, 1);
+		set_str(v, buf, pos);
+		break;
+	case F_PROC_ARGS:
+		s = proc_args(c, &len);
+		if (s) {
+			pos = 0;
+			buf[0] = 0;
+			join_args(buf, cap, &pos, s, len, 0);
+			set_str(v, buf, pos);
+		}
+		break;
+	case F_PROC_CWD:
+		set_cstr(v, proc_str(c, &ev->cwd, offsetof(struct proc_entry, cwd)));
+		break;
+	case F_PROC_ANAME:
+	case F_PROC_APID:
+		if (idx < 0) { /* in an output: every ancestor, parent first */
+			pos = 0;
+			buf[0] = 0;
+			for (int i = 1; ancestor(h, i, &s, &pid) && pos + 32 < cap; i++) {
+				if (f == F_PROC_ANAME)
+					pos += (size_t)snprintf(buf + pos, cap - pos, "%s%.*s",
+								pos ? " " : "", AS_COMM_LEN, s);
+				else
+					pos += (size_t)snprintf(buf + pos, cap - pos, "%s%u",
+								pos ? " " : "", pid);
+			}
+			if (pos)
+				set_str(v, buf, pos);
+			v->type = T_STR;
+			break;
+		}
+		if (!ancestor(h, idx, &s, &pid))
+			break;
+		if (f == F_PROC_ANAME)
+			set_comm(v, s);
+		else
+			set_num(v, pid);
+		break;
+	case F_PROC_SID:
+		set_num(v, h->sid);
+		break;
+	case F_PROC_VPID:
+		set_num(v, h->vpid);
+		break;
+	case F_PROC_TTY:
+		set_num(v, h->tty);
+		break;
+	case F_PROC_CGROUP:
+		extract_cgroup(c, v, buf, cap);
+		break;
+	case F_THREAD_CGROUPS:
+		pe = entry(c);
+		if (pe && pe->cgroups && pe->cgroups[0])
+			set_cstr(v, pe->cgroups);
+		break;
+	case F_CONTAINER_ID:
+		pe = entry(c);
+		if (pe && pe->container_id[0])
+			set_cstr(v, pe->container_id);
+		break;
+	case F_USER_UID:
+		set_num(v, h->euid);
+		break;
+	case F_USER_NAME:
+		set_cstr(v, usercache_user(h->euid));
+		break;
+	case F_USER_LOGINUID:
+		set_num(v, h->loginuid == AS_ID_UNSET ? -1 : (int64_t)h->loginuid);
+		break;
+	case F_GROUP_GID:
+		set_num(v, h->egid);
+		break;
+	case F_GROUP_NAME:
+		set_cstr(v, usercache_group(h->egid));
+		break;
+	case F_AGENT_SESSION:
+		len = (uint32_t)strnlen(h->session, AS_SESSION_MAX);
+		if (len) {
+			set_str(v, h->session, len);
+		} else {
+			pe = entry(c);
+			if (pe && pe->session[0])
+				set_str(v, pe->session, strnlen(pe->session, AS_SESSION_MAX));
+		}
+		break;
+	default:
+		extract_fd(c, f, v, buf, cap);
+		break;
+	}
+}

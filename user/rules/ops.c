@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <ctype.h>
+#include <string.h>
+#include "ops.h"
+
+#define OP_ROW(id, t, k, ty) [OP_##id] = { .text = t, .kind = k, .types = ty },
+const struct op_info ops_table[OP_MAX] = { OP_LIST(OP_ROW) };
+#undef OP_ROW
+
+static int is_word(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+int ops_match(const char *s, size_t *len)
+{
+	int best = -1;
+	size_t best_len = 0;
+
+	for (int i = 0; i < OP_MAX; i++) {
+		const char *t = ops_table[i].text;
+		size_t n = strlen(t);
+
+		if (strncmp(s, t, n) != 0)
+			continue;
+		if (isalpha((unsigned char)t[0]) && is_word(s[n]))
+			continue; /* "inx" is not "in" */
+		if (n > best_len) {
+			best = i;
+			best_len = n;
+		}
+	}
+	*len = best_len;
+	return best;
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Alerts: a rule's output is compiled once into literal pieces and field
+ * slots; an alert is then Falco's JSON line (or the human line) written from
+ * fixed buffers.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rules.h"
+#include "json.h"
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct outkey *)a)->key, ((const struct outkey *)b)->key);
+}
+
+static int add_seg(struct rule *r, const char *lit, size_t litlen, int slot, int width, int unsup)
+{
+	struct outseg *n = realloc(r->segs, (r->nsegs + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	r->segs = n;
+	n[r->nsegs++] = (struct outseg){ .lit = lit, .litlen = litlen, .slot = slot,
+					 .width = width, .unsupported = unsup };
+	return 0;
+}
+
+static int add_key(struct rule *r, const char *key, int slot, int unsup)
+{
+	struct outkey *n;
+	char *k;
+
+	for (size_t i = 0; i < r->nkeys; i++)
+		if (strcmp(r->keys[i].key, key) == 0)
+			return 0;
+	n = realloc(r->keys, (r->nkeys + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	r->keys = n;
+	k = strdup(key);
+	if (!k)
+		return -ENOMEM;
+	n[r->nkeys++] = (struct outkey){ .key = k, .slot = slot, .unsupported = unsup };
+	return 0;
+}
+
+static int name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+int output_compile(struct engine *e, struct rule *r, const struct text *t, struct cond_err *err,
+		   char *warn, size_t warnsz)
+{
+	const char *s;
+	size_t i = 0, lit = 0, n;
+
+	warn[0] = 0;
+	r->outtext = strndup(t->s, t->len);
+	if (!r->outtext)
+		return -ENOMEM;
+	s = r->outtext;
+	n = strlen(s);
+	/* Falco trims the output text */
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	r->outtext[n] = 0;
+	while (i < n) {
+		size_t start = i, nm, wend;
+		int width = 0, slot, unsup = 0;
+		struct fref f = { 0 };
+		char key[300], name[256];
+
+		if (s[i] != '%') {
+			i++;
+			continue;
+		}
+		wend = i + 1;
+		while (wend < n && isdigit((unsigned char)s[wend]) && width < 10000)
+			width = width * 10 + (s[wend++] - '0');
+		nm = wend;
+		while (nm < n && name_char(s[nm]))
+			nm++;
+		while (nm > wend && s[nm - 1] == '.')
+			nm--; /* "file=%fd.name." ends the sentence */
+		if (nm == wend || nm - wend >= sizeof(name) || !isalpha((unsigned char)s[wend])) {
+			i = wend;
+			continue; /* a lone '%' is text */
+		}
+		if (add_seg(r, s + lit, start - lit, -1, 0, 0))
+			return -ENOMEM;
+		memcpy(name, s + wend, nm - wend);
+		name[nm - wend] = 0;
+		i = nm;
+		if (i < n && s[i] == '[') {
+			const char *close = memchr(s + i, ']', n - i);
+
+			if (!close) {
+				snprintf(err->msg, sizeof(err->msg),
+					 "unterminated '[' after output field '%s'", name);
+				return -EINVAL;
+			}
+			f.arg = strndup(s + i + 1, (size_t)(close - s - i - 1));
+			if (!f.arg)
+				return -ENOMEM;
+			f.has_arg = 1;
+			i = (size_t)(close - s) + 1;
+		}
+		lit = i;
+		if (!strcmp(name, "container.info")) {
+			free(f.arg);
+			continue; /* Falco's placeholder for container details: nothing here */
+		}
+		f.name = name;
+		slot = cond_slot(e, &f, err);
+		if (f.has_arg)
+			snprintf(key, sizeof(key), "%s[%s]", name, f.arg);
+		else
+			snprintf(key, sizeof(key), "%s", name);
+		free(f.arg);
+		if (slot == -ENOTSUP) {
+			unsup = 1;
+			if (!warn[0])
+				snprintf(warn, warnsz, "output field '%s' is not supported, prints <NA>",
+					 key);
+		} else if (slot < 0) {
+			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+				 " in output");
+			return slot;
+		} else if (!f.has_arg && slot >= 0 && e->slots[slot].field == F_EVT_ARG) {
+			snprintf(key, sizeof(key), "%s", e->slots[slot].text);
+		}
+		if (add_seg(r, NULL, 0, unsup ? -1 : slot, width, unsup) ||
+		    add_key(r, key, unsup ? -1 : slot, unsup))
+			return -ENOMEM;
+	}
+	if (add_seg(r, s + lit, n - lit, -1, 0, 0))
+		return -ENOMEM;
+	if (r->nkeys)
+		qsort(r->keys, r->nkeys, sizeof(*r->keys), key_cmp);
+	return 0;
+}
+
+static void time_of_day(uint64_t ts, char *buf, size_t cap)
+{
+	time_t secs = (time_t)(ts / 1000000000ull);
+	struct tm tm;
+
+	localtime_r(&secs, &tm);
+	snprintf(buf, cap, "%02d:%02d:%02d.%09llu", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned long long)(ts % 1000000000ull));
+}
+
+void output_value_text(const struct fval *v, int field, char *buf, size_t cap)
+{
+	if (!v->present) {
+		snprintf(buf, cap, "<NA>");
+	} else if (v->type == T_STR) {
+		snprintf(buf, cap, "%.*s", (int)v->len, v->s);
+	} else if (v->type == T_BOOL) {
+		snprintf(buf, cap, "%s", v->n ? "true" : "false");
+	} else if (field >= 0 && (fields_table[field].flags & FF_TIME)) {
+		time_of_day((uint64_t)v->n, buf, cap);
+	} else {
+		snprintf(buf, cap, "%lld", (long long)v->n);
+	}
+}
+
+struct sbuf {
+	char *b;
+	size_t cap, len;
+};
+
+static void sb_put(struct sbuf *s, const char *p, size_t n)
+{
+	if (s->len + n >= s->cap)
+		n = s->cap - 1 - s->len;
+	memcpy(s->b + s->len, p, n);
+	s->len += n;
+	s->b[s->len] = 0;
+}
+
+/* The human text of a value into s; in text mode control bytes are shown as
+ * \xNN so one alert stays one line. */
+static void sb_value(struct sbuf *s, const struct fval *v, int field, int width, int text_mode)
+{
+	char num[64];
+	const char *p;
+	size_t n, start = s->len;
+
+	if (v->present && v->type == T_STR) {
+		p = v->s;
+		n = v->len;
+	} else {
+		output_value_text(v, field, num, sizeof(num));
+		p = num;
+		n = strlen(num);
+	}
+	if (!text_mode) {
+		sb_put(s, p, n);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)p[i];
+
+			if (c < 0x20 || c == 0x7f) {
+				char esc[5];
+
+				snprintf(esc, sizeof(esc), "\\x%02x", c);
+				sb_put(s, esc, 4);
+			} else {
+				sb_put(s, p + i, 1);
+			}
+		}
+	}
+	while ((int)(s->len - start) < width && s->len + 1 < s->cap)
+		sb_put(s, " ", 1);
+}
+
+void output_alert(struct evctx *c, const struct rule *r, FILE *out)
+{
+	struct engine *e = c->e;
+	struct sbuf s = { .b = e->textbuf, .cap = OUTPUT_LINE_MAX };
+	static const struct fval missing = { 0 };
+	char tod[32], iso[40];
+	time_t secs = (time_t)(c->ev->ts / 1000000000ull);
+	struct tm tm;
+	struct jw w;
+	size_t pos;
+
+	time_of_day(c->ev->ts, tod, sizeof(tod));
+	gmtime_r(&secs, &tm);
+	pos = strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(iso + pos, sizeof(iso) - pos, ".%09lluZ",
+		 (unsigned long long)(c->ev->ts % 1000000000ull));
+
+	s.b[0] = 0;
+	sb_put(&s, tod, strlen(tod));
+	sb_put(&s, ": ", 2);
+	sb_put(&s, engine_priority_name(r->prio), strlen(engine_priority_name(r->prio)));
+	sb_put(&s, " ", 1);
+	for (size_t i = 0; i < r->nsegs; i++) {
+		const struct outseg *g = &r->segs[i];
+
+		if (g->lit) {
+			sb_put(&s, g->lit, g->litlen);
+		} else if (g->slot >= 0) {
+			const struct slot *sl = &e->slots[g->slot];
+
+			sb_value(&s, eval_slot(c, g->slot), sl->xform ? -1 : sl->field, g->width,
+				 !e->opts.json);
+		} else {
+			sb_value(&s, &missing, -1, g->width, !e->opts.json);
+		}
+	}
+	if (!e->opts.json) {
+		fwrite(s.b, 1, s.len, out);
+		fputc('\n', out);
+		return;
+	}
+	jw_init(&w, e->line, OUTPUT_LINE_MAX);
+	jw_obj_open(&w, NULL);
+	jw_str(&w, "hostname", e->hostname);
+	jw_strn(&w, "output", s.b, s.len);
+	jw_obj_open(&w, "output_fields");
+	for (size_t i = 0; i < r->nkeys; i++) {
+		const struct outkey *k = &r->keys[i];
+		const struct fval *v = k->slot >= 0 ? eval_slot(c, k->slot) : &missing;
+
+		if (!v->present)
+			jw_null(&w, k->key);
+		else if (v->type == T_STR)
+			jw_strn(&w, k->key, v->s, v->len);
+		else if (v->type == T_BOOL)
+			jw_bool(&w, k->key, (int)v->n);
+		else
+			jw_i64(&w, k->key, v->n);
+	}
+	jw_obj_close(&w);
+	jw_str(&w, "priority", engine_priority_name(r->prio));
+	jw_str(&w, "rule", r->name);
+	jw_str(&w, "source", r->source);
+	jw_arr_open(&w, "tags");
+	for (size_t i = 0; i < r->ntags; i++)
+		jw_str(&w, NULL, r->tags[i]);
+	jw_arr_close(&w);
+	jw_str(&w, "time", iso);
+	jw_obj_close(&w);
+	if (jw_finish(&w) < 0) { /* cut short: still one line */
+		fwrite(w.buf, 1, w.len, out);
+		fputc('\n', out);
+		return;
+	}
+	fwrite(w.buf, 1, w.len, out);
+}

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Types shared by the stages of the rule engine; not a public interface. */
+#ifndef AS_RULES_H
+#define AS_RULES_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "engine.h"
+#include "event.h"
+#include "proctable.h"
+#include "fields.h"
+#include "ops.h"
+
+#define COND_MAX_DEPTH 100 /* parenthesis/not nesting; Lua's LUAI_MAXCCALLS is 200 */
+#define COND_MAX_MACRO_DEPTH 64 /* macros inside macros while compiling a rule */
+#define COND_MAX_LEN (256 * 1024) /* one condition after appends; Falco's biggest is ~4 KiB */
+#define COND_MAX_XFORMS 4 /* transformers nested around one field */
+#define RULES_MAX_FILE (16 * 1024 * 1024) /* one rules file; falco_rules.yaml is ~64 KiB */
+#define RULES_MAX_ITEMS 100000 /* items across all files */
+#define ENGINE_MSG_MAX 512 /* one diagnostic sentence */
+#define OUTPUT_LINE_MAX (256 * 1024) /* one alert line; longer is cut (json.h marks it) */
+#define FIELDS_BUF_MAX (AS_ARGS_MAX + AS_COMM_LEN + 2 * AS_PATH_MAX) /* built field values */
+
+/* Where text came from: file, 1-based line/col, and for offset mapping the
+ * raw file bytes of the YAML scalar holding it. */
+struct srcpos {
+	const char *file;
+	uint32_t line, col;
+	const char *raw; /* file bytes; NULL: offsets are not mapped */
+	size_t raw_start, raw_end; /* scalar's bytes in raw */
+	int block; /* scalar is a block scalar (content starts on the next line) */
+};
+
+/* A text assembled from pieces (appends): where each piece starts. */
+struct textseg {
+	size_t off;
+	struct srcpos pos;
+};
+
+struct text {
+	char *s;
+	size_t len;
+	struct textseg *segs;
+	size_t nsegs;
+};
+
+/* Map an offset in t to a file position. */
+void yamlload_map(const struct text *t, size_t off, struct srcpos *out);
+
+/* Diagnostics sink */
+struct diag {
+	FILE *f;
+	unsigned errors, warnings;
+};
+void engine_diag(struct diag *d, const struct srcpos *p, int is_err, const char *kind,
+		 const char *name, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* ---- YAML items ---- */
+enum yval_kind { YV_NONE, YV_SCALAR, YV_SEQ, YV_MAP };
+
+struct yval {
+	int kind;
+	char *s; /* scalar */
+	int quoted; /* scalar was quoted (not plain) */
+	struct srcpos pos;
+	struct yval *items; /* seq items, or map values */
+	char **keys; /* map keys */
+	struct srcpos *keypos;
+	size_t n;
+};
+
+struct yitem {
+	struct yval map; /* the item's mapping */
+};
+
+struct yfile {
+	char *name;
+	char *raw;
+	size_t len;
+	struct yitem *items;
+	size_t nitems;
+};
+
+/* Parse one file's YAML into items; errors on d. Returns 0 or -errno. */
+int yamlload_parse(struct yfile *f, struct diag *d);
+void yamlload_free(struct yfile *f);
+const struct yval *yamlload_get(const struct yval *map, const char *key, size_t *idx);
+
+/* ---- collected definitions ---- */
+struct list_def {
+	char *name;
+	struct srcpos pos;
+	char **items;
+	size_t nitems;
+	int quoted_flat; /* items already flattened */
+	int used;
+};
+
+struct ast;
+
+struct macro_def {
+	char *name;
+	struct srcpos pos;
+	struct text cond;
+	struct ast *ast; /* parsed; NULL when parsing failed */
+	int bad; /* parse error already reported */
+	size_t order;
+};
+
+struct exc_def {
+	char *name;
+	struct srcpos pos;
+	char **fields;
+	size_t nfields;
+	int fields_list; /* fields given as a list (vs a scalar) */
+	char **comps;
+	size_t ncomps;
+	struct yval *values; /* cloned yval sequence (or NULL) */
+	size_t nvalues;
+};
+
+struct rule_def {
+	char *name;
+	struct srcpos pos;
+	struct text cond;
+	struct text output;
+	char *desc;
+	int prio;
+	char **tags;
+	size_t ntags;
+	int enabled;
+	char *source;
+	int warn_evttypes;
+	int skip_unknown;
+	struct exc_def *excs;
+	size_t nexcs;
+	int has_cond, has_output, has_prio, has_desc;
+};
+
+/* ---- compiled form ---- */
+struct fval {
+	int present;
+	int type; /* enum ftype */
+	const char *s;
+	size_t len;
+	int64_t n;
+};
+
+/* A field instance: field + argument + transformers; extracted at most once per event. */
+struct slot {
+	int field; /* enum field_id */
+	int32_t idx; /* [N], or -1 */
+	char *arg; /* evt.arg.<name>, or NULL */
+	int xform; /* enum xform applied to parent slot, XF_NONE for a plain field */
+	int parent;
+	int type; /* result type */
+	int any; /* proc.aname/proc.apid with no index: any ancestor */
+	char *text; /* as written */
+	char *buf;
+	size_t cap;
+	uint32_t gen;
+	struct fval v;
+};
+
+enum xform { XF_NONE, XF_TOLOWER, XF_TOUPPER, XF_BASENAME, XF_LEN, XF_MAX };
+
+struct cmp {
+	int slot;
+	int op; /* enum op_id */
+	int rslot; /* val(field) on the right, or -1 */
+	char *s; /* constant (bytes for b-ops) */
+	size_t len;
+	int64_t n;
+	char **set; /* in/intersects/pmatch: sorted strings */
+	size_t *setlen;
+	int64_t *nset; /* numeric set */
+	size_t nsetv;
+	regex_t *re;
+};
+
+enum insn_op { I_CMP, I_JF, I_JT, I_NOT, I_TRUE, I_FALSE };
+
+struct insn {
+	uint32_t op; /* enum insn_op */
+	uint32_t arg; /* I_CMP: cmp index; I_JF/I_JT: target pc */
+};
+
+struct outseg {
+	const char *lit;
+	size_t litlen;
+	int slot; /* -1: literal only */
+	int width; /* %20field */
+	int unsupported; /* Falco field we do not have: always <NA> */
+};
+
+struct outkey { /* output_fields, sorted by key */
+	const char *key;
+	int slot;
+	int unsupported;
+};
+
+struct rule {
+	char *name;
+	char *desc;
+	char *file;
+	uint32_t line;
+	int prio;
+	char **tags; /* sorted */
+	size_t ntags;
+	int enabled;
+	char *source;
+	uint32_t evmask; /* bit per enum as_syscall */
+	struct insn *code;
+	size_t ncode;
+	char *outtext;
+	struct outseg *segs;
+	size_t nsegs;
+	struct outkey *keys;
+	size_t nkeys;
+};
+
+#define EVMASK_ALL ((1u << AS_SC_MAX) - 1)
+
+struct engine {
+	struct engine_opts opts;
+	char hostname[256];
+	struct rule *rules;
+	size_t nrules;
+	uint32_t *index[AS_SC_MAX];
+	size_t nindex[AS_SC_MAX];
+	uint32_t wants; /* union of enabled rules' masks */
+	struct slot *slots;
+	size_t nslots, capslots;
+	struct cmp *cmps;
+	size_t ncmps, capcmps;
+	uint32_t gen;
+	uint64_t alerts;
+	char *line;
+	char *textbuf;
+};
+
+/* ---- AST ---- */
+enum ast_kind { A_AND, A_OR, A_NOT, A_CMP, A_MACRO, A_CONST };
+
+struct fref {
+	char *name;
+	char *arg; /* inside [...] or after evt.arg. */
+	int has_arg;
+	int xf[COND_MAX_XFORMS];
+	int nxf;
+	size_t off;
+};
+
+struct ast {
+	int kind;
+	size_t off;
+	const struct text *src;
+	struct ast *l, *r;
+	/* A_CMP */
+	struct fref lhs;
+	int op;
+	int has_rfield;
+	struct fref rhs;
+	char **vals;
+	int *valquoted;
+	size_t nvals;
+	int is_list;
+	/* A_MACRO */
+	char *name;
+	const struct macro_def *m;
+	/* A_CONST */
+	int val;
+};
+
+/* Parser lookups */
+struct cond_env {
+	struct list_def *lists;
+	size_t nlists;
+	struct macro_def *macros;
+	size_t nmacros; /* visible: macros[0..nmacros) */
+};
+
+/* Parse t; on error writes a message and the offset. */
+int cond_parse(const struct text *t, const struct cond_env *env, struct ast **out, char *msg,
+	       size_t msgsz, size_t *erroff);
+void cond_free(struct ast *a);
+
+/* Compile into e's slots/cmps, appending code to *code. Errors: message,
+ * offending node; *unsupported set when the cause is a Falco field or event
+ * type we do not have (the rule is then skipped, not an error). */
+struct cond_err {
+	char msg[ENGINE_MSG_MAX];
+	const struct ast *at;
+	int unsupported;
+};
+int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
+		 uint32_t *evmask, int *evtype_named, struct cond_err *err);
+int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err);
+void cond_free_cmp(struct cmp *c);
+
+/* eval.c */
+struct evctx {
+	struct engine *e;
+	const struct event *ev;
+	const struct proctable *pt;
+	const struct proc_entry *pe;
+	int pe_done;
+};
+int eval_rule(struct evctx *c, const struct rule *r);
+void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct fval *v,
+		    char *buf, size_t cap);
+const struct fval *eval_slot(struct evctx *c, int slot);
+
+/* output.c */
+int output_compile(struct engine *e, struct rule *r, const struct text *t, struct cond_err *err,
+		   char *warn, size_t warnsz);
+void output_alert(struct evctx *c, const struct rule *r, FILE *out);
+void output_value_text(const struct fval *v, int field, char *buf, size_t cap);
+
+/* dump.c */
+void dump_rule(const struct engine *e, const struct rule *r, FILE *out);
+
+#endif /* AS_RULES_H */
