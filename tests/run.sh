@@ -11,7 +11,8 @@ npm ci --silent --no-audit --no-fund --prefix tests/bwrap/k8s >/dev/null
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
-cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Debug -DSANITIZE=ON >/dev/null
+# clang: the libFuzzer harnesses of the rule engine build only with it
+CC=clang cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Debug -DSANITIZE=ON >/dev/null
 cmake --build build-san -j"$jobs"
 
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

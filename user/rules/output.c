@@ -186,6 +186,22 @@ static void sb_put(struct sbuf *s, const char *p, size_t n)
 
 /* The human text of a value into s; in text mode control bytes are shown as
  * \xNN so one alert stays one line. */
+/* Every alert of an agent session carries agent.session in output_fields,
+ * whether or not the rule's output names it: it is what ties an alert to the
+ * agent-bwrap launch that started the tree. */
+static void output_session(struct evctx *c, const struct rule *r, struct jw *w)
+{
+	struct fval v = { 0 };
+	char buf[AS_SESSION_MAX];
+
+	for (size_t i = 0; i < r->nkeys; i++)
+		if (!strcmp(r->keys[i].key, "agent.session"))
+			return;
+	fields_extract(c, F_AGENT_SESSION, -1, NULL, &v, buf, sizeof(buf));
+	if (v.present)
+		jw_strn(w, "agent.session", v.s, v.len);
+}
+
 static void sb_value(struct sbuf *s, const struct fval *v, int field, int width, int text_mode)
 {
 	char num[64];
@@ -279,6 +295,7 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 		else
 			jw_i64(&w, k->key, v->n);
 	}
+	output_session(c, r, &w);
 	jw_obj_close(&w);
 	jw_str(&w, "priority", engine_priority_name(r->prio));
 	jw_str(&w, "rule", r->name);
