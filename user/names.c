@@ -73,7 +73,7 @@ const char *names_res(int64_t res, char buf[16])
 		return "SUCCESS";
 	if (e < (int64_t)(sizeof(errno_names) / sizeof(errno_names[0])) && errno_names[e])
 		return errno_names[e];
-	snprintf(buf, 16, "E%lld", (long long)(e > 999999 ? 999999 : e));
+	snprintf(buf, 16, "E%u", (unsigned)(e > 999999 ? 999999 : e));
 	return buf;
 }
 
