@@ -92,12 +92,22 @@ static int decode_exec(const struct as_exec *x, size_t len, struct event *ev,
 	ev->args_trunc = (x->pflags & AS_XF_ARGS_TRUNC) != 0;
 	p += x->args_len;
 	if (plain) {
+		const char *all = p + x->exe_len + x->cwd_len, *u;
+
 		if (put_plain(&ev->exe, ev->exe_buf, sizeof(ev->exe_buf), p, x->exe_len) ||
 		    put_plain(&ev->cwd, ev->cwd_buf, sizeof(ev->cwd_buf), p + x->exe_len,
 			      x->cwd_len) ||
-		    put_plain(&ev->cgroup, ev->cgroup_buf, sizeof(ev->cgroup_buf),
-			      p + x->exe_len + x->cwd_len, x->cgroup_len))
-			DECODE_FAIL("proc record: exe, cwd or cgroup not NUL-terminated");
+		    !plain_ok(all, x->cgroup_len) || x->cgroup_len == 0)
+			DECODE_FAIL("proc record: exe, cwd or cgroups not NUL-terminated");
+		/* a snapshot carries every hierarchy; the v2 path is the unified= one */
+		ev->cgroups = all;
+		u = strstr(all, "unified=");
+		if (u && (u == all || u[-1] == ' '))
+			snprintf(ev->cgroup_buf, sizeof(ev->cgroup_buf), "%.*s",
+				 (int)strcspn(u + 8, " "), u + 8);
+		else
+			snprintf(ev->cgroup_buf, sizeof(ev->cgroup_buf), "/");
+		ev->cgroup.len = (uint32_t)strlen(ev->cgroup_buf);
 		return 0;
 	}
 	if (x->exe_len == 0 && x->hdr.type == AS_EV_EXEC) {
@@ -192,6 +202,7 @@ int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE
 	ev->args = "";
 	ev->args_len = 0;
 	ev->args_trunc = 0;
+	ev->cgroups = NULL;
 	path_clear(&ev->filename, ev->filename_buf);
 	path_clear(&ev->exe, ev->exe_buf);
 	path_clear(&ev->cwd, ev->cwd_buf);
@@ -209,7 +220,9 @@ int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE
 	case AS_EV_CONNECT:
 		if (len != fixed)
 			DECODE_FAIL("connect record of %zu bytes, expected %zu", len, fixed);
-		if (ev->u.conn->path_len > AS_UNIX_PATH_MAX)
+		/* an abstract name follows the leading NUL: one byte less of room */
+		if (ev->u.conn->path_len >
+		    AS_UNIX_PATH_MAX - ((ev->u.conn->cflags & AS_CF_ABSTRACT) ? 1 : 0))
 			DECODE_FAIL("connect record with a %u-byte unix path",
 				    ev->u.conn->path_len);
 		ev->res = ev->u.conn->res;

@@ -45,6 +45,7 @@ struct event {
 	struct event_path exe; /* absolute path of the executable */
 	struct event_path cwd;
 	struct event_path cgroup; /* cgroup v2 path, "/" for the root */
+	const char *cgroups; /* proc snapshot only: every hierarchy, "name=path ..."; else NULL */
 
 	/* open: the absolute, normalised path as the process sees it */
 	struct event_path path;

@@ -214,7 +214,7 @@ void jw_null(struct jw *w, const char *key)
 
 long jw_finish(struct jw *w)
 {
-	if (w->overflow)
+	if (w->overflow || w->len + 2 > w->cap)
 		return -1;
 	w->buf[w->len++] = '\n';
 	w->buf[w->len] = 0;

@@ -67,11 +67,11 @@ static const char *const errno_names[] = {
 
 const char *names_res(int64_t res, char buf[16])
 {
-	int64_t e = -res;
+	uint64_t e = res < 0 ? -(uint64_t)res : 0; /* INT64_MIN has no int64_t negation */
 
 	if (res >= 0)
 		return "SUCCESS";
-	if (e < (int64_t)(sizeof(errno_names) / sizeof(errno_names[0])) && errno_names[e])
+	if (e < sizeof(errno_names) / sizeof(errno_names[0]) && errno_names[e])
 		return errno_names[e];
 	snprintf(buf, 16, "E%u", (unsigned)(e > 999999 ? 999999 : e));
 	return buf;

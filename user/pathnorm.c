@@ -101,7 +101,7 @@ long pathnorm_join(const char *base, const char *rel, char *out, size_t cap)
 			return -1;
 		memcpy(out, base, bl);
 		out[bl++] = '/';
-	} else if (rl + 1 > cap) {
+	} else if (rl + 1 > cap || cap < 2) { /* "" normalises to ".": two bytes */
 		return -1;
 	}
 	memcpy(out + bl, rel, rl + 1);

@@ -206,7 +206,6 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 	const struct as_hdr *h = ev->hdr;
 	struct proc_entry *e, *from;
 	char all[PROCTABLE_CGROUPS_MAX], v2[AS_CGROUP_MAX + 1];
-	const char *u;
 	size_t v1;
 	int err;
 
@@ -217,10 +216,9 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 		return -ENOSPC;
 	from = e->cgroups ? e : pt_find(pt, h->ppid);
 	if (h->type == AS_EV_PROC) {
-		/* procscan sent every hierarchy; the v2 path is the unified= one */
-		snprintf(all, sizeof(all), "%s", ev->cgroup.s);
-		u = strstr(all, "unified=");
-		snprintf(v2, sizeof(v2), "%.*s", u ? (int)strcspn(u + 8, " ") : 1, u ? u + 8 : "/");
+		/* procscan sent every hierarchy; the decoder found the v2 path */
+		snprintf(all, sizeof(all), "%s", ev->cgroups ? ev->cgroups : "");
+		snprintf(v2, sizeof(v2), "%s", ev->cgroup.s);
 	} else {
 		snprintf(v2, sizeof(v2), "%s", ev->cgroup.s);
 		v1 = v1_part(from);
