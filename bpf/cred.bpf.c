@@ -2,20 +2,20 @@
 /* Credential changes: the setuid family and capset, with requested values and result. */
 #include "sentinel.bpf.h"
 
-#define AS_SETID_ENTER(name, sc, nargs)                                                 \
+#define AS_SETID_ENTER(name, sc, nargs, type)                                                 \
 	SEC("tracepoint/syscalls/sys_enter_" #name)                               \
 	int tp_sys_enter_##name(struct trace_event_raw_sys_enter *ctx)             \
 	{                                                                          \
-		return as_inflight_save(ctx, (sc), (nargs));                           \
+		return as_inflight_save(ctx, (sc), (nargs), (type));                           \
 	}
 
-AS_SETID_ENTER(setuid, AS_SC_SETUID, 1)
-AS_SETID_ENTER(setgid, AS_SC_SETGID, 1)
-AS_SETID_ENTER(setreuid, AS_SC_SETREUID, 2)
-AS_SETID_ENTER(setregid, AS_SC_SETREGID, 2)
-AS_SETID_ENTER(setresuid, AS_SC_SETRESUID, 3)
-AS_SETID_ENTER(setresgid, AS_SC_SETRESGID, 3)
-AS_SETID_ENTER(capset, AS_SC_CAPSET, 2)
+AS_SETID_ENTER(setuid, AS_SC_SETUID, 1, AS_EV_SETID)
+AS_SETID_ENTER(setgid, AS_SC_SETGID, 1, AS_EV_SETID)
+AS_SETID_ENTER(setreuid, AS_SC_SETREUID, 2, AS_EV_SETID)
+AS_SETID_ENTER(setregid, AS_SC_SETREGID, 2, AS_EV_SETID)
+AS_SETID_ENTER(setresuid, AS_SC_SETRESUID, 3, AS_EV_SETID)
+AS_SETID_ENTER(setresgid, AS_SC_SETRESGID, 3, AS_EV_SETID)
+AS_SETID_ENTER(capset, AS_SC_CAPSET, 2, AS_EV_CAPSET)
 
 static __always_inline int as_setid_exit(long ret)
 {

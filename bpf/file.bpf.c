@@ -9,25 +9,25 @@
 SEC("tracepoint/syscalls/sys_enter_open")
 int tp_sys_enter_open(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_OPEN, 3);
+	return as_inflight_save(ctx, AS_SC_OPEN, 3, AS_EV_OPEN);
 }
 
 SEC("tracepoint/syscalls/sys_enter_creat")
 int tp_sys_enter_creat(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_CREAT, 2);
+	return as_inflight_save(ctx, AS_SC_CREAT, 2, AS_EV_OPEN);
 }
 
 SEC("tracepoint/syscalls/sys_enter_openat")
 int tp_sys_enter_openat(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_OPENAT, 4);
+	return as_inflight_save(ctx, AS_SC_OPENAT, 4, AS_EV_OPEN);
 }
 
 SEC("tracepoint/syscalls/sys_enter_openat2")
 int tp_sys_enter_openat2(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_OPENAT2, 4);
+	return as_inflight_save(ctx, AS_SC_OPENAT2, 4, AS_EV_OPEN);
 }
 
 /*

@@ -11,7 +11,7 @@
 SEC("tracepoint/syscalls/sys_enter_connect")
 int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_CONNECT, 3);
+	return as_inflight_save(ctx, AS_SC_CONNECT, 3, AS_EV_CONNECT);
 }
 
 /* The socket behind fd, or NULL when fd is not a socket. */

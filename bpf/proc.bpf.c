@@ -4,6 +4,8 @@
 
 const volatile __u32 cfg_self_tgid = 0;
 const volatile __u64 cfg_wakeup_bytes = 0;
+const volatile __u8 cfg_filter_depth[AS_EV_MAX] = {};
+const volatile __u8 cfg_filter_walk = 0;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -90,13 +92,14 @@ static __always_inline void as_session_from_env(struct task_struct *task)
 SEC("tracepoint/syscalls/sys_enter_execve")
 int tp_sys_enter_execve(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_EXECVE, 3);
+	/* not filtered here: exec decides with the new program's name */
+	return as_inflight_save(ctx, AS_SC_EXECVE, 3, AS_EV_MAX);
 }
 
 SEC("tracepoint/syscalls/sys_enter_execveat")
 int tp_sys_enter_execveat(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_EXECVEAT, 5);
+	return as_inflight_save(ctx, AS_SC_EXECVEAT, 5, AS_EV_MAX);
 }
 
 SEC("tracepoint/sched/sched_process_exec")
@@ -121,6 +124,10 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 		sc = in->sc;
 		bpf_map_delete_elem(&inflight, &old_tid);
 	}
+	/* a new program, maybe a new name: judge the process afresh */
+	as_verdict_forget(bpf_get_current_pid_tgid() >> 32);
+	if (!as_filter_pass(AS_EV_EXEC))
+		return 0;
 	as_session_from_env(task); /* uses the scratch buffer: before the record */
 	e = (struct as_exec *)buf;
 	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
@@ -209,7 +216,7 @@ static __always_inline int as_exec_failed(long ret)
 	int trunc = 0;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in) || ret >= 0)
+	if (!as_inflight_take(&in) || ret >= 0 || !as_filter_pass(AS_EV_EXEC))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
@@ -273,6 +280,7 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 	tgid = BPF_CORE_READ(child, tgid);
 	if (pid != tgid)
 		return 0; /* a thread */
+	as_verdict_forget(tgid); /* a recycled pid must not inherit a verdict */
 	{
 		__u32 ptgid = bpf_get_current_pid_tgid() >> 32;
 		struct as_session *sess = bpf_map_lookup_elem(&sessions, &ptgid);
@@ -280,6 +288,8 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 		if (sess)
 			bpf_map_update_elem(&sessions, &tgid, sess, BPF_ANY);
 	}
+	if (!as_filter_pass(AS_EV_FORK))
+		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
@@ -305,6 +315,10 @@ int tp_sched_process_exit(void *ctx)
 	 * before the tracepoint fires. */
 	if (BPF_CORE_READ(task, signal, live.counter) != 0)
 		return 0;
+	if (!as_filter_pass(AS_EV_EXIT)) {
+		as_verdict_forget(bpf_get_current_pid_tgid() >> 32);
+		return 0;
+	}
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
@@ -317,6 +331,7 @@ int tp_sched_process_exit(void *ctx)
 		__u32 tgid = x->hdr.pid;
 
 		bpf_map_delete_elem(&sessions, &tgid);
+		as_verdict_forget(tgid);
 	}
 	return 0;
 }

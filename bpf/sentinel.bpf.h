@@ -83,9 +83,68 @@ struct {
 	__type(value, struct as_inflight);
 } inflight SEC(".maps") __weak;
 
+/* Pre-filter derived from the rules (user/rules/kfilter.c): names the kernel
+ * tests, and per process the first ancestor level whose name is one of them. */
+#define AS_FILTER_NAMES_MAX 64
+#define AS_VERDICTS_MAX 65536 /* processes with a cached verdict; LRU beyond */
+#define AS_VERDICT_NONE 0xff /* no ancestor within cfg_filter_walk matches */
+
+struct as_comm_key {
+	char comm[AS_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AS_FILTER_NAMES_MAX);
+	__type(key, struct as_comm_key);
+	__type(value, __u8);
+} filter_names SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, AS_VERDICTS_MAX);
+	__type(key, __u32);
+	__type(value, __u8);
+} verdicts SEC(".maps") __weak;
+
 /* Settings, written through skel->rodata between open and load. */
 extern const volatile __u32 cfg_self_tgid; /* agent-sentinel itself: never traced */
 extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this much is queued */
+/* per event type: 0 = keep every event; d + 1 = keep it only when the
+ * process or one of its first d ancestors has a name in filter_names */
+extern const volatile __u8 cfg_filter_depth[AS_EV_MAX];
+extern const volatile __u8 cfg_filter_walk; /* deepest level any type needs */
+
+/* First ancestor level (0 = the process) whose name is in filter_names, up to
+ * cfg_filter_walk; AS_VERDICT_NONE otherwise (task.bpf.c, a global function). */
+__u32 as_verdict_compute(__u64 task);
+
+/* Does an event of this type from the current process pass the pre-filter?
+ * The verdict is cached per process and dropped at exec and exit. */
+static __always_inline int as_filter_pass(__u32 type)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u8 d, *cached, v;
+
+	if (type >= AS_EV_MAX) /* AS_EV_MAX: not filtered */
+		return 1;
+	d = cfg_filter_depth[type];
+	if (!d)
+		return 1;
+	cached = bpf_map_lookup_elem(&verdicts, &tgid);
+	if (cached) {
+		v = *cached;
+	} else {
+		v = as_verdict_compute(bpf_get_current_task());
+		bpf_map_update_elem(&verdicts, &tgid, &v, BPF_ANY);
+	}
+	return v < d;
+}
+
+static __always_inline void as_verdict_forget(__u32 tgid)
+{
+	bpf_map_delete_elem(&verdicts, &tgid);
+}
 
 static __always_inline __u8 *as_scratch_buf(void)
 {
@@ -254,16 +313,18 @@ static __always_inline void as_emit(__u8 *buf, __u32 size)
 		as_count_drop(h->type);
 }
 
-/* Save the syscall's first nargs arguments for the matching exit. nargs must
- * be the syscall's real arity: the kernel refuses to attach a program that
+/* Save the syscall's first nargs arguments for the matching exit, when an
+ * event of this type from this process passes the pre-filter. nargs must be
+ * the syscall's real arity: the kernel refuses to attach a program that
  * reads past the end of a tracepoint's context. */
 static __always_inline int as_inflight_save(struct trace_event_raw_sys_enter *ctx, __u32 sc,
-					    int nargs)
+					    int nargs, __u32 type)
 {
 	struct as_inflight in = {};
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
-	if (as_skip_self())
+	/* filtered here, at enter: the matching exit then finds nothing to do */
+	if (as_skip_self() || !as_filter_pass(type))
 		return 0;
 	in.sc = sc;
 	in.args[0] = ctx->args[0];

@@ -65,3 +65,37 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u64 task_p, __u32 type, __u3
 	h->ppid = h->n_anc ? h->anc[0].pid : 0;
 	return 0;
 }
+
+struct as_vwalk {
+	struct task_struct *task;
+	__u32 verdict;
+	__u32 _pad0;
+};
+
+static long as_verdict_step(__u32 index, struct as_vwalk *w)
+{
+	struct task_struct *task = w->task;
+	struct as_comm_key key = {};
+
+	if (index > cfg_filter_walk || !task)
+		return 1;
+	bpf_probe_read_kernel_str(key.comm, sizeof(key.comm), &task->comm);
+	if (bpf_map_lookup_elem(&filter_names, &key)) {
+		w->verdict = index;
+		return 1;
+	}
+	if (index && BPF_CORE_READ(task, tgid) == 1)
+		return 1; /* init: no ancestors above */
+	w->task = BPF_CORE_READ(task, real_parent, group_leader);
+	return 0;
+}
+
+/* Level 0 is the current thread's own comm (proc.name); above it the group
+ * leaders of the real_parent chain, as in as_hdr_fill_task. */
+__noinline __u32 as_verdict_compute(__u64 task_p)
+{
+	struct as_vwalk w = { .task = (struct task_struct *)task_p, .verdict = AS_VERDICT_NONE };
+
+	bpf_loop(AS_MAX_ANCESTORS + 1, as_verdict_step, &w, 0);
+	return w.verdict;
+}

@@ -157,6 +157,12 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 	}
 	l->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
+	l->skel->rodata->cfg_filter_walk = 0;
+	for (unsigned t = 0; t < AS_EV_MAX; t++) {
+		l->skel->rodata->cfg_filter_depth[t] = o->filter_depth[t];
+		if (o->filter_depth[t] && o->filter_depth[t] - 1 > l->skel->rodata->cfg_filter_walk)
+			l->skel->rodata->cfg_filter_walk = o->filter_depth[t] - 1;
+	}
 
 	bpf_object__for_each_program(prog, l->skel->obj) {
 		const char *name = bpf_program__name(prog);
@@ -178,6 +184,16 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 	if (err) {
 		explain_load_error(err);
 		goto fail;
+	}
+	for (size_t i = 0; i < o->filter_nnames && i < LOADER_FILTER_NAMES_MAX; i++) {
+		uint8_t one = 1;
+
+		if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.filter_names),
+					o->filter_names[i], &one, BPF_ANY)) {
+			err = -errno;
+			diag_err("cannot fill the pre-filter's name map: %s", strerror(-err));
+			goto fail;
+		}
 	}
 	bpf_object__for_each_program(prog, l->skel->obj) {
 		struct bpf_link *link;

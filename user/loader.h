@@ -8,15 +8,24 @@
 #ifndef AS_LOADER_H
 #define AS_LOADER_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include "abi.h"
 
 #define LOADER_RINGBUF_DEFAULT (16u << 20) /* 16 MiB: ~40k typical events of slack */
 #define LOADER_WAKEUP_DEFAULT (256u << 10) /* wake the consumer per 256 KiB queued */
 
 struct sentinel_bpf;
 
+#define LOADER_FILTER_NAMES_MAX 64 /* = AS_FILTER_NAMES_MAX in bpf/sentinel.bpf.h */
+
 struct loader_opts {
 	uint32_t ringbuf_bytes; /* power of two, >= page size */
+	/* kernel pre-filter: per event type 0 = keep all, d + 1 = keep when the
+	 * process or one of its first d ancestors is named in filter_names */
+	uint8_t filter_depth[AS_EV_MAX];
+	char filter_names[LOADER_FILTER_NAMES_MAX][AS_COMM_LEN];
+	size_t filter_nnames;
 	uint64_t wakeup_bytes; /* 0: wake on every event */
 	uint32_t want_types; /* bit per enum as_event_type: attach only these */
 	int verbose; /* pass libbpf's messages through */

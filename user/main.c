@@ -14,6 +14,7 @@
 #include "notify.h"
 #include "opts.h"
 #include "pipeline.h"
+#include "prefilter.h"
 #include "record.h"
 #include "trace.h"
 
@@ -157,12 +158,31 @@ static uint32_t main_want_types(const struct main_sink *s)
 	return mask | 1u << AS_EV_EXEC | 1u << AS_EV_FORK | 1u << AS_EV_EXIT;
 }
 
-static int main_live(struct pipeline *p, const struct opts *o, uint32_t want_types)
+static int main_admit(void *ctx, const struct as_hdr *h)
 {
-	struct loader_opts lo = { .ringbuf_bytes = o->ringbuf_bytes,
-				  .wakeup_bytes = o->wakeup_bytes,
-				  .want_types = want_types,
-				  .verbose = o->verbose };
+	return engine_kfilter_pass(ctx, h);
+}
+
+/* What to attach and what the kernel drops, from the rules (none for --trace). */
+static void main_plan(const struct opts *o, const struct main_sink *s, struct loader_opts *lo,
+		      struct engine_kfilter *kf)
+{
+	memset(lo, 0, sizeof(*lo));
+	lo->ringbuf_bytes = o->ringbuf_bytes;
+	lo->wakeup_bytes = o->wakeup_bytes;
+	lo->verbose = o->verbose;
+	lo->want_types = main_want_types(s);
+	if (s->trace || !s->engine || o->no_prefilter)
+		return;
+	prefilter_plan(s->engine, lo->want_types, kf);
+	prefilter_to_loader(kf, lo);
+	if (o->verbose)
+		prefilter_describe(kf, stderr);
+}
+
+static int main_live(struct pipeline *p, const struct opts *o, const struct loader_opts *plan)
+{
+	struct loader_opts lo = *plan;
 	uint64_t drops[AS_EV_MAX] = { 0 }, seen[AS_EV_MAX] = { 0 };
 	uint64_t next_check, deadline = 0;
 	struct consumer c = { 0 };
@@ -261,6 +281,8 @@ static int main_one_shot(const struct opts *o)
 int main(int argc, char **argv)
 {
 	static struct main_sink sink;
+	static struct engine_kfilter kf;
+	struct loader_opts lo;
 	struct recorder rec = { 0 };
 	struct pipeline p;
 	struct opts o;
@@ -301,7 +323,13 @@ int main(int argc, char **argv)
 			goto out;
 		p.recorder = &rec;
 	}
-	err = o.replay ? main_replay(&p, o.replay) : main_live(&p, &o, main_want_types(&sink));
+	main_plan(&o, &sink, &lo, &kf);
+	if (o.replay && sink.engine && !sink.trace && !o.no_prefilter) {
+		/* filter the recording as the kernel would have */
+		p.admit = main_admit;
+		p.admit_ctx = &kf;
+	}
+	err = o.replay ? main_replay(&p, o.replay) : main_live(&p, &o, &lo);
 out:
 	if (p.recorder && recorder_close(&rec) && !err)
 		err = -EIO;

@@ -26,6 +26,7 @@ enum {
 	OPT_WAKEUP,
 	OPT_MAX_PROCS,
 	OPT_VERSION,
+	OPT_NO_PREFILTER,
 };
 
 static const struct option long_opts[] = {
@@ -43,6 +44,7 @@ static const struct option long_opts[] = {
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
 	{ "wakeup-bytes", required_argument, NULL, OPT_WAKEUP },
 	{ "max-procs", required_argument, NULL, OPT_MAX_PROCS },
+	{ "no-prefilter", no_argument, NULL, OPT_NO_PREFILTER },
 	{ "unbuffered", no_argument, NULL, 'U' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -73,6 +75,8 @@ static void opts_usage(FILE *f)
 		"      --wakeup-bytes N    wake the consumer every N queued bytes (0: every "
 		"event; default 256K)\n"
 		"      --max-procs N       process table bound (default %u)\n"
+		"      --no-prefilter      keep every event in the kernel (and in --replay);\n"
+		"                          by default events no rule can match are dropped there\n"
 		"  -v, --verbose           pass libbpf's messages through\n"
 		"  -h, --help, --version\n",
 		PROCTABLE_MAX_ENTRIES);
@@ -201,6 +205,9 @@ int opts_parse(struct opts *o, int argc, char **argv)
 			return 1;
 		case OPT_TRACE:
 			o->trace = 1;
+			break;
+		case OPT_NO_PREFILTER:
+			o->no_prefilter = 1;
 			break;
 		case OPT_RECORD:
 			o->record = optarg;

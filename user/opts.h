@@ -26,6 +26,7 @@ struct opts {
 	int text; /* --text: human alert lines instead of JSON */
 	int unbuffered; /* -U */
 	int verbose;
+	int no_prefilter; /* keep every event in the kernel (and in a replay) */
 	uint32_t ringbuf_bytes;
 	uint64_t wakeup_bytes;
 	uint32_t max_procs;

@@ -23,6 +23,10 @@ struct pipeline {
 	struct recorder *recorder; /* NULL: not recording */
 	pipeline_sink sink; /* NULL: nothing to evaluate */
 	void *sink_ctx;
+	/* replay only: a record the kernel pre-filter would have dropped is
+	 * skipped as if it never came (NULL: keep everything) */
+	int (*admit)(void *ctx, const struct as_hdr *h);
+	void *admit_ctx;
 	uint64_t num; /* events numbered so far */
 	uint64_t by_type[AS_EV_MAX];
 	uint64_t bad_records;

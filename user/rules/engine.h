@@ -64,6 +64,26 @@ int engine_list_rules(const struct engine *e, FILE *out, int json);
 int engine_list_fields(FILE *out, const char *format);
 uint64_t engine_alert_count(const struct engine *e);
 size_t engine_rule_count(const struct engine *e);
+/*
+ * The kernel pre-filter the loaded rules allow (kfilter.c): per event type,
+ * ENGINE_KF_ANY (keep every event), ENGINE_KF_NOTHING (no rule can match),
+ * or a depth D: an event can only match when the name of the process or of
+ * one of its first D ancestors is in names[]. Conservative by construction.
+ */
+#define ENGINE_KF_NAMES_MAX 64 /* distinct names the kernel tests; more: no filter */
+#define ENGINE_KF_ANY 0xff
+#define ENGINE_KF_NOTHING 0xfe
+
+struct engine_kfilter {
+	uint8_t depth[AS_EV_MAX];
+	char names[ENGINE_KF_NAMES_MAX][AS_COMM_LEN];
+	size_t nnames;
+};
+
+int engine_kfilter(const struct engine *e, struct engine_kfilter *out);
+/* The same test in userspace, on a record's own header (replay, tests). */
+int engine_kfilter_pass(const struct engine_kfilter *kf, const struct as_hdr *h);
+
 /* Disassemble every compiled rule (what --dump prints). */
 int engine_dump(const struct engine *e, FILE *out);
 

@@ -201,6 +201,19 @@ struct outkey { /* output_fields, sorted by key */
 	int unsupported;
 };
 
+/* What a rule's condition implies about process and ancestor names (kfilter.c). */
+#define KF_NAMES_MAX ENGINE_KF_NAMES_MAX
+enum kf_kind { KF_ANY, KF_NAMES, KF_NONE };
+
+struct kfilter {
+	int kind; /* KF_ANY: no restriction; KF_NONE: never true */
+	int depth; /* KF_NAMES: some name among ancestors 0..depth is in names */
+	char names[KF_NAMES_MAX][AS_COMM_LEN];
+	size_t nnames;
+};
+
+void kfilter_derive(const struct ast *a, struct kfilter *k);
+
 struct rule {
 	char *name;
 	char *desc;
@@ -219,6 +232,7 @@ struct rule {
 	size_t nsegs;
 	struct outkey *keys;
 	size_t nkeys;
+	struct kfilter kf;
 };
 
 #define EVMASK_ALL ((1u << AS_SC_MAX) - 1)

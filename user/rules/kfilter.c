@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The kernel-side pre-filter, derived from the rules: for each rule, the
+ * weakest predicate "the name of the process or of one of its first D
+ * ancestors is in set S" that its condition implies, or "anything" when the
+ * condition implies no such thing. The derivation is conservative: a rule's
+ * condition can only be true when its predicate is, so dropping events that
+ * fail the predicate never loses an alert.
+ *
+ *   P(a and b) = P(a) or P(b), whichever restricts (both are implied)
+ *   P(a or b)  = P(a) union P(b)   (names and depth)
+ *   P(not a)   = anything          (a negation implies no name)
+ *   P(proc.name = x | in (...))        = names {x...} at depth 0
+ *   P(proc.pname ...)                  = depth 1
+ *   P(proc.aname[N] ...)               = depth N ("some ancestor <= N" is weaker)
+ *   P(proc.aname ... (any ancestor))   = depth AS_MAX_ANCESTORS
+ *   P(false) = nothing; P(anything else) = anything.
+ * Negations are pushed down first (De Morgan), so "not (a or b)" counts as
+ * "not a and not b".
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "names.h"
+#include "rules.h"
+
+static void kf_anything(struct kfilter *k)
+{
+	k->kind = KF_ANY;
+	k->depth = 0;
+	k->nnames = 0;
+}
+
+static void kf_union(struct kfilter *a, const struct kfilter *b)
+{
+	if (a->kind == KF_ANY || b->kind == KF_NONE)
+		return;
+	if (b->kind == KF_ANY || a->kind == KF_NONE) {
+		*a = *b;
+		return;
+	}
+	if (b->depth > a->depth)
+		a->depth = b->depth;
+	for (size_t i = 0; i < b->nnames; i++) {
+		size_t j;
+
+		for (j = 0; j < a->nnames; j++)
+			if (!strcmp(a->names[j], b->names[i]))
+				break;
+		if (j < a->nnames)
+			continue;
+		if (a->nnames == KF_NAMES_MAX) { /* too many names to test: give up */
+			kf_anything(a);
+			return;
+		}
+		memcpy(a->names[a->nnames++], b->names[i], AS_COMM_LEN);
+	}
+}
+
+/* Both hold; keep the one that lets fewer events through. */
+static void kf_both(struct kfilter *a, const struct kfilter *b)
+{
+	if (b->kind == KF_NONE || a->kind == KF_ANY) {
+		*a = *b;
+		return;
+	}
+	if (a->kind == KF_NONE || b->kind == KF_ANY)
+		return;
+	if (b->depth < a->depth || (b->depth == a->depth && b->nnames < a->nnames))
+		*a = *b;
+}
+
+/* A comparison on a process or ancestor name, as the kernel can test it. */
+static void kf_cmp(const struct ast *a, struct kfilter *k)
+{
+	int f = fields_lookup(a->lhs.name);
+	long depth;
+
+	kf_anything(k);
+	if (a->lhs.nxf || a->has_rfield ||
+	    (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))
+		return;
+	if (f == F_PROC_NAME && !a->lhs.has_arg)
+		depth = 0;
+	else if (f == F_PROC_PNAME && !a->lhs.has_arg)
+		depth = 1;
+	else if (f == F_PROC_ANAME && !a->lhs.has_arg)
+		depth = AS_MAX_ANCESTORS; /* any ancestor */
+	else if (f == F_PROC_ANAME)
+		depth = strtol(a->lhs.arg, NULL, 10);
+	else
+		return;
+	k->kind = KF_NAMES;
+	if (depth > AS_MAX_ANCESTORS) { /* never captured: never true */
+		k->kind = KF_NONE;
+		return;
+	}
+	k->depth = (int)depth;
+	for (size_t i = 0; i < a->nvals; i++) {
+		/* a comm holds at most 15 bytes: a longer value never equals one */
+		if (strlen(a->vals[i]) >= AS_COMM_LEN)
+			continue;
+		if (k->nnames == KF_NAMES_MAX) {
+			kf_anything(k);
+			return;
+		}
+		memset(k->names[k->nnames], 0, AS_COMM_LEN);
+		memcpy(k->names[k->nnames++], a->vals[i], strlen(a->vals[i]));
+	}
+	if (!k->nnames)
+		k->kind = KF_NONE;
+}
+
+static void kf_derive(const struct ast *a, int neg, int depth, struct kfilter *k)
+{
+	struct kfilter r;
+
+	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH) {
+		kf_anything(k);
+		return;
+	}
+	switch (a->kind) {
+	case A_AND:
+	case A_OR:
+		kf_derive(a->l, neg, depth + 1, k);
+		kf_derive(a->r, neg, depth + 1, &r);
+		/* not (x and y) = not x or not y; not (x or y) = not x and not y */
+		if ((a->kind == A_AND) != neg)
+			kf_both(k, &r);
+		else
+			kf_union(k, &r);
+		return;
+	case A_NOT:
+		kf_derive(a->l, !neg, depth + 1, k);
+		return;
+	case A_MACRO:
+		if (a->m && a->m->ast)
+			kf_derive(a->m->ast, neg, depth + 1, k);
+		else
+			kf_anything(k);
+		return;
+	case A_CONST:
+		kf_anything(k);
+		if (!a->val != !neg) /* false, or not true */
+			k->kind = KF_NONE;
+		return;
+	case A_CMP:
+		if (neg)
+			kf_anything(k);
+		else
+			kf_cmp(a, k);
+		return;
+	default:
+		kf_anything(k);
+		return;
+	}
+}
+
+void kfilter_derive(const struct ast *a, struct kfilter *k)
+{
+	memset(k, 0, sizeof(*k));
+	kf_derive(a, 0, 0, k);
+}
+
+int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
+{
+	struct kfilter per[AS_EV_MAX];
+	int seen[AS_EV_MAX] = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < e->nrules; i++) {
+		const struct rule *r = &e->rules[i];
+
+		if (!r->enabled)
+			continue;
+		for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+			unsigned type = AS_EV_NONE;
+
+			if (!(r->evmask & (1u << sc)))
+				continue;
+			for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
+				if (strcmp(names_evt_type(t, sc), "unknown"))
+					type = t;
+			if (type == AS_EV_NONE)
+				continue;
+			if (!seen[type]) {
+				per[type] = r->kf;
+				seen[type] = 1;
+			} else {
+				kf_union(&per[type], &r->kf);
+			}
+		}
+	}
+	for (unsigned t = AS_EV_EXEC; t < AS_EV_MAX; t++) {
+		if (seen[t] && per[t].kind == KF_ANY) {
+			out->depth[t] = ENGINE_KF_ANY;
+			continue;
+		}
+		if (!seen[t] || per[t].kind == KF_NONE) { /* no rule, or none can match */
+			out->depth[t] = ENGINE_KF_NOTHING;
+			continue;
+		}
+		out->depth[t] = (uint8_t)per[t].depth;
+		for (size_t i = 0; i < per[t].nnames; i++) {
+			size_t j;
+
+			for (j = 0; j < out->nnames; j++)
+				if (!memcmp(out->names[j], per[t].names[i], AS_COMM_LEN))
+					break;
+			if (j < out->nnames)
+				continue;
+			if (out->nnames == ENGINE_KF_NAMES_MAX) {
+				out->depth[t] = ENGINE_KF_ANY;
+				break;
+			}
+			memcpy(out->names[out->nnames++], per[t].names[i], AS_COMM_LEN);
+		}
+	}
+	return 0;
+}
+
+int engine_kfilter_pass(const struct engine_kfilter *kf, const struct as_hdr *h)
+{
+	uint8_t d = h->type < AS_EV_MAX ? kf->depth[h->type] : ENGINE_KF_ANY;
+
+	if (d == ENGINE_KF_ANY)
+		return 1;
+	if (d == ENGINE_KF_NOTHING)
+		return 0;
+	for (unsigned i = 0; i <= d && i <= h->n_anc; i++) {
+		const char *comm = i ? h->anc[i - 1].comm : h->comm;
+
+		for (size_t j = 0; j < kf->nnames; j++)
+			if (!strncmp(comm, kf->names[j], AS_COMM_LEN))
+				return 1;
+	}
+	return 0;
+}
