@@ -110,10 +110,11 @@ struct {
 /* Settings, written through skel->rodata between open and load. */
 extern const volatile __u32 cfg_self_tgid; /* agent-sentinel itself: never traced */
 extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this much is queued */
-/* per event type: 0 = keep every event; d + 1 = keep it only when the
- * process or one of its first d ancestors has a name in filter_names */
-extern const volatile __u8 cfg_filter_depth[AS_EV_MAX];
-extern const volatile __u8 cfg_filter_walk; /* deepest level any type needs */
+/* Pre-filter settings, in .bss so that a rules reload can rewrite them: per
+ * event type 0 = keep every event; d + 1 = keep it only when the process or
+ * one of its first d ancestors has a name in filter_names */
+extern volatile __u8 cfg_filter_depth[AS_EV_MAX];
+extern volatile __u8 cfg_filter_walk; /* deepest level any type needs */
 
 /* First ancestor level (0 = the process) whose name is in filter_names, up to
  * cfg_filter_walk; AS_VERDICT_NONE otherwise (task.bpf.c, a global function). */

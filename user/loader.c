@@ -117,6 +117,9 @@ static void explain_load_error(int err)
 			 strerror(-err));
 }
 
+/* Every program is loaded (verification is cheap: the walks are global
+ * functions); which ones are attached follows the rules and can change on
+ * a reload without loading anything again. */
 int loader_start(struct loader *l, const struct loader_opts *o)
 {
 	struct bpf_program *prog;
@@ -157,26 +160,15 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 	}
 	l->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
-	l->skel->rodata->cfg_filter_walk = 0;
-	for (unsigned t = 0; t < AS_EV_MAX; t++) {
-		l->skel->rodata->cfg_filter_depth[t] = o->filter_depth[t];
-		if (o->filter_depth[t] && o->filter_depth[t] - 1 > l->skel->rodata->cfg_filter_walk)
-			l->skel->rodata->cfg_filter_walk = o->filter_depth[t] - 1;
-	}
 
 	bpf_object__for_each_program(prog, l->skel->obj) {
-		const char *name = bpf_program__name(prog);
-		unsigned type = prog_event_type(name);
-
 		if (!tracepoint_exists(tracefs, bpf_program__section_name(prog))) {
 			/* e.g. no open/creat on arm64: not fatal, only that source is off */
 			if (o->verbose)
-				diag_info("tracepoint of %s not in this kernel: switched off", name);
+				diag_info("tracepoint of %s not in this kernel: switched off",
+					  bpf_program__name(prog));
 			bpf_program__set_autoload(prog, false);
 			l->skipped++;
-		} else if (type != AS_EV_NONE && !(o->want_types & (1u << type))) {
-			bpf_program__set_autoload(prog, false);
-			l->unwanted++;
 		}
 	}
 
@@ -185,39 +177,84 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 		explain_load_error(err);
 		goto fail;
 	}
-	for (size_t i = 0; i < o->filter_nnames && i < LOADER_FILTER_NAMES_MAX; i++) {
-		uint8_t one = 1;
-
-		if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.filter_names),
-					o->filter_names[i], &one, BPF_ANY)) {
-			err = -errno;
-			diag_err("cannot fill the pre-filter's name map: %s", strerror(-err));
-			goto fail;
-		}
-	}
-	bpf_object__for_each_program(prog, l->skel->obj) {
-		struct bpf_link *link;
-
-		if (!bpf_program__autoload(prog))
-			continue;
-		link = bpf_program__attach(prog);
-		if (!link) {
-			err = -errno;
-			diag_err("cannot attach %s to %s: %s", bpf_program__name(prog),
-				 bpf_program__section_name(prog), strerror(-err));
-			goto fail;
-		}
-		/* the skeleton destroys links it knows; keep ours in its table */
-		for (size_t i = 0; i < (size_t)l->skel->skeleton->prog_cnt; i++)
-			if (*l->skel->skeleton->progs[i].prog == prog)
-				*l->skel->skeleton->progs[i].link = link;
-		l->attached++;
-	}
+	err = loader_retarget(l, o);
+	if (err)
+		goto fail;
 	return 0;
 fail:
 	sentinel_bpf__destroy(l->skel);
 	l->skel = NULL;
 	return err;
+}
+
+static int loader_set_filter(struct loader *l, const struct loader_opts *o)
+{
+	int names = bpf_map__fd(l->skel->maps.filter_names);
+	int verdicts = bpf_map__fd(l->skel->maps.verdicts);
+	char key[AS_COMM_LEN];
+	uint32_t pid;
+	uint8_t walk = 0;
+
+	/* keep every event while the names change, then narrow */
+	for (unsigned t = 0; t < AS_EV_MAX; t++)
+		l->skel->bss->cfg_filter_depth[t] = 0;
+	while (bpf_map_get_next_key(names, NULL, key) == 0)
+		bpf_map_delete_elem(names, key);
+	for (size_t i = 0; i < o->filter_nnames && i < LOADER_FILTER_NAMES_MAX; i++) {
+		uint8_t one = 1;
+
+		if (bpf_map_update_elem(names, o->filter_names[i], &one, BPF_ANY)) {
+			int err = -errno;
+
+			diag_err("cannot fill the pre-filter's name map: %s", strerror(-err));
+			return err;
+		}
+	}
+	/* cached verdicts were taken against the old names */
+	while (bpf_map_get_next_key(verdicts, NULL, &pid) == 0)
+		bpf_map_delete_elem(verdicts, &pid);
+	for (unsigned t = 0; t < AS_EV_MAX; t++)
+		if (o->filter_depth[t] && o->filter_depth[t] - 1 > walk)
+			walk = o->filter_depth[t] - 1;
+	l->skel->bss->cfg_filter_walk = walk;
+	for (unsigned t = 0; t < AS_EV_MAX; t++)
+		l->skel->bss->cfg_filter_depth[t] = o->filter_depth[t];
+	return 0;
+}
+
+int loader_retarget(struct loader *l, const struct loader_opts *o)
+{
+	struct bpf_object_skeleton *sk = l->skel->skeleton;
+	int err = loader_set_filter(l, o);
+
+	if (err)
+		return err;
+	l->attached = l->unwanted = 0;
+	for (int i = 0; i < sk->prog_cnt; i++) {
+		struct bpf_program *prog = *sk->progs[i].prog;
+		struct bpf_link **link = sk->progs[i].link;
+		unsigned type = prog_event_type(bpf_program__name(prog));
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (type != AS_EV_NONE && !(o->want_types & (1u << type))) {
+			bpf_link__destroy(*link); /* NULL-safe */
+			*link = NULL;
+			l->unwanted++;
+			continue;
+		}
+		if (!*link) {
+			*link = bpf_program__attach(prog);
+			if (!*link) {
+				err = -errno;
+				diag_err("cannot attach %s to %s: %s", bpf_program__name(prog),
+					 bpf_program__section_name(prog), strerror(-err));
+				return err;
+			}
+		}
+		l->attached++;
+	}
+	return 0;
 }
 
 static void *loader_detach_one(void *link)

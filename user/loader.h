@@ -40,6 +40,9 @@ struct loader {
 
 /* Returns 0, or a negative errno after printing why. */
 int loader_start(struct loader *l, const struct loader_opts *o);
+/* Apply new settings to running programs (a rules reload): the pre-filter,
+ * and which programs are attached. Returns 0 or -errno after saying why. */
+int loader_retarget(struct loader *l, const struct loader_opts *o);
 void loader_stop(struct loader *l);
 int loader_ringbuf_fd(const struct loader *l);
 /* Tell the kernel side that pid belongs to an agent session (for processes

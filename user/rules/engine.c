@@ -1649,6 +1649,17 @@ static void evtypes_text(uint32_t mask, char *buf, size_t cap)
 	}
 }
 
+const char *engine_hostname(const struct engine *e)
+{
+	return e->hostname;
+}
+
+void engine_continue_seq(struct engine *e, const struct engine *from)
+{
+	if (e && from)
+		e->seq = from->seq;
+}
+
 int engine_list_rules(const struct engine *e, FILE *out, int json)
 {
 	char types[512];

@@ -30,11 +30,19 @@ enum engine_priority {
 
 struct engine;
 
+/* Where alerts go when set: line is one complete alert without its newline,
+ * prio an enum engine_priority, rule the rule's name. */
+typedef void (*engine_emit_fn)(void *ctx, const char *line, size_t len, int prio,
+			       const char *rule);
+
 struct engine_opts {
 	int rule_matching_all; /* 0 = first (Falco default), 1 = all */
 	int min_priority; /* enum engine_priority: rules less severe are dropped at load; 0 = keep all */
 	int json; /* 1 = JSON lines (default), 0 = --text human line */
 	const char *hostname; /* NULL = $FALCO_HOSTNAME or gethostname() */
+	int seq; /* number alerts: output_fields."agent.seq" 1, 2, ... (a gap = a loss) */
+	engine_emit_fn emit; /* NULL: engine_process writes to its FILE */
+	void *emit_ctx;
 };
 
 /* Parse a priority name (case-insensitive, "info" accepted); -1 if unknown. */
@@ -63,6 +71,10 @@ int engine_process(struct engine *e, const struct event *ev, const struct procta
 int engine_list_rules(const struct engine *e, FILE *out, int json);
 int engine_list_fields(FILE *out, const char *format);
 uint64_t engine_alert_count(const struct engine *e);
+/* The hostname alerts carry ($FALCO_HOSTNAME or the host's name). */
+const char *engine_hostname(const struct engine *e);
+/* Carry alert numbering (agent.seq) over from an engine being replaced. */
+void engine_continue_seq(struct engine *e, const struct engine *from);
 size_t engine_rule_count(const struct engine *e);
 /*
  * The kernel pre-filter the loaded rules allow (kfilter.c): per event type,

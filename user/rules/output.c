@@ -186,6 +186,18 @@ static void sb_put(struct sbuf *s, const char *p, size_t n)
 
 /* The human text of a value into s; in text mode control bytes are shown as
  * \xNN so one alert stays one line. */
+/* One alert line (without newline): to the caller's emit hook when set, else to out. */
+static void output_write(struct engine *e, const struct rule *r, const char *line, size_t len,
+			 FILE *out)
+{
+	if (e->opts.emit) {
+		e->opts.emit(e->opts.emit_ctx, line, len, r->prio, r->name);
+		return;
+	}
+	fwrite(line, 1, len, out);
+	fputc('\n', out);
+}
+
 /* Every alert of an agent session carries agent.session in output_fields,
  * whether or not the rule's output names it: it is what ties an alert to the
  * agent-bwrap launch that started the tree. */
@@ -273,8 +285,7 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 		}
 	}
 	if (!e->opts.json) {
-		fwrite(s.b, 1, s.len, out);
-		fputc('\n', out);
+		output_write(e, r, s.b, s.len, out);
 		return;
 	}
 	jw_init(&w, e->line, OUTPUT_LINE_MAX);
@@ -296,6 +307,8 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 			jw_i64(&w, k->key, v->n);
 	}
 	output_session(c, r, &w);
+	if (e->opts.seq)
+		jw_u64(&w, "agent.seq", ++e->seq);
 	jw_obj_close(&w);
 	jw_str(&w, "priority", engine_priority_name(r->prio));
 	jw_str(&w, "rule", r->name);
@@ -306,10 +319,7 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 	jw_arr_close(&w);
 	jw_str(&w, "time", iso);
 	jw_obj_close(&w);
-	if (jw_finish(&w) < 0) { /* cut short: still one line */
-		fwrite(w.buf, 1, w.len, out);
-		fputc('\n', out);
-		return;
-	}
-	fwrite(w.buf, 1, w.len, out);
+	if (jw_finish(&w) >= 0)
+		w.len--; /* the newline: output_write adds its own */
+	output_write(e, r, w.buf, w.len, out); /* cut short or not: one line */
 }

@@ -251,6 +251,7 @@ struct engine {
 	size_t ncmps, capcmps;
 	uint32_t gen;
 	uint64_t alerts;
+	uint64_t seq; /* agent.seq of the last alert: a gap downstream means a loss */
 	char *line;
 	char *textbuf;
 };
