@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config.h"
 #include "diag.h"
-#include "engine.h"
 #include "loader.h"
 #include "opts.h"
 #include "proctable.h"
@@ -30,6 +30,7 @@ enum {
 };
 
 static const struct option long_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
 	{ "rules", required_argument, NULL, 'r' },
 	{ "validate", required_argument, NULL, 'V' },
 	{ "list-rules", no_argument, NULL, 'L' },
@@ -58,23 +59,26 @@ static void opts_usage(FILE *f)
 		"Usage: agent-sentinel [OPTIONS]\n"
 		"Runtime monitor for hosts that run AI coding agents: eBPF events, Falco-style\n"
 		"rules, Falco-compatible JSON alerts on stdout.\n\n"
-		"  -r, --rules PATH        rules file or directory (repeatable)\n"
+		"  -c, --config FILE       configuration (default " CONFIG_DEFAULT_PATH "\n"
+		"                          when it exists)\n"
+		"  -r, --rules PATH        rules file or directory (repeatable; replaces\n"
+		"                          rules_files of the configuration)\n"
 		"  -V, --validate PATH     check rules files, list every problem, exit\n"
 		"      --dry-run           load everything, then exit\n"
 		"  -L, --list-rules        print the loaded rules (--format text|json)\n"
 		"      --list-fields       document every field (--format text|json|markdown)\n"
 		"      --text              human alert lines instead of JSON\n"
-		"  -o KEY=VALUE            override a setting (rule_matching, priority, json_output)\n"
+		"  -o KEY=VALUE            set a configuration key (Falco's dotted names)\n"
 		"      --trace             print every event as one JSON object per line\n"
 		"      --record FILE       also write the decoded event stream to FILE\n"
 		"      --replay FILE       read events from FILE instead of the kernel (no root)\n"
 		"  -M SECONDS              stop after SECONDS\n"
 		"  -U, --unbuffered        flush stdout after every line\n"
-		"      --ringbuf-size N    BPF ring buffer bytes (power of two, K/M suffix; "
-		"default 16M)\n"
-		"      --wakeup-bytes N    wake the consumer every N queued bytes (0: every "
-		"event; default 256K)\n"
-		"      --max-procs N       process table bound (default %u)\n"
+		"      --ringbuf-size N    ringbuf.size_bytes: BPF ring buffer bytes (power of\n"
+		"                          two, K/M suffix; default 16M)\n"
+		"      --wakeup-bytes N    ringbuf.wakeup_bytes: wake the consumer every N\n"
+		"                          queued bytes (0: every event; default 256K)\n"
+		"      --max-procs N       proctable.max_entries (default %u)\n"
 		"      --no-prefilter      keep every event in the kernel (and in --replay);\n"
 		"                          by default events no rule can match are dropped there\n"
 		"  -v, --verbose           pass libbpf's messages through\n"
@@ -103,41 +107,6 @@ static long long parse_size(const char *s)
 	return (long long)v;
 }
 
-/* -o KEY=VALUE for the settings this build knows (Falco's key names). */
-static int opts_setting(struct opts *o, const char *kv)
-{
-	const char *v = strchr(kv, '=') + 1;
-	size_t klen = (size_t)(v - 1 - kv);
-
-	if (klen == 13 && !strncmp(kv, "rule_matching", klen)) {
-		if (strcmp(v, "first") && strcmp(v, "all")) {
-			diag_err("-o %s: rule_matching is first or all", kv);
-			return -EINVAL;
-		}
-		o->rule_matching_all = !strcmp(v, "all");
-	} else if (klen == 8 && !strncmp(kv, "priority", klen)) {
-		int p = engine_priority_parse(v);
-
-		if (p < 0) {
-			diag_err("-o %s: priority is one of emergency, alert, critical, error, "
-				 "warning, notice, informational, debug",
-				 kv);
-			return -EINVAL;
-		}
-		o->min_priority = p;
-	} else if (klen == 11 && !strncmp(kv, "json_output", klen)) {
-		if (strcmp(v, "true") && strcmp(v, "false")) {
-			diag_err("-o %s: json_output is true or false", kv);
-			return -EINVAL;
-		}
-		o->json = !strcmp(v, "true");
-	} else {
-		diag_err("-o %s: unknown setting '%.*s'", kv, (int)klen, kv);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int push(const char **arr, size_t *n, size_t max, const char *v, const char *what)
 {
 	if (*n >= max) {
@@ -155,14 +124,14 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->ringbuf_bytes = LOADER_RINGBUF_DEFAULT;
-	o->wakeup_bytes = LOADER_WAKEUP_DEFAULT;
-	o->max_procs = PROCTABLE_MAX_ENTRIES;
-	o->json = 1;
+	o->wakeup_bytes = OPTS_UNSET;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":r:V:Lo:M:Uvh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:r:V:Lo:M:Uvh", long_opts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			o->config = optarg;
+			break;
 		case 'r':
 			if (push(o->rules, &o->n_rules, OPTS_MAX_RULES, optarg, "--rules"))
 				return -EINVAL;
@@ -176,8 +145,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 				diag_err("-o %s: expected KEY=VALUE", optarg);
 				return -EINVAL;
 			}
-			if (push(o->overrides, &o->n_overrides, OPTS_MAX_OVERRIDES, optarg, "-o") ||
-			    opts_setting(o, optarg))
+			if (push(o->overrides, &o->n_overrides, OPTS_MAX_OVERRIDES, optarg, "-o"))
 				return -EINVAL;
 			break;
 		case 'L':
@@ -231,7 +199,6 @@ int opts_parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_TEXT:
 			o->text = 1;
-			o->json = 0;
 			break;
 		case OPT_RINGBUF:
 			v = parse_size(optarg);

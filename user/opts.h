@@ -8,6 +8,7 @@
 
 #define OPTS_MAX_RULES 64 /* -r/--rules and -V/--validate paths */
 #define OPTS_MAX_OVERRIDES 64 /* -o key=value */
+#define OPTS_UNSET UINT64_MAX
 
 struct opts {
 	const char *rules[OPTS_MAX_RULES];
@@ -16,6 +17,7 @@ struct opts {
 	size_t n_validate;
 	const char *overrides[OPTS_MAX_OVERRIDES];
 	size_t n_overrides;
+	const char *config; /* -c FILE; NULL: the default path when it exists */
 	const char *record; /* --record FILE */
 	const char *replay; /* --replay FILE */
 	const char *format; /* --format text|json|markdown */
@@ -27,14 +29,11 @@ struct opts {
 	int unbuffered; /* -U */
 	int verbose;
 	int no_prefilter; /* keep every event in the kernel (and in a replay) */
+	/* command-line forms of config keys; 0 (wakeup: OPTS_UNSET) = not given */
 	uint32_t ringbuf_bytes;
 	uint64_t wakeup_bytes;
 	uint32_t max_procs;
 	double duration; /* -M seconds, 0 = until signalled */
-	/* rule-engine settings, Falco's names: -o rule_matching=, priority=, json_output= */
-	int rule_matching_all;
-	int min_priority; /* enum engine_priority, 0 = every rule */
-	int json; /* 0 with --text or -o json_output=false */
 };
 
 /* Parse argv; on a bad option prints one line on stderr and returns -EINVAL;

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* outq: bounds, drops, order, reference counts, waits, stop; a threaded run. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "outq.h"
+
+static struct outmsg *msg(const char *s, int prio)
+{
+	struct outmsg *m = outmsg_new(s, strlen(s), prio);
+
+	assert_non_null(m);
+	return m;
+}
+
+static void test_msg_layout(void **state)
+{
+	struct outmsg *m = msg("{\"a\":1}", 3);
+
+	(void)state;
+	assert_int_equal(m->len, 7);
+	assert_int_equal(m->prio, 3);
+	assert_memory_equal(m->line, "{\"a\":1}\n", 9); /* newline then NUL */
+	outmsg_put(m);
+}
+
+static void test_bound_and_drops(void **state)
+{
+	struct outq q;
+	char rule[OUTQ_RULE_MAX];
+	int i;
+
+	(void)state;
+	assert_int_equal(outq_init(&q, 3), 0);
+	for (i = 0; i < 5; i++) {
+		char text[16];
+		struct outmsg *m;
+
+		snprintf(text, sizeof(text), "m%d", i);
+		m = msg(text, 5);
+		assert_int_equal(outq_push(&q, m, i < 3 ? "kept" : "lost rule"),
+				 i < 3 ? 0 : -ENOBUFS);
+		outmsg_put(m); /* the queue holds its own reference */
+	}
+	assert_int_equal(outq_count(&q), 3);
+	assert_int_equal(outq_dropped(&q, rule, sizeof(rule)), 2);
+	assert_string_equal(rule, "lost rule");
+	/* oldest first; peek leaves it in place */
+	assert_string_equal(outq_peek(&q, 0)->line, "m0\n");
+	assert_string_equal(outq_peek(&q, 0)->line, "m0\n");
+	outq_pop(&q);
+	assert_string_equal(outq_peek(&q, 0)->line, "m1\n");
+	/* room again: the ring wraps */
+	{
+		struct outmsg *m = msg("m5", 5);
+
+		assert_int_equal(outq_push(&q, m, "r"), 0);
+		outmsg_put(m);
+	}
+	outq_pop(&q);
+	assert_string_equal(outq_peek(&q, 0)->line, "m2\n");
+	outq_pop(&q);
+	assert_string_equal(outq_peek(&q, 0)->line, "m5\n");
+	assert_int_equal(outq_destroy(&q), 1); /* freed: ASan's leak check sees the rest */
+}
+
+static void test_shared_message(void **state)
+{
+	struct outq a, b;
+	struct outmsg *m = msg("shared", 1);
+
+	(void)state;
+	assert_int_equal(outq_init(&a, 1), 0);
+	assert_int_equal(outq_init(&b, 1), 0);
+	assert_int_equal(outq_push(&a, m, NULL), 0);
+	assert_int_equal(outq_push(&b, m, NULL), 0);
+	outmsg_put(m);
+	assert_int_equal(atomic_load(&m->refs), 2);
+	outq_pop(&a);
+	assert_int_equal(atomic_load(&m->refs), 1);
+	assert_int_equal(outq_destroy(&b), 1);
+	assert_int_equal(outq_destroy(&a), 0);
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void test_waits_and_stop(void **state)
+{
+	struct timespec t0, dl;
+	struct outq q;
+	struct outmsg *m;
+
+	(void)state;
+	assert_int_equal(outq_init(&q, 2), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_null(outq_peek(&q, 50));
+	assert_true(elapsed_ms(&t0) >= 45);
+	outq_deadline(&dl, 0);
+	assert_int_equal(outq_wait_drained(&q, &dl), 0); /* empty: drained at once */
+	m = msg("x", 1);
+	assert_int_equal(outq_push(&q, m, NULL), 0);
+	outmsg_put(m);
+	outq_deadline(&dl, 30);
+	assert_int_equal(outq_wait_drained(&q, &dl), -ETIMEDOUT);
+	assert_int_equal(outq_sleep(&q, 10), 0);
+	outq_stop(&q);
+	assert_true(outq_stopping(&q));
+	assert_null(outq_peek(&q, 1000)); /* stopping: nothing more is taken */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(outq_sleep(&q, 5000), -ECANCELED);
+	assert_true(elapsed_ms(&t0) < 1000);
+	m = msg("late", 1);
+	assert_int_equal(outq_push(&q, m, "late"), -ENOBUFS); /* after stop: dropped */
+	outmsg_put(m);
+	assert_int_equal(outq_dropped(&q, NULL, 0), 1);
+	assert_int_equal(outq_destroy(&q), 1);
+}
+
+static void test_zero_capacity(void **state)
+{
+	struct outq q;
+
+	(void)state;
+	assert_int_equal(outq_init(&q, 0), -EINVAL);
+}
+
+/* One producer, one consumer, a small queue: everything is either consumed
+ * in order or counted as dropped. Also the ThreadSanitizer target. */
+#define THREADED_N 200000
+
+struct consumer {
+	struct outq *q;
+	long got, last;
+	int order_ok;
+};
+
+static void *consume(void *arg)
+{
+	struct consumer *c = arg;
+
+	for (;;) {
+		struct outmsg *m = outq_peek(c->q, 10);
+		long v;
+
+		if (!m) {
+			if (outq_stopping(c->q))
+				return NULL;
+			continue;
+		}
+		v = strtol(m->line, NULL, 10);
+		if (v <= c->last)
+			c->order_ok = 0;
+		c->last = v;
+		c->got++;
+		outq_pop(c->q);
+	}
+}
+
+static void test_threaded(void **state)
+{
+	struct consumer c = {.last = -1, .order_ok = 1};
+	struct timespec dl;
+	struct outq q;
+	pthread_t t;
+	long i;
+
+	(void)state;
+	assert_int_equal(outq_init(&q, 64), 0);
+	c.q = &q;
+	assert_int_equal(pthread_create(&t, NULL, consume, &c), 0);
+	for (i = 0; i < THREADED_N; i++) {
+		char text[32];
+		struct outmsg *m;
+
+		snprintf(text, sizeof(text), "%ld", i);
+		m = msg(text, 1);
+		outq_push(&q, m, "r");
+		outmsg_put(m);
+	}
+	outq_deadline(&dl, 10000);
+	assert_int_equal(outq_wait_drained(&q, &dl), 0);
+	outq_stop(&q);
+	pthread_join(t, NULL);
+	assert_true(c.order_ok);
+	assert_int_equal((uint64_t)c.got + outq_dropped(&q, NULL, 0), THREADED_N);
+	assert_int_equal(outq_destroy(&q), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_msg_layout),	   cmocka_unit_test(test_bound_and_drops),
+	    cmocka_unit_test(test_shared_message), cmocka_unit_test(test_waits_and_stop),
+	    cmocka_unit_test(test_zero_capacity),  cmocka_unit_test(test_threaded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

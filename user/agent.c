@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "agent.h"
+#include "clock.h"
+#include "consumer.h"
+#include "diag.h"
+#include "engine.h"
+#include "internal.h"
+#include "loader.h"
+#include "metrics.h"
+#include "notify.h"
+#include "outputs.h"
+#include "pipeline.h"
+#include "prefilter.h"
+#include "privs.h"
+#include "record.h"
+#include "trace.h"
+
+#define AGENT_STDOUT_BUF (1 << 20) /* stdout block buffer for --trace */
+#define AGENT_TICK_NS 1000000000ull /* drop counters and metrics: once a second */
+#define AGENT_CLOSE_MS 5000 /* outputs get this long to drain at exit */
+#define AGENT_RELOAD_CLOSE_MS 1000 /* old outputs get this long after a reload */
+#define AGENT_EVAL_SAMPLE 64 /* time one engine call in this many (metrics) */
+
+struct agent {
+	const struct opts *o;
+	struct config cfg;
+	struct engine *engine;
+	struct outputs *outputs;
+	struct metrics metrics;
+	struct pipeline p;
+	struct recorder rec;
+	struct loader l;
+	struct consumer c;
+	struct loader_opts lo;
+	struct engine_kfilter kf;
+	int live;
+	int trace; /* --trace: stdout carries event lines, written here */
+	uint64_t eval_calls;
+	uint64_t alerts_before; /* alerts of engines replaced by reloads */
+	/* losses reported so far (drop alerts carry the difference) */
+	uint64_t kdrops[AS_EV_MAX], kdrops_said[AS_EV_MAX];
+	uint64_t odrops_said[METRICS_OUTPUTS_MAX];
+	uint64_t last_drop_alert, next_tick, next_metrics_alert;
+	char line[INTERNAL_LINE_MAX];
+};
+
+static volatile sig_atomic_t agent_stop, agent_reload;
+static struct outputs *volatile agent_reopen_outputs;
+
+static void agent_on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		agent_reload = 1;
+	else if (sig == SIGUSR1) {
+		if (agent_reopen_outputs)
+			outputs_reopen(agent_reopen_outputs); /* async-signal-safe */
+	} else
+		agent_stop = 1;
+}
+
+static int agent_signals(void)
+{
+	struct sigaction sa = { .sa_handler = agent_on_signal }; /* no SA_RESTART: poll wakes */
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1 };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL))
+			return -errno;
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+/* ---- configuration ----------------------------------------------------- */
+
+int agent_config(const struct opts *o, struct config *cfg, int check_safety)
+{
+	const char *path = o->config;
+	int err;
+
+	err = config_defaults(cfg);
+	if (err)
+		return err;
+	if (!path && access(CONFIG_DEFAULT_PATH, F_OK) == 0)
+		path = CONFIG_DEFAULT_PATH;
+	if (path) {
+		if (check_safety && config_check_file_safety(path, stderr))
+			return -EPERM;
+		err = config_load_file(cfg, path, stderr);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; i < o->n_overrides; i++)
+		if (config_set_option(cfg, o->overrides[i], stderr))
+			return -EINVAL;
+	if (o->n_rules) { /* -r replaces rules_files, as in Falco */
+		for (size_t i = 0; i < cfg->n_rules_files; i++)
+			free(cfg->rules_files[i]);
+		free(cfg->rules_files);
+		cfg->rules_files = calloc(o->n_rules, sizeof(char *));
+		if (!cfg->rules_files)
+			return -ENOMEM;
+		cfg->n_rules_files = 0;
+		for (size_t i = 0; i < o->n_rules; i++) {
+			cfg->rules_files[i] = strdup(o->rules[i]);
+			if (!cfg->rules_files[i])
+				return -ENOMEM;
+			cfg->n_rules_files++;
+		}
+	}
+	if (o->text)
+		cfg->json_output = false;
+	if (o->unbuffered)
+		cfg->buffered_outputs = false;
+	if (o->ringbuf_bytes)
+		cfg->ringbuf.size_bytes = o->ringbuf_bytes;
+	if (o->wakeup_bytes != OPTS_UNSET)
+		cfg->ringbuf.wakeup_bytes = o->wakeup_bytes;
+	if (o->max_procs)
+		cfg->proctable.max_entries = o->max_procs;
+	if (check_safety)
+		for (size_t i = 0; i < cfg->n_rules_files; i++)
+			if (config_check_file_safety(cfg->rules_files[i], stderr))
+				return -EPERM;
+	return config_validate(cfg, stderr) ? -EINVAL : 0;
+}
+
+static void agent_emit(void *ctx, const char *line, size_t len, int prio, const char *rule);
+
+/* Load the rules of cfg; 0, or -EINVAL after the engine listed the problems. */
+static int agent_engine(struct agent *a, const struct config *cfg, struct engine **out)
+{
+	struct engine_opts eo = {
+		.rule_matching_all = cfg->rule_matching == CONFIG_MATCH_ALL,
+		.min_priority = cfg->priority,
+		.json = cfg->json_output,
+		.seq = 1,
+		.emit = a ? agent_emit : NULL,
+		.emit_ctx = a,
+	};
+	int err = engine_load(out, (const char *const *)cfg->rules_files, cfg->n_rules_files, &eo,
+			      stderr);
+
+	if (err == -ENOMEM)
+		diag_err("out of memory loading rules");
+	if (err) {
+		engine_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+int agent_one_shot(const struct opts *o)
+{
+	struct config cfg = { 0 };
+	struct engine *e = NULL;
+	int rc = 1;
+
+	if (o->list_fields)
+		return engine_list_fields(stdout, o->format ? o->format : "text") ? 2 : 0;
+	if (!o->n_validate && !o->dry_run && !o->list_rules)
+		return -1;
+	if (agent_config(o, &cfg, 0))
+		goto out;
+	if (o->n_validate) { /* -V checks the files named, whatever the config lists */
+		struct opts v = *o;
+
+		memcpy(v.rules, o->validate, sizeof(v.rules));
+		v.n_rules = o->n_validate;
+		config_free(&cfg);
+		if (agent_config(&v, &cfg, 0))
+			goto out;
+	}
+	if (agent_engine(NULL, &cfg, &e))
+		goto out;
+	rc = 0;
+	if (o->list_rules)
+		engine_list_rules(e, stdout, o->format && !strcmp(o->format, "json"));
+	else
+		diag_info("%zu rules in %zu files: OK", engine_rule_count(e), cfg.n_rules_files);
+out:
+	engine_free(e);
+	config_free(&cfg);
+	return rc;
+}
+
+/* ---- outputs ------------------------------------------------------------ */
+
+static int agent_outputs(const struct config *cfg, int trace, struct outputs **out)
+{
+	struct outputs_config oc = {
+		.json = cfg->json_output,
+		.buffered = cfg->buffered_outputs,
+		.queue_max = cfg->outputs_queue.capacity,
+		/* with --trace this thread owns stdout: alerts join the event lines */
+		.stdout_output = { .enabled = cfg->stdout_output.enabled && !trace },
+		.file_output = { cfg->file_output.enabled, cfg->file_output.filename,
+				 cfg->file_output.keep_alive },
+		.syslog_output = { cfg->syslog_output.enabled, cfg->syslog_output.socket,
+				   cfg->syslog_output.facility, cfg->syslog_output.tag },
+		.program_output = { cfg->program_output.enabled, cfg->program_output.program,
+				    cfg->program_output.keep_alive },
+		.http_output = { cfg->http_output.enabled, cfg->http_output.url,
+				 cfg->http_output.user_agent, cfg->http_output.insecure,
+				 cfg->http_output.ca_cert, cfg->http_output.ca_path,
+				 cfg->http_output.client_cert, cfg->http_output.client_key,
+				 cfg->http_output.timeout_ms, (int)cfg->http_output.max_retries },
+	};
+
+	return outputs_open(out, &oc);
+}
+
+/* Did anything that shapes the outputs change? */
+static int agent_outputs_changed(const struct config *a, const struct config *b)
+{
+	static const char *const prefixes[] = { "stdout_output.", "file_output.", "syslog_output.",
+						"program_output.", "http_output.", "outputs_queue.",
+						"json_output", "buffered_outputs" };
+	size_t n;
+	const struct config_key *keys = config_keys(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		char va[1024], vb[1024];
+		int match = 0;
+
+		for (size_t j = 0; j < sizeof(prefixes) / sizeof(prefixes[0]); j++)
+			match |= !strncmp(keys[i].name, prefixes[j], strlen(prefixes[j]));
+		if (!match)
+			continue;
+		if (config_format(a, keys[i].name, va, sizeof(va)) ||
+		    config_format(b, keys[i].name, vb, sizeof(vb)) || strcmp(va, vb))
+			return 1;
+	}
+	return 0;
+}
+
+/* Every alert, the rules' and our own: counted, then to stdout (--trace) or the outputs. */
+static void agent_emit(void *ctx, const char *line, size_t len, int prio, const char *rule)
+{
+	struct agent *a = ctx;
+
+	metrics_alert(&a->metrics, rule, prio);
+	if (a->trace) {
+		fwrite(line, 1, len, stdout);
+		fputc('\n', stdout);
+	}
+	if (a->outputs)
+		outputs_emit(a->outputs, line, len, prio, rule);
+}
+
+static void agent_internal(struct agent *a, int prio, const char *rule, const char *msg,
+			   const struct internal_field *f, size_t n)
+{
+	const char *host = a->engine ? engine_hostname(a->engine) : "";
+	long len = internal_format(a->line, sizeof(a->line), a->cfg.json_output, host,
+				   clock_wall_now(), prio, rule, msg, f, n);
+
+	if (len > 0)
+		agent_emit(a, a->line, (size_t)len, prio, rule);
+}
+
+/* ---- losses and metrics -------------------------------------------------- */
+
+static const char *const agent_type_names[AS_EV_MAX] = {
+	[AS_EV_EXEC] = "exec",	     [AS_EV_FORK] = "fork",	[AS_EV_EXIT] = "exit",
+	[AS_EV_OPEN] = "open",	     [AS_EV_CONNECT] = "connect", [AS_EV_SETID] = "setid",
+	[AS_EV_CAPSET] = "capset",
+};
+
+/* Publish counters for the endpoint and the metrics alert. */
+static void agent_publish(struct agent *a)
+{
+	struct metrics *m = &a->metrics;
+	size_t n = a->outputs ? outputs_count(a->outputs) : 0;
+
+	for (unsigned t = 0; t < AS_EV_MAX; t++) {
+		atomic_store_explicit(&m->events[t], a->p.by_type[t], memory_order_relaxed);
+		atomic_store_explicit(&m->kernel_drops[t], a->kdrops[t], memory_order_relaxed);
+	}
+	atomic_store_explicit(&m->bad_records, a->p.bad_records, memory_order_relaxed);
+	atomic_store_explicit(&m->proctable_entries, proctable_count(a->p.pt),
+			      memory_order_relaxed);
+	atomic_store_explicit(&m->untracked, a->p.untracked, memory_order_relaxed);
+	if (n > METRICS_OUTPUTS_MAX)
+		n = METRICS_OUTPUTS_MAX;
+	for (size_t i = 0; i < n; i++) {
+		struct outputs_stats st;
+
+		outputs_stats_get(a->outputs, i, &st);
+		snprintf(m->outputs[i].name, sizeof(m->outputs[i].name), "%s",
+			 outputs_name(a->outputs, i));
+		atomic_store_explicit(&m->outputs[i].emitted, st.emitted, memory_order_relaxed);
+		atomic_store_explicit(&m->outputs[i].dropped, st.dropped, memory_order_relaxed);
+		atomic_store_explicit(&m->outputs[i].failed, st.failed, memory_order_relaxed);
+		atomic_store_explicit(&m->outputs[i].queued, st.queued, memory_order_relaxed);
+	}
+	atomic_store_explicit(&m->noutputs, n, memory_order_release);
+}
+
+/*
+ * Losses become an alert in the stream itself (rule "agent-sentinel
+ * internal: event drop", source internal), at most one per
+ * drop_alerts.rate_limit_s, each carrying what was lost since the last one,
+ * per event type and per output; force sends a pending one now (at exit).
+ */
+static void agent_drop_alert(struct agent *a, uint64_t now, int force)
+{
+	struct internal_field f[AS_EV_MAX + METRICS_OUTPUTS_MAX + 2];
+	uint64_t kernel = 0, queued = 0;
+	size_t n = 0, no = atomic_load(&a->metrics.noutputs);
+	char msg[256];
+
+	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
+		kernel += a->kdrops[t] - a->kdrops_said[t];
+	for (size_t i = 0; i < no; i++)
+		queued += atomic_load(&a->metrics.outputs[i].dropped) - a->odrops_said[i];
+	if (!kernel && !queued)
+		return;
+	if (!force && a->last_drop_alert &&
+	    now - a->last_drop_alert < (uint64_t)a->cfg.drop_alerts.rate_limit_s * 1000000000ull)
+		return;
+	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
+		static char keys[AS_EV_MAX][32];
+
+		snprintf(keys[t], sizeof(keys[t]), "ringbuf.%s", agent_type_names[t]);
+		f[n++] = (struct internal_field){ keys[t], NULL, a->kdrops[t] - a->kdrops_said[t] };
+		a->kdrops_said[t] = a->kdrops[t];
+	}
+	for (size_t i = 0; i < no; i++) {
+		static char keys[METRICS_OUTPUTS_MAX][32];
+		uint64_t d = atomic_load(&a->metrics.outputs[i].dropped);
+
+		snprintf(keys[i], sizeof(keys[i]), "output.%s", a->metrics.outputs[i].name);
+		f[n++] = (struct internal_field){ keys[i], NULL, d - a->odrops_said[i] };
+		a->odrops_said[i] = d;
+	}
+	f[n++] = (struct internal_field){ "ringbuf.total", NULL, kernel };
+	f[n++] = (struct internal_field){ "output.total", NULL, queued };
+	snprintf(msg, sizeof(msg),
+		 "agent-sentinel internal: event drop. %llu events lost in the kernel ring "
+		 "buffer, %llu alerts lost in output queues",
+		 (unsigned long long)kernel, (unsigned long long)queued);
+	diag_warn("%s", msg + strlen("agent-sentinel internal: "));
+	agent_internal(a, ENGINE_PRIO_CRITICAL, INTERNAL_RULE_DROP, msg, f, n);
+	a->last_drop_alert = now;
+}
+
+static void agent_metrics_alert(struct agent *a)
+{
+	struct internal_field f[AS_EV_MAX + 6];
+	uint64_t events = 0, drops = 0;
+	size_t n = 0;
+
+	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
+		static char keys[AS_EV_MAX][32];
+
+		snprintf(keys[t], sizeof(keys[t]), "events.%s", agent_type_names[t]);
+		f[n++] = (struct internal_field){ keys[t], NULL, a->p.by_type[t] };
+		events += a->p.by_type[t];
+		drops += a->kdrops[t];
+	}
+	f[n++] = (struct internal_field){ "events.total", NULL, events };
+	f[n++] = (struct internal_field){ "drops.ringbuf", NULL, drops };
+	f[n++] = (struct internal_field){ "alerts.total", NULL,
+					  a->alerts_before +
+						  (a->engine ? engine_alert_count(a->engine) : 0) };
+	f[n++] = (struct internal_field){ "proctable.entries", NULL, proctable_count(a->p.pt) };
+	f[n++] = (struct internal_field){ "rss_bytes", NULL, metrics_rss_bytes() };
+	f[n++] = (struct internal_field){ "rule_eval_ns", NULL, atomic_load(&a->metrics.eval_ns) };
+	agent_internal(a, ENGINE_PRIO_INFORMATIONAL, INTERNAL_RULE_METRICS,
+		       "agent-sentinel internal: metrics", f, n);
+}
+
+static void agent_tick(struct agent *a, int final)
+{
+	uint64_t now = clock_mono_now();
+
+	if (!final && now < a->next_tick)
+		return;
+	a->next_tick = now + AGENT_TICK_NS;
+	if (a->live) {
+		clock_calibrate(); /* follow wall-clock steps */
+		loader_read_drops(&a->l, a->kdrops, AS_EV_MAX);
+	}
+	agent_publish(a);
+	agent_drop_alert(a, now, final);
+	if (a->cfg.metrics.enabled && !final && now >= a->next_metrics_alert) {
+		if (a->next_metrics_alert)
+			agent_metrics_alert(a);
+		a->next_metrics_alert = now + a->cfg.metrics.interval_ms * 1000000ull;
+	}
+}
+
+/* ---- the event path ------------------------------------------------------- */
+
+static int agent_sink(void *ctx, const struct event *ev, const struct proctable *pt)
+{
+	struct agent *a = ctx;
+
+	if (a->trace && trace_write(ev, pt, stdout) == -E2BIG)
+		diag_warn("event %llu too large to print", (unsigned long long)ev->num);
+	if (!a->engine)
+		return 0;
+	if (++a->eval_calls % AGENT_EVAL_SAMPLE == 0) { /* sampled: clock reads cost too */
+		uint64_t t0 = clock_mono_now();
+
+		engine_process(a->engine, ev, pt, stdout);
+		atomic_fetch_add_explicit(&a->metrics.eval_ns,
+					  (clock_mono_now() - t0) * AGENT_EVAL_SAMPLE,
+					  memory_order_relaxed);
+	} else {
+		engine_process(a->engine, ev, pt, stdout);
+	}
+	return 0;
+}
+
+static int agent_ring_cb(void *ctx, void *rec, size_t len)
+{
+	pipeline_feed(ctx, rec, len, 1);
+	return 0;
+}
+
+static int agent_admit(void *ctx, const struct as_hdr *h)
+{
+	return engine_kfilter_pass(ctx, h);
+}
+
+static uint32_t agent_want_types(const struct agent *a, const struct engine *e)
+{
+	uint32_t mask = 0;
+
+	if (a->trace || !e)
+		return ~0u;
+	for (unsigned t = AS_EV_EXEC; t < AS_EV_MAX; t++)
+		for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++)
+			if (engine_wants(e, t, sc))
+				mask |= 1u << t;
+	/* the process table lives on exec, fork and exit whatever the rules ask */
+	return mask | 1u << AS_EV_EXEC | 1u << AS_EV_FORK | 1u << AS_EV_EXIT;
+}
+
+/* What to attach and what the kernel drops, for engine e under cfg. */
+static void agent_plan(struct agent *a, const struct config *cfg, const struct engine *e,
+		       struct loader_opts *lo, struct engine_kfilter *kf)
+{
+	memset(lo, 0, sizeof(*lo));
+	memset(kf, 0, sizeof(*kf));
+	lo->ringbuf_bytes = cfg->ringbuf.size_bytes;
+	lo->wakeup_bytes = cfg->ringbuf.wakeup_bytes;
+	lo->verbose = a->o->verbose;
+	lo->want_types = agent_want_types(a, e);
+	if (a->trace || !e || a->o->no_prefilter) {
+		for (unsigned t = 0; t < AS_EV_MAX; t++)
+			kf->depth[t] = ENGINE_KF_ANY;
+		return;
+	}
+	prefilter_plan(e, lo->want_types, kf);
+	prefilter_to_loader(kf, lo);
+	if (a->o->verbose)
+		prefilter_describe(kf, stderr);
+}
+
+/* ---- reload ---------------------------------------------------------------- */
+
+/*
+ * SIGHUP: a new configuration and new rules, swapped in only when every
+ * step succeeded; else the running ones stay and the reason is logged.
+ * Events wait in the ring buffer meanwhile: none is lost.
+ */
+static void agent_do_reload(struct agent *a)
+{
+	struct config cfg = { 0 };
+	struct engine *e = NULL;
+	struct outputs *outs = NULL, *old_outs = NULL;
+	struct loader_opts lo;
+	struct engine_kfilter kf;
+
+	agent_reload = 0;
+	diag_info("SIGHUP: reloading configuration and rules");
+	if (agent_config(a->o, &cfg, a->live && geteuid() == 0) || agent_engine(a, &cfg, &e))
+		goto fail;
+	if (agent_outputs_changed(&a->cfg, &cfg) && agent_outputs(&cfg, a->trace, &outs))
+		goto fail;
+	agent_plan(a, &cfg, e, &lo, &kf);
+	if (a->live) {
+		if (cfg.ringbuf.size_bytes != a->cfg.ringbuf.size_bytes)
+			diag_warn("ringbuf.size_bytes changes at the next start, not on reload");
+		lo.ringbuf_bytes = a->lo.ringbuf_bytes;
+		if (loader_retarget(&a->l, &lo)) {
+			loader_retarget(&a->l, &a->lo); /* back to what ran */
+			goto fail;
+		}
+	}
+	/* from here nothing fails: swap */
+	engine_continue_seq(e, a->engine);
+	a->alerts_before += engine_alert_count(a->engine);
+	engine_free(a->engine);
+	a->engine = e;
+	a->lo = lo;
+	a->kf = kf;
+	if (outs) {
+		sigset_t block, prev;
+
+		sigemptyset(&block);
+		sigaddset(&block, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &block, &prev);
+		old_outs = a->outputs;
+		a->outputs = outs;
+		agent_reopen_outputs = outs;
+		memset(a->odrops_said, 0, sizeof(a->odrops_said));
+		sigprocmask(SIG_SETMASK, &prev, NULL);
+		outputs_close(old_outs, AGENT_RELOAD_CLOSE_MS);
+	}
+	config_free(&a->cfg);
+	a->cfg = cfg;
+	atomic_fetch_add(&a->metrics.reloads, 1);
+	diag_info("reloaded: %zu rules from %zu files", engine_rule_count(e), cfg.n_rules_files);
+	return;
+fail:
+	engine_free(e);
+	config_free(&cfg);
+	atomic_fetch_add(&a->metrics.reload_failures, 1);
+	diag_err("reload failed: the running configuration and rules stay");
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+static void agent_seed_session(void *ctx, const struct as_hdr *h)
+{
+	if (h->flags & AS_HF_SESSION)
+		loader_seed_session(ctx, h->pid, h->session);
+}
+
+static int agent_live(struct agent *a)
+{
+	uint64_t deadline = 0;
+	int err;
+
+	err = loader_start(&a->l, &a->lo);
+	if (err)
+		return err;
+	a->live = 1;
+	err = consumer_open(&a->c, loader_ringbuf_fd(&a->l), agent_ring_cb, &a->p);
+	if (err)
+		return err;
+	clock_calibrate();
+	pipeline_seed(&a->p, "/proc", agent_seed_session, &a->l);
+	if (geteuid() == 0 && privs_drop() == 0 && a->o->verbose)
+		diag_info("capabilities now 0x%llx", (unsigned long long)privs_effective());
+	atomic_store(&a->metrics.ready, 1);
+	notify_send("READY=1");
+	if (a->o->verbose)
+		diag_info("%u programs attached, %u switched off (tracepoint missing), "
+			  "%u not needed; %u processes seeded",
+			  a->l.attached, a->l.skipped, a->l.unwanted, proctable_count(a->p.pt));
+	if (a->o->duration > 0)
+		deadline = clock_mono_now() + (uint64_t)(a->o->duration * 1e9);
+	while (!agent_stop) {
+		err = consumer_poll(&a->c);
+		if (err < 0) {
+			diag_err("ring buffer poll failed: %s", strerror(-err));
+			break;
+		}
+		err = 0;
+		if (a->trace)
+			fflush(stdout);
+		if (agent_reload)
+			agent_do_reload(a);
+		agent_tick(a, 0);
+		if (deadline && clock_mono_now() >= deadline)
+			break;
+	}
+	notify_send("STOPPING=1");
+	consumer_drain(&a->c);
+	return err;
+}
+
+static int agent_replay(struct agent *a)
+{
+	struct replayer *r = malloc(sizeof(*r));
+	long len;
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	err = replayer_open(r, a->o->replay);
+	while (!err && !agent_stop && (len = replayer_next(r)) != 0) {
+		if (len < 0) {
+			err = (int)len;
+			break;
+		}
+		pipeline_feed(&a->p, r->buf, (size_t)len, 0);
+		if (agent_reload)
+			agent_do_reload(a);
+	}
+	replayer_close(r);
+	free(r);
+	return err;
+}
+
+static void agent_summary(const struct agent *a)
+{
+	uint64_t drops = 0;
+
+	for (unsigned t = 0; t < AS_EV_MAX; t++)
+		drops += a->kdrops[t];
+	diag_info("events=%llu drops=%llu bad_records=%llu untracked_procs=%llu procs=%u "
+		  "alerts=%llu",
+		  (unsigned long long)a->p.num, (unsigned long long)drops,
+		  (unsigned long long)a->p.bad_records, (unsigned long long)a->p.untracked,
+		  proctable_count(a->p.pt),
+		  (unsigned long long)(a->alerts_before +
+				       (a->engine ? engine_alert_count(a->engine) : 0)));
+}
+
+int agent_run(const struct opts *o)
+{
+	static struct agent a; /* large; one per process */
+	int live = !o->replay, err, rc = 1;
+
+	a.o = o;
+	a.trace = o->trace;
+	metrics_init(&a.metrics);
+	if (agent_signals())
+		return 1;
+	if (agent_config(o, &a.cfg, live && geteuid() == 0))
+		goto out;
+	if (!a.trace && !a.cfg.n_rules_files) {
+		diag_err("nothing to do: give --rules FILE, rules_files in the configuration, or "
+			 "--trace (see --help)");
+		rc = 2;
+		goto out;
+	}
+	if (a.cfg.n_rules_files && agent_engine(&a, &a.cfg, &a.engine))
+		goto out;
+	if (a.trace)
+		setvbuf(stdout, NULL, o->unbuffered ? _IOLBF : _IOFBF, AGENT_STDOUT_BUF);
+	if (agent_outputs(&a.cfg, a.trace, &a.outputs))
+		goto out;
+	agent_reopen_outputs = a.outputs;
+	if (pipeline_init(&a.p, a.cfg.proctable.max_entries))
+		goto out;
+	a.p.sink = agent_sink;
+	a.p.sink_ctx = &a;
+	if (o->record) {
+		clock_calibrate();
+		if (recorder_open(&a.rec, o->record, clock_wall_now()))
+			goto out;
+		a.p.recorder = &a.rec;
+	}
+	agent_plan(&a, &a.cfg, a.engine, &a.lo, &a.kf);
+	if (!live && a.engine && !a.trace && !o->no_prefilter) {
+		a.p.admit = agent_admit; /* filter the recording as the kernel would have */
+		a.p.admit_ctx = &a.kf;
+	}
+	if (live && a.cfg.metrics.enabled && a.cfg.metrics.listen_port) {
+		int port = 0;
+
+		if (metrics_serve(&a.metrics, a.cfg.metrics.listen_address,
+				  (int)a.cfg.metrics.listen_port, &port))
+			goto out;
+		if (o->verbose)
+			diag_info("metrics on http://%s:%d/metrics", a.cfg.metrics.listen_address,
+				  port);
+	}
+	err = live ? agent_live(&a) : agent_replay(&a);
+	agent_tick(&a, 1);
+	if (a.trace)
+		fflush(stdout);
+	agent_summary(&a);
+	rc = err ? 1 : 0;
+out:
+	metrics_stop(&a.metrics);
+	agent_reopen_outputs = NULL;
+	outputs_close(a.outputs, AGENT_CLOSE_MS);
+	if (a.p.recorder && recorder_close(&a.rec))
+		rc = 1;
+	consumer_close(&a.c);
+	loader_stop(&a.l);
+	pipeline_fini(&a.p);
+	engine_free(a.engine);
+	config_free(&a.cfg);
+	return rc;
+}
