@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""Operating agent-sentinel on the real kernel: alerts reach real receivers
+(HTTP, a rotated file, syslog, a program), losses become alerts, SIGHUP
+reloads under load without losing events and keeps the old rules when the new
+ones are broken, metrics are served, capabilities are dropped, and bad
+configuration gives one clear line."""
+import http.server
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+
+import harness
+from harness import AS_BIN, AS_SOURCE_DIR, AS_WORKLOAD, Sentinel
+
+RULES = os.path.join(AS_SOURCE_DIR, "rules/agent.yaml")
+WROTE = "Agent Wrote to Unexpected Path"
+KEPT_CAPS = (1 << 39) | (1 << 38) | (1 << 19) | (1 << 2)  # BPF PERFMON SYS_PTRACE DAC_READ_SEARCH
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    bodies = []
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length", "0"))
+        Receiver.bodies.append((self.headers.get("Content-Type"), self.rfile.read(n)))
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def read_json_lines(path):
+    try:
+        with open(path) as f:
+            return [json.loads(l) for l in f]
+    except FileNotFoundError:
+        return []
+
+
+def wait_for(pred, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+class Operations(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="as-ops-")
+        os.chmod(self.tmp, 0o755)
+        self.outside = tempfile.mkdtemp(prefix="as-ops-", dir="/var/lib")
+        self.claude = os.path.join(self.tmp, "claude")
+        shutil.copy("/bin/bash", self.claude)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        shutil.rmtree(self.outside, ignore_errors=True)
+
+    def alerting_writes(self, n, prefix="w"):
+        """n writes outside /workspace and tmp from a claude tree: n alerts."""
+        subprocess.run([self.claude, "-c", "for i in $(seq 1 %d); do echo x > %s/%s$i; done; true"
+                        % (n, self.outside, prefix)], check=True)
+
+    def test_http_file_syslog_program_outputs(self):
+        Receiver.bodies = []
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        log = os.path.join(self.tmp, "alerts.json")
+        prog_out = os.path.join(self.tmp, "program.out")
+        syslog_path = os.path.join(self.tmp, "log.sock")
+        syslog = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        syslog.bind(syslog_path)
+        syslog.settimeout(10)
+        args = ["--rules", RULES, "-o", "stdout_output.enabled=false",
+                "-o", "http_output.enabled=true",
+                "-o", "http_output.url=http://127.0.0.1:%d/" % srv.server_address[1],
+                "-o", "file_output.enabled=true", "-o", "file_output.filename=" + log,
+                "-o", "file_output.keep_alive=true",
+                "-o", "syslog_output.enabled=true", "-o", "syslog_output.socket=" + syslog_path,
+                "-o", "program_output.enabled=true", "-o", "program_output.keep_alive=true",
+                "-o", "program_output.program=cat >> " + prog_out]
+        with Sentinel(*args) as s:
+            self.alerting_writes(3, "a")
+            self.assertTrue(wait_for(lambda: len(Receiver.bodies) >= 3))
+            os.rename(log, log + ".1")  # logrotate: rename, then SIGUSR1
+            s.proc.send_signal(signal.SIGUSR1)
+            time.sleep(0.5)
+            self.alerting_writes(2, "b")
+            self.assertTrue(wait_for(lambda: len(Receiver.bodies) >= 5))
+            self.assertTrue(wait_for(lambda: len(read_json_lines(log)) >= 2))
+            datagrams = [syslog.recv(65536).decode() for _ in range(5)]
+        srv.shutdown()
+        srv.server_close()
+        syslog.close()
+        self.assertEqual(s.lines, [])  # stdout output off: nothing there
+        posted = [json.loads(b) for t, b in Receiver.bodies]
+        self.assertEqual([t for t, b in Receiver.bodies], ["application/json"] * len(posted))
+        names = sorted(p["output_fields"]["fd.name"] for p in posted if p["rule"] == WROTE)
+        self.assertEqual(names, sorted(["%s/a%d" % (self.outside, i) for i in (1, 2, 3)] +
+                                       ["%s/b%d" % (self.outside, i) for i in (1, 2)]))
+        before = [a for a in read_json_lines(log + ".1") if a["rule"] == WROTE]
+        after = [a for a in read_json_lines(log) if a["rule"] == WROTE]
+        self.assertEqual(sorted(a["output_fields"]["fd.name"] for a in before),
+                         ["%s/a%d" % (self.outside, i) for i in (1, 2, 3)])
+        self.assertEqual(sorted(a["output_fields"]["fd.name"] for a in after),
+                         ["%s/b%d" % (self.outside, i) for i in (1, 2)])
+        # Falco's priority mapping: Warning is LOG_WARNING (4) in LOG_USER (8): <12>
+        for d in datagrams:
+            self.assertRegex(d, r"^<12>\w{3} [ \d]\d \d\d:\d\d:\d\d agent-sentinel\[\d+\]: \{")
+        self.assertTrue(wait_for(lambda: len(read_json_lines(prog_out)) >= 5))
+        # one sequence across outputs: the SIEM sees gaps
+        seqs = [p["output_fields"]["agent.seq"] for p in posted]
+        self.assertEqual(sorted(seqs), list(range(1, len(seqs) + 1)))
+
+    def test_drop_alert_with_counts(self):
+        # a one-page ring buffer, woken per event, and a burst it cannot hold
+        with Sentinel("--rules", RULES, "--ringbuf-size", "4096", "--wakeup-bytes", "0") as s:
+            subprocess.run([self.claude, "-c", "%s forkstorm 2000 >/dev/null; true" % AS_WORKLOAD],
+                           check=True)
+            time.sleep(1.5)  # the drop counters are read once a second
+        summary = re.search(r"events=\d+ drops=(\d+)", s.stderr)
+        drops = int(summary.group(1))
+        self.assertGreater(drops, 0, s.stderr)
+        dropalerts = [e for e in s.events() if e["rule"] == "agent-sentinel internal: event drop"]
+        self.assertTrue(dropalerts)
+        for d in dropalerts:
+            self.assertEqual(d["source"], "internal")
+            self.assertEqual(d["priority"], "Critical")
+            self.assertIn("events lost in the kernel ring buffer", d["output"])
+        # every lost event is in some drop alert, counted per type
+        self.assertEqual(sum(d["output_fields"]["ringbuf.total"] for d in dropalerts), drops)
+        per_type = sum(v for d in dropalerts for k, v in d["output_fields"].items()
+                       if k.startswith("ringbuf.") and k != "ringbuf.total")
+        self.assertEqual(per_type, drops)
+
+    def test_reload_under_load(self):
+        rules = os.path.join(self.tmp, "rules.yaml")
+        shutil.copy(RULES, rules)
+        os.chmod(rules, 0o644)
+        extra = ("\n- rule: Agent Touched Marker\n  desc: added by the reload\n"
+                 "  condition: open_write and agent_ancestor and fd.name endswith .marker\n"
+                 "  output: marker (file=%fd.name)\n  priority: NOTICE\n")
+        n = 3000
+        with Sentinel("--rules", rules) as s:
+            load = subprocess.Popen([self.claude, "-c",
+                                     "for i in $(seq 1 %d); do echo x > %s/r$i; done; true"
+                                     % (n, self.outside)])
+            time.sleep(0.3)
+            with open(rules, "a") as f:
+                f.write(extra)
+            s.proc.send_signal(signal.SIGHUP)
+            time.sleep(0.3)
+            with open(rules, "a") as f:
+                f.write("\n- rule: Broken\n  condition: proc.name = = x\n")
+            s.proc.send_signal(signal.SIGHUP)
+            load.wait()
+            # under /tmp: the seed's write rule (first match) stays silent there
+            subprocess.run([self.claude, "-c", "echo x > %s/after.marker; true" % self.tmp])
+        events = s.events()
+        wrote = {e["output_fields"]["fd.name"] for e in events if e["rule"] == WROTE}
+        missing = [i for i in range(1, n + 1) if "%s/r%d" % (self.outside, i) not in wrote]
+        self.assertEqual(missing, [])  # not one event lost across two reloads
+        marker = [e for e in events if e["rule"] == "Agent Touched Marker"]
+        self.assertEqual([m["output_fields"]["fd.name"] for m in marker],
+                         [self.tmp + "/after.marker"])  # the good reload took effect
+        self.assertIn("reloaded: 7 rules", s.stderr)
+        self.assertIn("reload failed: the running configuration and rules stay", s.stderr)
+        self.assertRegex(s.stderr, r"rules\.yaml:\d+:\d+: .*Broken")
+        seqs = [e["output_fields"]["agent.seq"] for e in events]
+        self.assertEqual(seqs, list(range(1, len(seqs) + 1)))
+
+    def test_metrics_endpoint_and_capabilities(self):
+        free = socket.socket()
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+        free.close()
+        with Sentinel("--rules", RULES, "-v", "-o", "metrics.enabled=true",
+                      "-o", "metrics.listen_port=%d" % port) as s:
+            self.alerting_writes(2)
+            time.sleep(1.5)
+            with open("/proc/%d/status" % s.proc.pid) as f:
+                capeff = int(re.search(r"CapEff:\s+([0-9a-f]+)", f.read()).group(1), 16)
+            health = urllib.request.urlopen("http://127.0.0.1:%d/healthz" % port, timeout=5)
+            page = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port,
+                                          timeout=5).read().decode()
+        self.assertEqual(capeff, KEPT_CAPS)
+        self.assertEqual(health.status, 200)
+        self.assertRegex(page, r'agent_sentinel_events_total\{type="open"\} [1-9]')
+        self.assertIn('agent_sentinel_alerts_total{rule="%s",priority="Warning"} 2' % WROTE, page)
+        self.assertRegex(page, r"agent_sentinel_proctable_entries [1-9]")
+        self.assertRegex(page, r"agent_sentinel_rss_bytes [1-9]")
+        self.assertIn('agent_sentinel_drops_total{cause="ringbuf",type="open"} 0', page)
+
+    def test_bad_configuration_and_unsafe_files(self):
+        unsafe = os.path.join(self.tmp, "unsafe.yaml")
+        shutil.copy(RULES, unsafe)
+        os.chmod(unsafe, 0o666)
+        cfg = os.path.join(self.tmp, "bad.yaml")
+        with open(cfg, "w") as f:
+            f.write("json_output: true\nhttp_output:\n  timeout_ms: soon\n")
+        os.chmod(cfg, 0o644)
+        cases = [
+            (["--rules", unsafe], "unsafe.yaml: refused: file writable by group and others"),
+            (["-c", cfg, "--rules", RULES], "bad.yaml:3:3: http_output.timeout_ms: expected an integer"),
+            (["--rules", RULES, "-o", "priority=loud"], "-o priority"),
+            (["--rules", RULES, "-o", "no_such.key=1"], "no_such.key"),
+        ]
+        for args, msg in cases:
+            r = subprocess.run([AS_BIN, "-M", "1"] + args, capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0, args)
+            self.assertEqual(r.stdout, "", args)
+            self.assertIn(msg, r.stderr, args)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+    def test_unreachable_receivers_do_not_stop_the_agent(self):
+        ro = os.path.join(self.tmp, "ro")
+        os.mkdir(ro)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", ro], check=True)
+        try:
+            port = socket.socket()
+            port.bind(("127.0.0.1", 0))
+            dead = port.getsockname()[1]
+            port.close()  # nothing listens there
+            with Sentinel("--rules", RULES, "-o", "http_output.enabled=true",
+                          "-o", "http_output.url=http://127.0.0.1:%d/" % dead,
+                          "-o", "file_output.enabled=true",
+                          "-o", "file_output.filename=%s/alerts.json" % ro) as s:
+                self.alerting_writes(2)
+                time.sleep(1)
+                self.assertIsNone(s.proc.poll())  # still running
+        finally:
+            subprocess.run(["umount", ro])
+        # stdout still got both alerts; each broken receiver said so once
+        wrote = [e for e in s.events() if e["rule"] == WROTE]
+        self.assertEqual(len(wrote), 2)
+        self.assertEqual(s.stderr.count("127.0.0.1:%d" % dead), 1, s.stderr)
+        self.assertEqual(len([l for l in s.stderr.splitlines() if "alerts.json" in l]), 1,
+                         s.stderr)
+
+
+if __name__ == "__main__":
+    harness.main()
