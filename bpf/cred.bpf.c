@@ -19,19 +19,15 @@ AS_SETID_ENTER(capset, AS_SC_CAPSET, 2, AS_EV_CAPSET)
 
 static __always_inline int as_setid_exit(long ret)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct as_inflight in;
 	struct as_setid *s;
 	__u32 nargs;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in))
-		return 0;
-	buf = as_scratch_buf();
+	buf = as_exit_begin(&in, AS_EV_SETID);
 	if (!buf)
 		return 0;
 	s = (struct as_setid *)buf;
-	as_hdr_fill(&s->hdr, task, AS_EV_SETID, in.sc);
 	s->res = ret;
 	nargs = (in.sc == AS_SC_SETUID || in.sc == AS_SC_SETGID) ? 1 :
 		(in.sc == AS_SC_SETREUID || in.sc == AS_SC_SETREGID) ? 2 : 3;
@@ -73,20 +69,16 @@ SEC("tracepoint/syscalls/sys_exit_capset")
 int tp_sys_exit_capset(struct trace_event_raw_sys_exit *ctx)
 {
 	long ret = ctx->ret;
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct as_cap_data data[2] = {};
 	struct as_cap_header hd = {};
 	struct as_inflight in;
 	struct as_capset *c;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in))
-		return 0;
-	buf = as_scratch_buf();
+	buf = as_exit_begin(&in, AS_EV_CAPSET);
 	if (!buf)
 		return 0;
 	c = (struct as_capset *)buf;
-	as_hdr_fill(&c->hdr, task, AS_EV_CAPSET, AS_SC_CAPSET);
 	c->res = ret;
 	bpf_probe_read_user(&hd, sizeof(hd), (void *)in.args[0]);
 	/* version 1 carries one 32-bit set, versions 2 and 3 two */

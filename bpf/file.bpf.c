@@ -47,13 +47,10 @@ static __always_inline int as_open_exit(long ret)
 	int trunc = 0;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in))
-		return 0;
-	buf = as_scratch_buf();
+	buf = as_exit_begin(&in, AS_EV_OPEN);
 	if (!buf)
 		return 0;
 	o = (struct as_open *)buf;
-	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, in.sc);
 	o->res = ret;
 	o->dev = 0;
 	o->ino = 0;

@@ -58,14 +58,11 @@ int tp_sys_exit_connect(struct trace_event_raw_sys_exit *ctx)
 	__u16 family = 0;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in))
-		return 0;
-	buf = as_scratch_buf();
+	buf = as_exit_begin(&in, AS_EV_CONNECT);
 	if (!buf)
 		return 0;
 	c = (struct as_connect *)buf;
 	__builtin_memset(&c->res, 0, sizeof(*c) - sizeof(c->hdr));
-	as_hdr_fill(&c->hdr, task, AS_EV_CONNECT, AS_SC_CONNECT);
 	c->res = ret;
 	c->fd = in.args[0];
 	uaddr = (const void *)in.args[1];

@@ -354,4 +354,21 @@ static __always_inline int as_inflight_take(struct as_inflight *out)
 	return 1;
 }
 
+/* Start the record of a syscall exit: the arguments saved at enter (none:
+ * the enter was filtered out, so there is nothing to report), this CPU's
+ * scratch buffer, and the header filled in. Returns the buffer or NULL. */
+static __always_inline __u8 *as_exit_begin(struct as_inflight *in, __u32 type)
+{
+	__u8 *buf;
+
+	if (!as_inflight_take(in))
+		return 0;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 0;
+	as_hdr_fill((struct as_hdr *)buf, (struct task_struct *)bpf_get_current_task(), type,
+		    in->sc);
+	return buf;
+}
+
 #endif /* AS_SENTINEL_BPF_H */
