@@ -40,6 +40,7 @@ struct agent {
 	struct loader_opts lo;
 	struct engine_kfilter kf;
 	int live;
+	int started; /* reached READY (or opened the recording): a summary is due */
 	int trace; /* --trace: stdout carries event lines, written here */
 	uint64_t eval_calls;
 	uint64_t alerts_before; /* alerts of engines replaced by reloads */
@@ -164,7 +165,7 @@ int agent_one_shot(const struct opts *o)
 
 	if (o->list_fields)
 		return engine_list_fields(stdout, o->format ? o->format : "text") ? 2 : 0;
-	if (!o->n_validate && !o->dry_run && !o->list_rules)
+	if (!o->n_validate && !o->dry_run && !o->list_rules && !o->dump)
 		return -1;
 	if (agent_config(o, &cfg, 0))
 		goto out;
@@ -182,6 +183,8 @@ int agent_one_shot(const struct opts *o)
 	rc = 0;
 	if (o->list_rules)
 		engine_list_rules(e, stdout, o->format && !strcmp(o->format, "json"));
+	else if (o->dump)
+		engine_dump(e, stdout);
 	else
 		diag_info("%zu rules in %zu files: OK", engine_rule_count(e), cfg.n_rules_files);
 out:
@@ -554,6 +557,7 @@ static int agent_live(struct agent *a)
 	if (geteuid() == 0 && privs_drop() == 0 && a->o->verbose)
 		diag_info("capabilities now 0x%llx", (unsigned long long)privs_effective());
 	atomic_store(&a->metrics.ready, 1);
+	a->started = 1;
 	notify_send("READY=1");
 	if (a->o->verbose)
 		diag_info("%u programs attached, %u switched off (tracepoint missing), "
@@ -590,6 +594,7 @@ static int agent_replay(struct agent *a)
 	if (!r)
 		return -ENOMEM;
 	err = replayer_open(r, a->o->replay);
+	a->started = !err;
 	while (!err && !agent_stop && (len = replayer_next(r)) != 0) {
 		if (len < 0) {
 			err = (int)len;
@@ -670,10 +675,12 @@ int agent_run(const struct opts *o)
 				  port);
 	}
 	err = live ? agent_live(&a) : agent_replay(&a);
-	agent_tick(&a, 1);
-	if (a.trace)
-		fflush(stdout);
-	agent_summary(&a);
+	if (a.started) {
+		agent_tick(&a, 1);
+		if (a.trace)
+			fflush(stdout);
+		agent_summary(&a);
+	}
 	rc = err ? 1 : 0;
 out:
 	metrics_stop(&a.metrics);

@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "abi.h"
 #include "loader.h"
+#include "privs.h"
 #include "sentinel.skel.h"
 
 #define LOADER_TRACEFS "/sys/kernel/tracing"
@@ -58,8 +59,8 @@ static const char *tracefs_dir(void)
 	/* where to look tracepoints up; libbpf still attaches through the real one */
 	if (probe && *probe)
 		return probe;
-	if (stat(LOADER_TRACEFS "/events", &st) == 0)
-		return LOADER_TRACEFS;
+	if (stat(LOADER_TRACEFS "/events", &st) == 0 || errno == EACCES)
+		return LOADER_TRACEFS; /* there; whether we may read it shows at attach */
 	if (stat(LOADER_DEBUGFS_TRACING "/events", &st) == 0)
 		return LOADER_DEBUGFS_TRACING;
 	if (mount("tracefs", LOADER_TRACEFS, "tracefs", 0, NULL) == 0)
@@ -87,6 +88,11 @@ static int preflight(void)
 	char buf[256] = "";
 	FILE *f;
 
+	if (!privs_can_trace()) {
+		diag_err("not privileged enough to load BPF programs: run as root, or with "
+			 "CAP_BPF, CAP_PERFMON and CAP_SYS_RESOURCE");
+		return -EPERM;
+	}
 	if (access(LOADER_BTF, R_OK) != 0) {
 		diag_err("kernel has no BTF (%s missing): agent-sentinel needs a kernel built "
 			 "with CONFIG_DEBUG_INFO_BTF=y",

@@ -27,6 +27,7 @@ enum {
 	OPT_MAX_PROCS,
 	OPT_VERSION,
 	OPT_NO_PREFILTER,
+	OPT_DUMP,
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "text", no_argument, NULL, OPT_TEXT },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -65,6 +67,7 @@ static void opts_usage(FILE *f)
 		"                          rules_files of the configuration)\n"
 		"  -V, --validate PATH     check rules files, list every problem, exit\n"
 		"      --dry-run           load everything, then exit\n"
+		"      --dump              print the compiled rules (their jump code), then exit\n"
 		"  -L, --list-rules        print the loaded rules (--format text|json)\n"
 		"      --list-fields       document every field (--format text|json|markdown)\n"
 		"      --text              human alert lines instead of JSON\n"
@@ -185,6 +188,9 @@ int opts_parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = 1;
+			break;
+		case OPT_DUMP:
+			o->dump = 1;
 			break;
 		case OPT_LIST_FIELDS:
 			o->list_fields = 1;

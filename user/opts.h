@@ -25,6 +25,7 @@ struct opts {
 	int dry_run;
 	int list_rules;
 	int list_fields;
+	int dump; /* --dump: the compiled rules, disassembled */
 	int text; /* --text: human alert lines instead of JSON */
 	int unbuffered; /* -U */
 	int verbose;

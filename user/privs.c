@@ -42,6 +42,14 @@ uint64_t privs_effective(void)
 	return d[0].effective | (uint64_t)d[1].effective << 32;
 }
 
+int privs_can_trace(void)
+{
+	uint64_t eff = privs_effective();
+
+	return (eff & (1ull << CAP_SYS_ADMIN)) ||
+	       ((eff & (1ull << PRIVS_CAP_BPF)) && (eff & (1ull << PRIVS_CAP_PERFMON)));
+}
+
 int privs_drop(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };

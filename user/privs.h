@@ -17,5 +17,8 @@
 int privs_drop(void);
 /* The effective set of this process (for logs and tests). */
 uint64_t privs_effective(void);
+/* Can this process load and attach tracing programs? (root, CAP_BPF with
+ * CAP_PERFMON, or CAP_SYS_ADMIN) */
+int privs_can_trace(void);
 
 #endif /* AS_PRIVS_H */

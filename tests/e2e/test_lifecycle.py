@@ -138,6 +138,15 @@ class Lifecycle(unittest.TestCase):
                       s.stderr)
         self.assertIn("4 switched off (tracepoint missing)", s.stderr)
 
+    def test_unprivileged(self):
+        r = subprocess.run(["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
+                            AS_BIN, "--trace", "-M", "1"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "")
+        self.assertEqual(r.stderr, "agent-sentinel: error: not privileged enough to load BPF "
+                         "programs: run as root, or with CAP_BPF, CAP_PERFMON and "
+                         "CAP_SYS_RESOURCE\n")
+
     def test_bad_options(self):
         for args, msg in ((["--ringbuf-size", "1000"], "--ringbuf-size 1000: expected a power of two"),
                           (["--bogus"], "unknown option --bogus"),
