@@ -18,8 +18,8 @@
 #include "outputs.h"
 #include "outq.h"
 
-/* How often an idle output thread wakes up to flush buffers and act on a
- * reopen request: the latency of outputs_reopen and of buffered output. */
+/* How often an idle output thread wakes up to act on a reopen request (the
+ * latency of outputs_reopen); buffers are flushed whenever the queue drains. */
 #define OUT_TICK_MS 200
 /* Retry delays while a receiver is unavailable: doubling from MIN up to MAX. */
 #define OUT_BACKOFF_MIN_MS 100

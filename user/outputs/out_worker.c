@@ -89,6 +89,10 @@ static void *out_worker_main(void *arg)
 		if (!err) {
 			atomic_fetch_add(&o->emitted, 1);
 			outq_pop(&o->q);
+			/* buffered output batches while alerts keep coming and is
+			 * flushed the moment the queue drains: no alert waits a tick */
+			if (o->ops->idle && outq_count(&o->q) == 0)
+				o->ops->idle(o);
 			if (down)
 				out_worker_recovered(o, &down_since);
 			down = 0;
