@@ -78,7 +78,10 @@ class Prefilter(unittest.TestCase):
 
     def test_live_same_alerts_with_and_without(self):
         rules = RULE_FILES[0]
-        with Sentinel("--rules", rules) as filtered, Sentinel("--rules", rules, "--no-prefilter") as full:
+        rec_f = os.path.join(self.tmp, "filtered.asrec")
+        rec_a = os.path.join(self.tmp, "all.asrec")
+        with Sentinel("--rules", rules, "--record", rec_f) as filtered, \
+                Sentinel("--rules", rules, "--no-prefilter", "--record", rec_a) as full:
             self.workload()
         # only this test's processes (the host may be busy), and no loss in either
         ours = (self.tmp, self.outside)
@@ -88,8 +91,23 @@ class Prefilter(unittest.TestCase):
             self.assertRegex(s.stderr, r"drops=0 ")
         self.assertGreater(len(b), 10)
         self.assertEqual(a, b)
-        # and it dropped what no rule could match
-        self.assertLess(events_count(filtered.stderr), events_count(full.stderr))
+        # and the kernel kept back what no rule could match: the open made
+        # outside any agent tree reached only the unfiltered agent
+        self.assertEqual(self.opens_outside_agents(rec_f), 0)
+        self.assertEqual(self.opens_outside_agents(rec_a), 1)
+
+    def opens_outside_agents(self, recording):
+        r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        n = 0
+        for line in r.stdout.splitlines():
+            e = json.loads(line)
+            names = {v for k, v in e.items() if k.startswith("proc.aname[")}
+            if e.get("fd.name") == self.outside + "/a" and e["evt.type"] == "open" and \
+                    not names & {"claude", "node"}:
+                n += 1
+        return n
 
     def test_replay_same_alerts_for_every_rules_file(self):
         rec = os.path.join(self.tmp, "all.asrec")
