@@ -78,7 +78,7 @@ static void opts_usage(FILE *f)
 		"  -M SECONDS              stop after SECONDS\n"
 		"  -U, --unbuffered        flush stdout after every line\n"
 		"      --ringbuf-size N    ringbuf.size_bytes: BPF ring buffer bytes (power of\n"
-		"                          two, K/M suffix; default 16M)\n"
+		"                          two, K/M suffix; default 4M)\n"
 		"      --wakeup-bytes N    ringbuf.wakeup_bytes: wake the consumer every N\n"
 		"                          queued bytes (0: every event; default 256K)\n"
 		"      --max-procs N       proctable.max_entries (default %u)\n"

@@ -445,7 +445,7 @@ static void test_defaults(void **state)
 	assert_string_equal(fmt(&cfg, "rule_matching"), "first");
 	assert_string_equal(fmt(&cfg, "metrics.interval"), "1h");
 	assert_string_equal(fmt(&cfg, "syslog_output.facility"), "user");
-	assert_int_equal(cfg.ringbuf.size_bytes, 16u << 20);
+	assert_int_equal(cfg.ringbuf.size_bytes, 4u << 20);
 	assert_int_equal(cfg.metrics.listen_port, 8765);
 	config_free(&cfg);
 }

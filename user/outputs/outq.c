@@ -123,7 +123,10 @@ int outq_push(struct outq *q, struct outmsg *m, const char *rule)
 		outmsg_get(m);
 		q->ring[(q->head + q->count) % q->cap] = m;
 		q->count++;
-		pthread_cond_signal(&q->more);
+		/* a futex wake per alert cost a context switch per alert: wake
+		 * the consumer only when it is asleep on an empty queue */
+		if (q->waiting)
+			pthread_cond_signal(&q->more);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return err;
@@ -144,7 +147,12 @@ struct outmsg *outq_peek(struct outq *q, long timeout_ms)
 	outq_deadline(&dl, timeout_ms);
 	pthread_mutex_lock(&q->lock);
 	while (!q->count && !q->stop) {
-		if (pthread_cond_timedwait(&q->more, &q->lock, &dl) == ETIMEDOUT)
+		int rc;
+
+		q->waiting = 1;
+		rc = pthread_cond_timedwait(&q->more, &q->lock, &dl);
+		q->waiting = 0;
+		if (rc == ETIMEDOUT)
 			break;
 	}
 	if (q->count && !q->stop)

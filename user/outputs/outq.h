@@ -37,6 +37,7 @@ struct outq {
 	uint64_t dropped;
 	char last_drop_rule[OUTQ_RULE_MAX];
 	int stop;
+	int waiting; /* the consumer sleeps in outq_peek: only then does a push signal */
 };
 
 int outq_init(struct outq *q, size_t cap);
