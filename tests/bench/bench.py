@@ -437,6 +437,13 @@ def part_alerts(env, args):
         log(f"w3 default: {r['alerts']}/{r['opens']} alerts, drops={r['kernel_drops']}, "
             f"{r['alerts_per_s']:.0f} alerts/s")
     out = {"default": reps, "sweep": []}
+    if not args.smoke:
+        # the smaller ring that would meet the RSS target (see part_rss): does it lose?
+        rs = [run_alerts(env, args.alert_opens, ("--ringbuf-size", "4M")) for _ in range(2)]
+        for r in rs:
+            log(f"w3 --ringbuf-size 4M: {r['alerts']}/{r['opens']} alerts, drops={r['kernel_drops']}")
+        out["sweep"].append({"options": ["--ringbuf-size", "4M"], "runs": rs,
+                             "zero_loss": all(not r["missing"] and not r["kernel_drops"] for r in rs)})
     lost = any(r["missing"] or r["kernel_drops"] for r in reps)
     if lost and not args.smoke:
         # find settings that lose nothing: bigger ring, then earlier wakeups
@@ -574,7 +581,9 @@ def profile_replay(env, rec, cpu, args):
     path = os.path.splitext(os.path.abspath(args.json))[0] + ".profile.txt"
     if shutil.which("perf"):
         data = os.path.join(env.work, "perf.data")
-        r = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4999", "-g",
+        # dwarf unwinding: the build has no frame pointers
+        r = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "1999",
+                            "--call-graph", "dwarf",
                             "-o", data, "--", "taskset", "-c", str(cpu)] + cmd,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if r.returncode == 0:
@@ -589,18 +598,18 @@ def profile_replay(env, rec, cpu, args):
                         "\n# including callees\n" + incl.stdout)
             top = []
             for line in flat.stdout.splitlines():
-                m = re.match(r"\s*([\d.]+)%\s+\S+\s+\[(.)\]\s+(.+)", line)
+                m = re.match(r"\s*([\d.]+)%\s+\[(.)\]\s+(\S+(?: \(inlined\))?)", line)
                 if m:
                     top.append({"self_pct": float(m.group(1)), "where": m.group(2),
                                 "symbol": m.group(3).strip()})
             incl_top = []
             for line in incl.stdout.splitlines():
-                m = re.match(r"\s*([\d.]+)%\s+([\d.]+)%\s+\S+\s+\[(.)\]\s+(.+)", line)
+                m = re.match(r"\s*([\d.]+)%\s+([\d.]+)%\s+\[(.)\]\s+(\S+(?: \(inlined\))?)", line)
                 if m:
                     incl_top.append({"children_pct": float(m.group(1)),
                                      "self_pct": float(m.group(2)),
                                      "symbol": m.group(4).strip()})
-            return {"tool": "perf record -e cpu-clock -g", "file": path,
+            return {"tool": "perf record -e cpu-clock --call-graph dwarf", "file": path,
                     "top_self": top[:25], "top_inclusive": incl_top[:25]}
         log("perf record failed: " + r.stderr.strip()[-200:])
     if shutil.which("valgrind"):
@@ -644,7 +653,81 @@ def part_diagnose(env, args):
         except OSError:
             pass
         out[label] = {"alerts": n, "alerts_read": t.reader.matches, "syscalls": calls}
+    out["startup_syscalls"] = startup_syscalls(env)
+    out["bpf_prog_stats"] = bpf_prog_stats(env, args)
     return out
+
+
+def startup_syscalls(env):
+    """Where start-up goes: wall time per syscall until exit (-M 0.2), by
+    strace -f -w -c (strace slows the user side, not the kernel's verifier)."""
+    sf = os.path.join(env.work, "strace-startup.txt")
+    subprocess.run(["strace", "-f", "-w", "-c", "-o", sf, env.sentinel, "--rules", env.rules,
+                    "-M", "0.2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(SETTLE_S)
+    rows = {}
+    try:
+        with open(sf) as f:
+            for line in f:
+                m = re.match(r"\s*([\d.]+)\s+([\d.]+)\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)$", line)
+                if m and m.group(4) != "total":
+                    rows[m.group(4)] = {"seconds": float(m.group(2)), "calls": int(m.group(3))}
+    except OSError:
+        pass
+    top = dict(sorted(rows.items(), key=lambda kv: -kv[1]["seconds"])[:8])
+    log("start-up syscalls (s): " + ", ".join(f"{k} {v['seconds']:.3f}/{v['calls']}"
+                                              for k, v in top.items()))
+    return top
+
+
+def bpf_prog_stats(env, args):
+    """Kernel time per run of agent-sentinel's programs (kernel.bpf_stats_enabled,
+    bpftool prog show: run_time_ns / run_cnt) during w1 and w2."""
+    if not shutil.which("bpftool") or not os.path.exists("/proc/sys/kernel/bpf_stats_enabled"):
+        return None
+    with open("/proc/sys/kernel/bpf_stats_enabled") as f:
+        was = f.read().strip()
+    out = {}
+    try:
+        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
+            f.write("1")
+        for name, mode, inside, path in (("w1_open_outside", "open", False, env.read_file),
+                                         ("w2_write_tmp_inside", "write", True, env.tmp_write),
+                                         ("w3_write_alert_inside", "write", True, env.alert_file)):
+            t = Tracer(env, "sentinel")
+            try:
+                before = prog_stats(t.pid)
+                env.run_loop(mode, args.open_iters // 2, path, inside=inside)
+                after = prog_stats(t.pid)
+            finally:
+                t.stop()
+            d = {}
+            for prog, (ns, cnt) in after.items():
+                ns0, cnt0 = before.get(prog, (0, 0))
+                if cnt - cnt0 > 1000:
+                    d[prog] = {"runs": cnt - cnt0, "ns_per_run": (ns - ns0) / (cnt - cnt0)}
+            out[name] = d
+            log(f"bpf stats {name}: " + ", ".join(f"{k} {v['ns_per_run']:.0f} ns"
+                                                  for k, v in d.items()))
+    finally:
+        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
+            f.write(was)
+    return out
+
+
+def prog_stats(pid):
+    """{program name: (run_time_ns, run_cnt)} of the programs pid holds."""
+    r = subprocess.run(["bpftool", "-j", "prog", "show"], stdout=subprocess.PIPE, text=True)
+    try:
+        progs = json.loads(r.stdout)
+    except ValueError:
+        return {}
+    def ours(p):
+        if "pids" in p:  # bpftool built with pid iterators
+            return pid in [q.get("pid") for q in p["pids"]]
+        return p.get("name", "").startswith(("tp_", "rtp_"))  # only one tracer runs at a time
+    return {p.get("name", "?"): (p.get("run_time_ns", 0), p.get("run_cnt", 0))
+            for p in progs if ours(p)}
 
 
 # ---- report ---------------------------------------------------------------
