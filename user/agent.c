@@ -13,6 +13,7 @@
 #include "internal.h"
 #include "loader.h"
 #include "metrics.h"
+#include "names.h"
 #include "notify.h"
 #include "outputs.h"
 #include "pipeline.h"
@@ -270,12 +271,6 @@ static void agent_internal(struct agent *a, int prio, const char *rule, const ch
 
 /* ---- losses and metrics -------------------------------------------------- */
 
-static const char *const agent_type_names[AS_EV_MAX] = {
-	[AS_EV_EXEC] = "exec",	     [AS_EV_FORK] = "fork",	[AS_EV_EXIT] = "exit",
-	[AS_EV_OPEN] = "open",	     [AS_EV_CONNECT] = "connect", [AS_EV_SETID] = "setid",
-	[AS_EV_CAPSET] = "capset",
-};
-
 /* Publish counters for the endpoint and the metrics alert. */
 static void agent_publish(struct agent *a)
 {
@@ -331,7 +326,7 @@ static void agent_drop_alert(struct agent *a, uint64_t now, int force)
 	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
 		static char keys[AS_EV_MAX][32];
 
-		snprintf(keys[t], sizeof(keys[t]), "ringbuf.%s", agent_type_names[t]);
+		snprintf(keys[t], sizeof(keys[t]), "ringbuf.%s", names_event_kind(t));
 		f[n++] = (struct internal_field){ keys[t], NULL, a->kdrops[t] - a->kdrops_said[t] };
 		a->kdrops_said[t] = a->kdrops[t];
 	}
@@ -363,7 +358,7 @@ static void agent_metrics_alert(struct agent *a)
 	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
 		static char keys[AS_EV_MAX][32];
 
-		snprintf(keys[t], sizeof(keys[t]), "events.%s", agent_type_names[t]);
+		snprintf(keys[t], sizeof(keys[t]), "events.%s", names_event_kind(t));
 		f[n++] = (struct internal_field){ keys[t], NULL, a->p.by_type[t] };
 		events += a->p.by_type[t];
 		drops += a->kdrops[t];

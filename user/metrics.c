@@ -13,16 +13,11 @@
 #include "diag.h"
 #include "engine.h"
 #include "metrics.h"
+#include "names.h"
 
 #define METRICS_PAGE_MAX (256 * 1024) /* one /metrics answer */
 #define METRICS_REQUEST_MAX 2048 /* bytes of a request we read */
 #define METRICS_IO_TIMEOUT_MS 2000 /* a slow client cannot hold the endpoint */
-
-static const char *const type_names[AS_EV_MAX] = {
-	[AS_EV_EXEC] = "exec",	     [AS_EV_FORK] = "fork",	[AS_EV_EXIT] = "exit",
-	[AS_EV_OPEN] = "open",	     [AS_EV_CONNECT] = "connect", [AS_EV_SETID] = "setid",
-	[AS_EV_CAPSET] = "capset",
-};
 
 void metrics_init(struct metrics *m)
 {
@@ -110,13 +105,13 @@ size_t metrics_render(struct metrics *m, char *buf, size_t cap)
 	put(&p, "# HELP agent_sentinel_events_total Events received from the kernel, by type.\n"
 		"# TYPE agent_sentinel_events_total counter\n");
 	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
-		put(&p, "agent_sentinel_events_total{type=\"%s\"} %llu\n", type_names[t],
+		put(&p, "agent_sentinel_events_total{type=\"%s\"} %llu\n", names_event_kind(t),
 		    LOAD(m->events[t]));
 	put(&p, "# HELP agent_sentinel_drops_total Events or alerts lost, by cause.\n"
 		"# TYPE agent_sentinel_drops_total counter\n");
 	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
 		put(&p, "agent_sentinel_drops_total{cause=\"ringbuf\",type=\"%s\"} %llu\n",
-		    type_names[t], LOAD(m->kernel_drops[t]));
+		    names_event_kind(t), LOAD(m->kernel_drops[t]));
 	put(&p, "agent_sentinel_drops_total{cause=\"malformed\"} %llu\n", LOAD(m->bad_records));
 	for (size_t i = 0; i < no; i++)
 		put(&p, "agent_sentinel_drops_total{cause=\"output_queue\",output=\"%s\"} %llu\n",

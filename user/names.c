@@ -35,6 +35,17 @@ const char *names_evt_type(unsigned type, unsigned syscall)
 	return "unknown";
 }
 
+const char *names_event_kind(unsigned type)
+{
+	static const char *const kinds[AS_EV_MAX] = {
+		[AS_EV_NONE] = "none",	     [AS_EV_EXEC] = "exec",	  [AS_EV_FORK] = "fork",
+		[AS_EV_EXIT] = "exit",	     [AS_EV_OPEN] = "open",	  [AS_EV_CONNECT] = "connect",
+		[AS_EV_SETID] = "setid",     [AS_EV_CAPSET] = "capset",	  [AS_EV_PROC] = "proc",
+	};
+
+	return type < AS_EV_MAX ? kinds[type] : "unknown";
+}
+
 int names_evt_type_parse(const char *name, unsigned *type, unsigned *syscall)
 {
 	for (unsigned i = AS_SC_NONE + 1; i < AS_SC_MAX; i++) {

@@ -7,6 +7,8 @@
 
 /* Falco's evt.type for an event ("execve", "openat", "procexit", ...). */
 const char *names_evt_type(unsigned type, unsigned syscall);
+/* Short name of an event type for counters and logs: "exec", "open", ... */
+const char *names_event_kind(unsigned type);
 /* Parse an evt.type name back to (type, syscall); -1 when unknown. */
 int names_evt_type_parse(const char *name, unsigned *type, unsigned *syscall);
 /* "SUCCESS" for res >= 0, else the errno name ("ENOENT"), or "E<n>" when unnamed. */

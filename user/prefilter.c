@@ -52,22 +52,16 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 
 void prefilter_describe(const struct engine_kfilter *kf, FILE *out)
 {
-	static const char *const type_names[AS_EV_MAX] = {
-		[AS_EV_EXEC] = "exec",	     [AS_EV_FORK] = "fork",	[AS_EV_EXIT] = "exit",
-		[AS_EV_OPEN] = "open",	     [AS_EV_CONNECT] = "connect", [AS_EV_SETID] = "setid",
-		[AS_EV_CAPSET] = "capset",
-	};
-
 	fputs("agent-sentinel: pre-filter:", out);
 	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
 		uint8_t d = kf->depth[t];
 
 		if (d == ENGINE_KF_ANY)
-			fprintf(out, " %s=all", type_names[t]);
+			fprintf(out, " %s=all", names_event_kind(t));
 		else if (d == ENGINE_KF_NOTHING)
-			fprintf(out, " %s=off", type_names[t]);
+			fprintf(out, " %s=off", names_event_kind(t));
 		else
-			fprintf(out, " %s=aname[0..%u]", type_names[t], d);
+			fprintf(out, " %s=aname[0..%u]", names_event_kind(t), d);
 	}
 	fputs(" names=", out);
 	for (size_t i = 0; i < kf->nnames; i++)

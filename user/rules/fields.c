@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include "rules.h"
+#include "trace.h"
 #include "names.h"
 #include "usercache.h"
 
@@ -260,28 +261,6 @@ static void fd_name_connect(const struct as_connect *k, char *buf, size_t cap)
 	}
 }
 
-static const struct {
-	unsigned flag;
-	const char *name;
-} open_flags[] = {
-	{ O_CREAT, "O_CREAT" },	    { O_EXCL, "O_EXCL" },	  { O_NOCTTY, "O_NOCTTY" },
-	{ O_TRUNC, "O_TRUNC" },	    { O_APPEND, "O_APPEND" },	  { O_NONBLOCK, "O_NONBLOCK" },
-	{ O_DSYNC, "O_DSYNC" },	    { O_DIRECTORY, "O_DIRECTORY" }, { O_NOFOLLOW, "O_NOFOLLOW" },
-	{ O_CLOEXEC, "O_CLOEXEC" }, { O_PATH, "O_PATH" },
-};
-
-static void fmt_open_flags(uint64_t f, char *buf, size_t cap)
-{
-	size_t pos;
-	unsigned acc = (unsigned)f & O_ACCMODE;
-
-	pos = (size_t)snprintf(buf, cap, "%s",
-			       acc == O_WRONLY ? "O_WRONLY" : acc == O_RDWR ? "O_RDWR" : "O_RDONLY");
-	for (size_t i = 0; i < sizeof(open_flags) / sizeof(open_flags[0]) && pos < cap; i++)
-		if (f & open_flags[i].flag)
-			pos += (size_t)snprintf(buf + pos, cap - pos, "|%s", open_flags[i].name);
-}
-
 static int64_t setid_arg(const struct as_setid *s, int which)
 {
 	return s->id[which] == AS_ID_UNSET ? -1 : (int64_t)s->id[which];
@@ -304,7 +283,7 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 		if (!strcmp(arg, "name") || !strcmp(arg, "path")) {
 			set_str(v, ev->path.s, ev->path.len);
 		} else if (!strcmp(arg, "flags")) {
-			fmt_open_flags(ev->u.open->flags, buf, cap);
+			trace_open_flags(ev->u.open->flags, buf, cap);
 			set_cstr(v, buf);
 		} else if (!strcmp(arg, "mode")) {
 			snprintf(buf, cap, "0%o", ev->u.open->mode);
