@@ -666,8 +666,10 @@ int agent_run(const struct opts *o)
 				  (int)a.cfg.metrics.listen_port, &port))
 			goto out;
 		if (o->verbose)
-			diag_info("metrics on http://%s:%d/metrics", a.cfg.metrics.listen_address,
-				  port);
+			diag_info(strchr(a.cfg.metrics.listen_address, ':') ?
+					  "metrics on http://[%s]:%d/metrics" :
+					  "metrics on http://%s:%d/metrics",
+				  a.cfg.metrics.listen_address, port);
 	}
 	err = live ? agent_live(&a) : agent_replay(&a);
 	if (a.started) {

@@ -230,26 +230,38 @@ static void *metrics_loop(void *arg)
 
 int metrics_serve(struct metrics *m, const char *address, int port, int *bound_port)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	socklen_t len = sizeof(sa);
+	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len;
 	int one = 1, err;
 
-	if (inet_pton(AF_INET, address, &sa.sin_addr) != 1) {
-		diag_err("metrics.listen_address %s: not an IPv4 address", address);
+	/* metrics.listen_address is a numeric IPv4 or IPv6 address */
+	if (inet_pton(AF_INET, address, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons((uint16_t)port);
+		len = sizeof(*sin);
+	} else if (inet_pton(AF_INET6, address, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons((uint16_t)port);
+		len = sizeof(*sin6);
+	} else {
+		diag_err("metrics.listen_address %s: not a numeric IPv4 or IPv6 address", address);
 		return -EINVAL;
 	}
-	m->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	m->listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (m->listen_fd < 0)
 		return -errno;
 	setsockopt(m->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(m->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(m->listen_fd, 16)) {
+	if (bind(m->listen_fd, (struct sockaddr *)&ss, len) || listen(m->listen_fd, 16)) {
 		err = -errno;
-		diag_err("metrics endpoint %s:%d: %s", address, port, strerror(-err));
+		diag_err("metrics endpoint %s port %d: %s", address, port, strerror(-err));
 		goto fail;
 	}
-	getsockname(m->listen_fd, (struct sockaddr *)&sa, &len);
+	len = sizeof(ss);
+	getsockname(m->listen_fd, (struct sockaddr *)&ss, &len);
 	if (bound_port)
-		*bound_port = ntohs(sa.sin_port);
+		*bound_port = ntohs(ss.ss_family == AF_INET ? sin->sin_port : sin6->sin6_port);
 	if (pipe2(m->stop_pipe, O_CLOEXEC)) {
 		err = -errno;
 		goto fail;
