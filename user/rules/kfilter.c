@@ -230,7 +230,7 @@ int engine_kfilter_pass(const struct engine_kfilter *kf, const struct as_hdr *h)
 		const char *comm = i ? h->anc[i - 1].comm : h->comm;
 
 		for (size_t j = 0; j < kf->nnames; j++)
-			if (!strncmp(comm, kf->names[j], AS_COMM_LEN))
+			if (comm[0] == kf->names[j][0] && !strncmp(comm, kf->names[j], AS_COMM_LEN))
 				return 1;
 	}
 	return 0;
