@@ -327,6 +327,17 @@ static int config_parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
+/* The decimal digits at *p into *v, advancing *p; -ERANGE on overflow. */
+static int config_parse_digits(const char **p, uint64_t *v)
+{
+	for (*v = 0; isdigit((unsigned char)**p); (*p)++) {
+		if (*v > (UINT64_MAX - 9) / 10)
+			return -ERANGE;
+		*v = *v * 10 + (uint64_t)(**p - '0');
+	}
+	return 0;
+}
+
 /* Decimal digits, optionally K/M/G (x1024) when sizes; overflow is -ERANGE. */
 static int config_parse_u64(const char *s, int sizes, uint64_t *out)
 {
@@ -334,13 +345,10 @@ static int config_parse_u64(const char *s, int sizes, uint64_t *out)
 	unsigned shift = 0;
 	const char *p = s;
 
-	if (!isdigit((unsigned char)*p))
+	if (config_parse_digits(&p, &v))
+		return -ERANGE;
+	if (p == s)
 		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
 	if (sizes && *p) {
 		switch (*p++) {
 		case 'k':
@@ -382,11 +390,8 @@ static int config_parse_duration(const char *s, uint64_t *out)
 
 		if (!isdigit((unsigned char)*p))
 			return -EINVAL;
-		for (; isdigit((unsigned char)*p); p++) {
-			if (v > (UINT64_MAX - 9) / 10)
-				return -ERANGE;
-			v = v * 10 + (uint64_t)(*p - '0');
-		}
+		if (config_parse_digits(&p, &v))
+			return -ERANGE;
 		/* "ms" before "m": the longest unit that matches */
 		for (u = ARRAY_LEN(config_units); u-- > next_unit;) {
 			size_t ul = strlen(config_units[u].unit);
@@ -1239,4 +1244,9 @@ static int config_check_one(const char *path, FILE *diag, int top)
 int config_check_file_safety(const char *path, FILE *diag)
 {
 	return config_check_one(path, diag, 1);
+}
+
+int config_parse_size(const char *s, uint64_t *out)
+{
+	return config_parse_u64(s, 1, out);
 }

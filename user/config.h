@@ -155,6 +155,10 @@ int config_validate(const struct config *cfg, FILE *diag);
  * "[a, b]", "15s"). 0, -ENOENT (no such key) or -ENOSPC. */
 int config_format(const struct config *cfg, const char *key, char *buf, size_t len);
 
+/* A byte count as the file and -o take it ("4096", "256K", "16M", "1G");
+ * 0, -EINVAL or -ERANGE. The command line's size flags use it too. */
+int config_parse_size(const char *s, uint64_t *out);
+
 /* Free every string the config owns; *cfg is zeroed. */
 void config_free(struct config *cfg);
 

@@ -89,23 +89,12 @@ static void opts_usage(FILE *f)
 		PROCTABLE_MAX_ENTRIES);
 }
 
-/* "16M", "4096", "256K": bytes, or -1 for anything else. */
+/* A size flag: config's parser (K/M/G suffixes), -1 when it is not one. */
 static long long parse_size(const char *s)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || s[0] == '-')
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		v <<= 30, end++;
-	if (*end || v > (1ull << 40))
+	if (config_parse_size(s, &v) || v > (1ull << 40))
 		return -1;
 	return (long long)v;
 }
