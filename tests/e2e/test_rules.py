@@ -130,8 +130,10 @@ class Rules(unittest.TestCase):
                             ">/dev/null" % (AS_WORKLOAD, port, home, home))
             subprocess.run(["cat", home + "/.ssh/id_ed25519"], stdout=subprocess.DEVNULL)
         srv.close()
-        net = self.alerts(s, NET)
-        self.assertEqual(len(net), 1, net)
+        # only the TCP connect: bash started without HOME (as CI may start it) also
+        # asks nscd over a unix socket, a real agent connection that alerts too
+        net = [a for a in self.alerts(s, NET) if a["output_fields"]["fd.type"] == "ipv4"]
+        self.assertEqual(len(net), 1, self.alerts(s, NET))
         self.assertEqual(net[0]["priority"], "Notice")
         self.assertEqual(net[0]["output_fields"]["fd.sip"], "127.0.0.1")
         self.assertEqual(net[0]["output_fields"]["fd.sport"], port)
