@@ -147,6 +147,29 @@ struct as_open {
 	/* followed by path, base */
 };
 
+/*
+ * The open pre-filter (settings, not records): an open's class is the bits
+ * below, as evt.is_open_read / evt.is_open_write / fd.num >= 0 see it. Per
+ * class: does any rule want it at all, and which path prefixes fd.name
+ * cannot start with for any rule to match (user/rules/kfopen.c derives it).
+ */
+#define AS_OPEN_OK 1u /* fd >= 0 */
+#define AS_OPEN_READ 2u /* O_RDONLY or O_RDWR */
+#define AS_OPEN_WRITE 4u /* O_WRONLY or O_RDWR, and creat */
+#define AS_OPEN_CLASSES 8
+#define AS_OPEN_PREFIX_MAX 16 /* prefixes the kernel tests */
+#define AS_OPEN_PREFIX_LEN 64 /* bytes of a prefix, NUL included */
+#define AS_OPEN_TOP_COMPS 4 /* path components, from the root, the kernel renders */
+
+struct as_open_filter {
+	__u8 classes; /* bit c: some rule can match an open of class c */
+	__u8 _pad0;
+	__u16 excl[AS_OPEN_CLASSES]; /* class c: bit i, fd.name never starts with prefix i */
+	__u8 plen[AS_OPEN_PREFIX_MAX]; /* bytes of prefix i, without the NUL */
+	__u8 _pad1[6];
+	__u64 prefix[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8]; /* zero-padded */
+};
+
 /* as_connect.cflags */
 #define AS_CF_ABSTRACT (1u << 0) /* unix socket in the abstract namespace */
 #define AS_CF_LOCAL (1u << 1) /* saddr/sport read from the socket */
@@ -206,6 +229,7 @@ _Static_assert(sizeof(struct as_hdr) == 400, "as_hdr layout");
 _Static_assert(sizeof(struct as_exec) == 424, "as_exec layout");
 _Static_assert(sizeof(struct as_open) == 448, "as_open layout");
 _Static_assert(sizeof(struct as_connect) == 576, "as_connect layout");
+_Static_assert(sizeof(struct as_open_filter) == 1064, "as_open_filter layout");
 _Static_assert(sizeof(struct as_setid) == 424, "as_setid layout");
 _Static_assert(sizeof(struct as_capset) == 440, "as_capset layout");
 _Static_assert(sizeof(struct as_fork) == 416, "as_fork layout");

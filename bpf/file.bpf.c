@@ -3,27 +3,55 @@
 #include "sentinel.bpf.h"
 
 #define AS_O_CREAT 0100
+#define AS_O_RDONLY 00
 #define AS_O_WRONLY 01
+#define AS_O_RDWR 02
+#define AS_O_ACCMODE 03
 #define AS_O_TRUNC 01000
+
+/* The class bits an open's flags decide (evt.is_open_read/_write). */
+static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
+{
+	__u32 acc = sc == AS_SC_CREAT ? AS_O_WRONLY : (__u32)flags & AS_O_ACCMODE;
+
+	if (acc == AS_O_RDWR)
+		return AS_OPEN_READ | AS_OPEN_WRITE;
+	if (acc == AS_O_WRONLY)
+		return AS_OPEN_WRITE;
+	return acc == AS_O_RDONLY ? AS_OPEN_READ : 0;
+}
+
+/* Could some rule match an open with these flags, failed or not? Not: the
+ * exit has nothing to report, so the enter saves nothing. */
+static __always_inline int as_open_enter(struct trace_event_raw_sys_enter *ctx, __u32 sc,
+					 int nargs, __u64 flags)
+{
+	__u32 mode = as_open_mode(sc, flags);
+
+	if (!(cfg_open_filter.classes & (1u << mode | 1u << (mode | AS_OPEN_OK))))
+		return 0;
+	return as_inflight_save(ctx, sc, nargs, AS_EV_OPEN);
+}
 
 SEC("tracepoint/syscalls/sys_enter_open")
 int tp_sys_enter_open(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_OPEN, 3, AS_EV_OPEN);
+	return as_open_enter(ctx, AS_SC_OPEN, 3, ctx->args[1]);
 }
 
 SEC("tracepoint/syscalls/sys_enter_creat")
 int tp_sys_enter_creat(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_CREAT, 2, AS_EV_OPEN);
+	return as_open_enter(ctx, AS_SC_CREAT, 2, 0);
 }
 
 SEC("tracepoint/syscalls/sys_enter_openat")
 int tp_sys_enter_openat(struct trace_event_raw_sys_enter *ctx)
 {
-	return as_inflight_save(ctx, AS_SC_OPENAT, 4, AS_EV_OPEN);
+	return as_open_enter(ctx, AS_SC_OPENAT, 4, ctx->args[2]);
 }
 
+/* openat2's flags are behind a user pointer: read at exit, filtered there */
 SEC("tracepoint/syscalls/sys_enter_openat2")
 int tp_sys_enter_openat2(struct trace_event_raw_sys_enter *ctx)
 {
@@ -41,13 +69,16 @@ static __always_inline int as_open_exit(long ret)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct as_inflight in;
+	struct as_path_top top;
 	const char *upath;
 	struct as_open *o;
-	__u32 off, pf = 0;
+	__u32 off, pf = 0, class;
 	int trunc = 0;
 	__u8 *buf;
 
-	buf = as_exit_begin(&in, AS_EV_OPEN);
+	if (!as_inflight_take(&in, AS_EV_OPEN))
+		return 0; /* filtered at enter */
+	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
 	o = (struct as_open *)buf;
@@ -86,6 +117,9 @@ static __always_inline int as_open_exit(long ret)
 		o->mode = in.args[3];
 		break;
 	}
+	class = as_open_mode(in.sc, o->flags) | (ret >= 0 ? AS_OPEN_OK : 0);
+	if (!(cfg_open_filter.classes & (1u << class)))
+		return 0;
 	off = sizeof(*o);
 
 	if (ret >= 0) {
@@ -93,19 +127,29 @@ static __always_inline int as_open_exit(long ret)
 
 		if (f) {
 			struct inode *ino = BPF_CORE_READ(f, f_inode);
-			__u32 dev = BPF_CORE_READ(ino, i_sb, s_dev);
-			__u32 major = dev >> 20, minor = dev & 0xfffff;
+			__u32 dev, major, minor;
+			__u16 excl = cfg_open_filter.excl[class & (AS_OPEN_CLASSES - 1)];
 
+			/* the path first: when no rule can match it, the
+			 * header (the ancestor walk) is never read */
+			o->path_len = as_put_task_path_top(&f->f_path, task, off, &pf,
+							   excl ? &top : 0);
+			if (excl && !pf && as_path_excluded(&top, excl))
+				return 0;
+			o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
+			dev = BPF_CORE_READ(ino, i_sb, s_dev);
+			major = dev >> 20;
+			minor = dev & 0xfffff;
 			/* the kernel's dev_t is major << 20 | minor; report new_encode_dev() */
 			o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
 			o->ino = BPF_CORE_READ(ino, i_ino);
-			o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
-			o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
+			as_hdr_fill(&o->hdr, task, AS_EV_OPEN, in.sc);
 			as_emit(buf, off + o->path_len);
 			return 0;
 		}
 	}
 
+	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, in.sc);
 	o->path_len = as_put_user_str(buf, off, upath, AS_PATH_MAX, &trunc);
 	if (trunc)
 		o->pflags |= AS_OF_USER_TRUNC;

@@ -17,6 +17,7 @@ struct as_walk {
 	__u32 off;
 	__u32 flags;
 	__u32 _pad0;
+	struct as_path_top top; /* where the names nearest the root start */
 };
 
 static long as_path_step(__u32 index, struct as_walk *w)
@@ -68,6 +69,12 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), room, name);
 	if (n <= 0)
 		return 1;
+	/* the name written last is the topmost so far: shift it in at [0] */
+	w->top.off[3] = w->top.off[2];
+	w->top.off[2] = w->top.off[1];
+	w->top.off[1] = w->top.off[0];
+	w->top.off[0] = w->off;
+	w->top.n++;
 	w->off += n;
 	if (n == room && room < AS_NAME_MAX)
 		return 1; /* name cut short: the path is partial */
@@ -75,7 +82,8 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	return 0;
 }
 
-__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p)
+__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p,
+			     struct as_path_top *top)
 {
 	struct task_struct *task = (struct task_struct *)task_p;
 	struct as_walk w = {
@@ -90,7 +98,67 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 	w.root_dentry = BPF_CORE_READ(task, fs, root.dentry);
 	w.root_mnt = BPF_CORE_READ(task, fs, root.mnt);
 	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
+	if (top)
+		*top = w.top;
 	return (__u64)w.flags << 32 | (w.off - w.start);
+}
+
+/*
+ * Does the path whose walk left top start with one of the prefixes in mask
+ * (cfg_open_filter)? The kernel renders "/" and the AS_OPEN_TOP_COMPS names
+ * nearest the root, at most AS_OPEN_PREFIX_LEN - 1 bytes, exactly as
+ * userspace joins them; the rest stays zero, so a prefix longer than what was
+ * rendered never matches (the event is kept: the test errs on that side).
+ */
+__noinline int as_path_excluded(const struct as_path_top *top, __u32 mask)
+{
+	__u64 rw[2 * AS_OPEN_PREFIX_LEN / 8] = {};
+	char *r = (char *)rw;
+	__u32 pos = 0, n, i, j;
+	__u8 *buf = as_scratch_buf();
+
+	if (!top || !buf)
+		return 0;
+	n = top->n;
+	if (n == 0)
+		r[pos++] = '/'; /* the root itself */
+	for (j = 0; j < AS_OPEN_TOP_COMPS && j < n; j++) {
+		__u32 off = top->off[j & (AS_OPEN_TOP_COMPS - 1)];
+		long got;
+
+		if (pos >= AS_OPEN_PREFIX_LEN - 1)
+			break;
+		r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
+		pos++;
+		AS_VERIFIER_MASK(pos, 63);
+		got = bpf_probe_read_kernel_str(r + pos, AS_OPEN_PREFIX_LEN - pos,
+						buf + (off & AS_SCRATCH_OFF_MASK));
+		if (got <= 1)
+			break;
+		pos += got - 1;
+	}
+	for (i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
+		__u32 plen = cfg_open_filter.plen[i];
+		int same = 1;
+
+		if (!(mask & (1u << i)) || !plen)
+			continue;
+		for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++) {
+			__u64 m = ~0ull;
+
+			if (plen <= j * 8)
+				break;
+			if (plen < (j + 1) * 8)
+				m = (1ull << ((plen - j * 8) * 8)) - 1;
+			if ((rw[j] ^ cfg_open_filter.prefix[i][j]) & m) {
+				same = 0;
+				break;
+			}
+		}
+		if (same)
+			return 1;
+	}
+	return 0;
 }
 
 struct as_cgwalk {

@@ -7,6 +7,8 @@ const volatile __u64 cfg_wakeup_bytes = 0;
 /* .bss, not rodata: a rules reload rewrites them while the programs run */
 volatile __u8 cfg_filter_depth[AS_EV_MAX];
 volatile __u8 cfg_filter_walk;
+volatile __u32 cfg_filter_gen = 1;
+volatile struct as_open_filter cfg_open_filter = { .classes = 0xff };
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -107,8 +109,8 @@ SEC("tracepoint/sched/sched_process_exec")
 int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u32 old_tid = ctx->old_pid, sc = AS_SC_EXECVE, off;
-	struct as_inflight *in;
+	__u32 sc = AS_SC_EXECVE, off;
+	struct as_inflight in;
 	struct mm_struct *mm;
 	struct as_exec *e;
 	__u64 arg_start, len;
@@ -120,13 +122,11 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
-	in = bpf_map_lookup_elem(&inflight, &old_tid);
-	if (in) {
-		sc = in->sc;
-		bpf_map_delete_elem(&inflight, &old_tid);
-	}
+	/* the task that called execve (its task storage moved with it) */
+	if (as_inflight_take(&in, AS_EV_MAX))
+		sc = in.sc;
 	/* a new program, maybe a new name: judge the process afresh */
-	as_verdict_forget(bpf_get_current_pid_tgid() >> 32);
+	as_verdict_forget();
 	if (!as_filter_pass(AS_EV_EXEC))
 		return 0;
 	as_session_from_env(task); /* uses the scratch buffer: before the record */
@@ -217,7 +217,7 @@ static __always_inline int as_exec_failed(long ret)
 	int trunc = 0;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in) || ret >= 0 || !as_filter_pass(AS_EV_EXEC))
+	if (!as_inflight_take(&in, AS_EV_MAX) || ret >= 0 || !as_filter_pass(AS_EV_EXEC))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
@@ -281,7 +281,6 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 	tgid = BPF_CORE_READ(child, tgid);
 	if (pid != tgid)
 		return 0; /* a thread */
-	as_verdict_forget(tgid); /* a recycled pid must not inherit a verdict */
 	{
 		__u32 ptgid = bpf_get_current_pid_tgid() >> 32;
 		struct as_session *sess = bpf_map_lookup_elem(&sessions, &ptgid);
@@ -316,10 +315,8 @@ int tp_sched_process_exit(void *ctx)
 	 * before the tracepoint fires. */
 	if (BPF_CORE_READ(task, signal, live.counter) != 0)
 		return 0;
-	if (!as_filter_pass(AS_EV_EXIT)) {
-		as_verdict_forget(bpf_get_current_pid_tgid() >> 32);
-		return 0;
-	}
+	if (!as_filter_pass(AS_EV_EXIT))
+		return 0; /* (task storage goes with the task) */
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
@@ -332,7 +329,6 @@ int tp_sched_process_exit(void *ctx)
 		__u32 tgid = x->hdr.pid;
 
 		bpf_map_delete_elem(&sessions, &tgid);
-		as_verdict_forget(tgid);
 	}
 	return 0;
 }

@@ -22,7 +22,6 @@
  * buffer holds mask + 2 * AS_PATH_MAX + AS_NAME_MAX. */
 #define AS_SCRATCH_OFF_MASK 32767
 #define AS_SCRATCH_SIZE (AS_SCRATCH_OFF_MASK + 1 + 2 * AS_PATH_MAX + AS_NAME_MAX)
-#define AS_INFLIGHT_MAX 16384 /* threads inside a traced syscall at once */
 #define AS_MAX_ARGV 64 /* argv pointers read for a failed exec */
 #define AS_SESSIONS_MAX 65536 /* processes inside agent sessions at once */
 #define AS_ENV_MAX_VARS 512 /* environment strings searched for the session id */
@@ -40,8 +39,17 @@ struct as_scratch {
 /* Arguments saved at sys_enter_*, consumed at the matching sys_exit_*. */
 struct as_inflight {
 	__u64 args[6];
-	__u32 sc; /* enum as_syscall */
-	__u32 _pad0;
+	__u32 sc; /* enum as_syscall; AS_SC_NONE: nothing saved */
+	__u32 type; /* enum as_event_type the exit reports */
+};
+
+/* Per thread, in task storage (no hashing, freed with the task): the
+ * arguments of the syscall in progress and the cached pre-filter verdict. */
+struct as_task_state {
+	struct as_inflight in;
+	__u32 verdict_gen; /* cfg_filter_gen the verdict was taken under; 0: none */
+	__u8 verdict; /* first ancestor level named in filter_names, or AS_VERDICT_NONE */
+	__u8 _pad0[3];
 };
 
 struct {
@@ -77,16 +85,15 @@ struct {
 } sessions SEC(".maps") __weak;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, AS_INFLIGHT_MAX);
-	__type(key, __u32);
-	__type(value, struct as_inflight);
-} inflight SEC(".maps") __weak;
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct as_task_state);
+} task_state SEC(".maps") __weak;
 
 /* Pre-filter derived from the rules (user/rules/kfilter.c): names the kernel
  * tests, and per process the first ancestor level whose name is one of them. */
 #define AS_FILTER_NAMES_MAX 64
-#define AS_VERDICTS_MAX 65536 /* processes with a cached verdict; LRU beyond */
 #define AS_VERDICT_NONE 0xff /* no ancestor within cfg_filter_walk matches */
 
 struct as_comm_key {
@@ -100,13 +107,6 @@ struct {
 	__type(value, __u8);
 } filter_names SEC(".maps") __weak;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, AS_VERDICTS_MAX);
-	__type(key, __u32);
-	__type(value, __u8);
-} verdicts SEC(".maps") __weak;
-
 /* Settings, written through skel->rodata between open and load. */
 extern const volatile __u32 cfg_self_tgid; /* agent-sentinel itself: never traced */
 extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this much is queued */
@@ -115,36 +115,60 @@ extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this muc
  * one of its first d ancestors has a name in filter_names */
 extern volatile __u8 cfg_filter_depth[AS_EV_MAX];
 extern volatile __u8 cfg_filter_walk; /* deepest level any type needs */
+extern volatile __u32 cfg_filter_gen; /* bumped when the names change: verdicts expire */
+/* Which opens can match a rule (classes, path prefixes): in .data, every
+ * class wanted until the loader says otherwise. */
+extern volatile struct as_open_filter cfg_open_filter;
 
 /* First ancestor level (0 = the process) whose name is in filter_names, up to
  * cfg_filter_walk; AS_VERDICT_NONE otherwise (task.bpf.c, a global function). */
 __u32 as_verdict_compute(__u64 task);
 
-/* Does an event of this type from the current process pass the pre-filter?
- * The verdict is cached per process and dropped at exec and exit. */
-static __always_inline int as_filter_pass(__u32 type)
+/* This thread's state, created on first use; NULL only when the kernel
+ * cannot allocate it (or the storage is busy on this CPU). */
+static __always_inline struct as_task_state *as_task_state(int create)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	__u8 d, *cached, v;
+	return bpf_task_storage_get(&task_state, bpf_get_current_task_btf(), 0,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+/* Does an event of this type from the current thread pass the pre-filter?
+ * The verdict is cached per thread (st, when there is one) until the thread
+ * execs or the names change. */
+static __always_inline int as_filter_pass_st(struct as_task_state *st, __u32 type)
+{
+	__u32 gen = cfg_filter_gen;
+	__u8 d, v;
 
 	if (type >= AS_EV_MAX) /* AS_EV_MAX: not filtered */
 		return 1;
 	d = cfg_filter_depth[type];
 	if (!d)
 		return 1;
-	cached = bpf_map_lookup_elem(&verdicts, &tgid);
-	if (cached) {
-		v = *cached;
-	} else {
-		v = as_verdict_compute(bpf_get_current_task());
-		bpf_map_update_elem(&verdicts, &tgid, &v, BPF_ANY);
+	if (st && st->verdict_gen == gen)
+		return st->verdict < d;
+	v = as_verdict_compute(bpf_get_current_task());
+	if (st) {
+		st->verdict = v;
+		st->verdict_gen = gen;
 	}
 	return v < d;
 }
 
-static __always_inline void as_verdict_forget(__u32 tgid)
+static __always_inline int as_filter_pass(__u32 type)
 {
-	bpf_map_delete_elem(&verdicts, &tgid);
+	if (type >= AS_EV_MAX || !cfg_filter_depth[type])
+		return 1;
+	return as_filter_pass_st(as_task_state(1), type);
+}
+
+/* A new program, maybe a new name: judge the thread afresh. */
+static __always_inline void as_verdict_forget(void)
+{
+	struct as_task_state *st = as_task_state(0);
+
+	if (st)
+		st->verdict_gen = 0;
 }
 
 static __always_inline __u8 *as_scratch_buf(void)
@@ -227,17 +251,33 @@ static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *ta
  * A global function (path.bpf.c), so the verifier checks the walk once, not
  * at every call site; kernel pointers travel as scalars for that reason.
  */
-__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task);
+struct as_path_top {
+	__u32 off[AS_OPEN_TOP_COMPS]; /* scratch offsets of the names nearest the root, [0] first */
+	__u32 n; /* names written in all */
+	__u32 _pad0;
+};
+
+__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task, struct as_path_top *top);
+
+/* The open pre-filter's prefix test on a walked path (path.bpf.c). */
+int as_path_excluded(const struct as_path_top *top, __u32 mask);
+
+static __always_inline __u32 as_put_task_path_top(const struct path *path,
+						  struct task_struct *task, __u32 start,
+						  __u32 *pflags, struct as_path_top *top)
+{
+	__u64 r = as_path_walk(start, (__u64)BPF_CORE_READ(path, dentry),
+			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task, top);
+
+	*pflags = r >> 32;
+	return (__u32)r;
+}
 
 static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const struct path *path,
 					      struct task_struct *task, __u32 *pflags)
 {
-	__u64 r = as_path_walk(start, (__u64)BPF_CORE_READ(path, dentry),
-			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task);
-
 	(void)buf;
-	*pflags = r >> 32;
-	return (__u32)r;
+	return as_put_task_path_top(path, task, start, pflags, 0);
 }
 
 /* The file behind descriptor fd of task, or NULL. */
@@ -321,37 +361,45 @@ static __always_inline void as_emit(__u8 *buf, __u32 size)
 static __always_inline int as_inflight_save(struct trace_event_raw_sys_enter *ctx, __u32 sc,
 					    int nargs, __u32 type)
 {
-	struct as_inflight in = {};
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct as_task_state *st;
 
-	/* filtered here, at enter: the matching exit then finds nothing to do */
-	if (as_skip_self() || !as_filter_pass(type))
+	if (as_skip_self())
 		return 0;
-	in.sc = sc;
-	in.args[0] = ctx->args[0];
+	st = as_task_state(1);
+	if (!st) { /* the event is lost: say so */
+		as_count_drop(type);
+		return 0;
+	}
+	st->in.sc = AS_SC_NONE;
+	/* filtered here, at enter: the matching exit then finds nothing to do */
+	if (!as_filter_pass_st(st, type))
+		return 0;
+	st->in.type = type;
+	st->in.args[0] = ctx->args[0];
 	if (nargs > 1)
-		in.args[1] = ctx->args[1];
+		st->in.args[1] = ctx->args[1];
 	if (nargs > 2)
-		in.args[2] = ctx->args[2];
+		st->in.args[2] = ctx->args[2];
 	if (nargs > 3)
-		in.args[3] = ctx->args[3];
+		st->in.args[3] = ctx->args[3];
 	if (nargs > 4)
-		in.args[4] = ctx->args[4];
-	bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY);
+		st->in.args[4] = ctx->args[4];
+	st->in.sc = sc;
 	return 0;
 }
 
-/* Take (and forget) the arguments saved at enter; 0 when there are none. */
-static __always_inline int as_inflight_take(struct as_inflight *out)
+/* Take (and forget) the arguments saved at enter for an exit reporting
+ * type; 0 when there are none (the enter was filtered, or its program was
+ * not attached: a saved call of another type is not this one's). */
+static __always_inline int as_inflight_take(struct as_inflight *out, __u32 type)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct as_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+	struct as_task_state *st = as_task_state(0);
 
-	if (!in)
+	if (!st || st->in.sc == AS_SC_NONE)
 		return 0;
-	*out = *in;
-	bpf_map_delete_elem(&inflight, &tid);
-	return 1;
+	*out = st->in;
+	st->in.sc = AS_SC_NONE;
+	return out->type == type;
 }
 
 /* Start the record of a syscall exit: the arguments saved at enter (none:
@@ -361,7 +409,7 @@ static __always_inline __u8 *as_exit_begin(struct as_inflight *in, __u32 type)
 {
 	__u8 *buf;
 
-	if (!as_inflight_take(in))
+	if (!as_inflight_take(in, type))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)

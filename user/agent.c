@@ -424,9 +424,9 @@ static int agent_ring_cb(void *ctx, void *rec, size_t len)
 	return 0;
 }
 
-static int agent_admit(void *ctx, const struct as_hdr *h)
+static int agent_admit(void *ctx, const struct event *ev)
 {
-	return engine_kfilter_pass(ctx, h);
+	return engine_kfilter_pass(ctx, ev);
 }
 
 static uint32_t agent_want_types(const struct agent *a, const struct engine *e)
@@ -454,8 +454,7 @@ static void agent_plan(struct agent *a, const struct config *cfg, const struct e
 	lo->verbose = a->o->verbose;
 	lo->want_types = agent_want_types(a, e);
 	if (a->trace || !e || a->o->no_prefilter) {
-		for (unsigned t = 0; t < AS_EV_MAX; t++)
-			kf->depth[t] = ENGINE_KF_ANY;
+		engine_kfilter_all(kf);
 		return;
 	}
 	prefilter_plan(e, lo->want_types, kf);

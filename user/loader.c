@@ -193,12 +193,31 @@ fail:
 	return err;
 }
 
+/* Programs read cfg_open_filter while it changes: open every class first,
+ * then write the prefixes and exclusions, then narrow the classes. */
+static void loader_set_open_filter(struct loader *l, const struct loader_opts *o)
+{
+	volatile struct as_open_filter *f = &l->skel->data->cfg_open_filter;
+
+	f->classes = 0xff;
+	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
+		f->excl[c] = 0;
+	if (!o->open_filtered)
+		return;
+	for (unsigned i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
+		f->plen[i] = o->open_filter.plen[i];
+		for (unsigned w = 0; w < AS_OPEN_PREFIX_LEN / 8; w++)
+			f->prefix[i][w] = o->open_filter.prefix[i][w];
+	}
+	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
+		f->excl[c] = o->open_filter.excl[c];
+	f->classes = o->open_filter.classes;
+}
+
 static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 {
 	int names = bpf_map__fd(l->skel->maps.filter_names);
-	int verdicts = bpf_map__fd(l->skel->maps.verdicts);
 	char key[AS_COMM_LEN];
-	uint32_t pid;
 	uint8_t walk = 0;
 
 	/* keep every event while the names change, then narrow */
@@ -216,15 +235,16 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 			return err;
 		}
 	}
-	/* cached verdicts were taken against the old names */
-	while (bpf_map_get_next_key(verdicts, NULL, &pid) == 0)
-		bpf_map_delete_elem(verdicts, &pid);
+	/* cached verdicts were taken against the old names (0 means none) */
+	if (++l->skel->data->cfg_filter_gen == 0)
+		l->skel->data->cfg_filter_gen = 1;
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
 		if (o->filter_depth[t] && o->filter_depth[t] - 1 > walk)
 			walk = o->filter_depth[t] - 1;
 	l->skel->bss->cfg_filter_walk = walk;
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
 		l->skel->bss->cfg_filter_depth[t] = o->filter_depth[t];
+	loader_set_open_filter(l, o);
 	return 0;
 }
 

@@ -29,6 +29,10 @@ struct loader_opts {
 	uint8_t filter_depth[AS_EV_MAX];
 	char filter_names[LOADER_FILTER_NAMES_MAX][AS_COMM_LEN];
 	size_t filter_nnames;
+	/* opens: which classes and path prefixes can match (when open_filtered;
+	 * otherwise every open is kept) */
+	int open_filtered;
+	struct as_open_filter open_filter;
 	uint64_t wakeup_bytes; /* 0: wake on every event */
 	uint32_t want_types; /* bit per enum as_event_type: attach only these */
 	int verbose; /* pass libbpf's messages through */

@@ -53,7 +53,7 @@ int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kern
 			diag_warn("dropped a malformed record: %s", err);
 		return -EINVAL;
 	}
-	if (p->admit && !p->admit(p->admit_ctx, ev->hdr))
+	if (p->admit && !p->admit(p->admit_ctx, ev))
 		return 0;
 	if (from_kernel)
 		ev->ts = clock_boot_to_wall(ev->hdr->ts);

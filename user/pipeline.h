@@ -25,7 +25,7 @@ struct pipeline {
 	void *sink_ctx;
 	/* replay only: a record the kernel pre-filter would have dropped is
 	 * skipped as if it never came (NULL: keep everything) */
-	int (*admit)(void *ctx, const struct as_hdr *h);
+	int (*admit)(void *ctx, const struct event *ev);
 	void *admit_ctx;
 	uint64_t num; /* events numbered so far */
 	uint64_t by_type[AS_EV_MAX];

@@ -20,6 +20,8 @@ void prefilter_plan(const struct engine *e, uint32_t want_types, struct engine_k
 	uint8_t life = ENGINE_KF_NOTHING;
 
 	engine_kfilter(e, out);
+	if (!out->open.classes) /* no rule can match an open of any class */
+		out->depth[AS_EV_OPEN] = ENGINE_KF_NOTHING;
 	for (unsigned t = AS_EV_EXEC; t < AS_EV_MAX; t++) {
 		if (!(want_types & (1u << t)))
 			out->depth[t] = ENGINE_KF_NOTHING;
@@ -48,6 +50,44 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 	}
 	lo->filter_nnames = kf->nnames < LOADER_FILTER_NAMES_MAX ? kf->nnames : LOADER_FILTER_NAMES_MAX;
 	memcpy(lo->filter_names, kf->names, lo->filter_nnames * AS_COMM_LEN);
+	memset(&lo->open_filter, 0, sizeof(lo->open_filter));
+	lo->open_filtered = 1;
+	lo->open_filter.classes = kf->open.classes;
+	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
+		lo->open_filter.excl[c] = kf->open.excl[c];
+	for (unsigned i = 0; i < kf->open.nprefix && i < AS_OPEN_PREFIX_MAX; i++) {
+		size_t n = strnlen(kf->open.prefix[i], AS_OPEN_PREFIX_LEN - 1);
+
+		lo->open_filter.plen[i] = (uint8_t)n;
+		memcpy(lo->open_filter.prefix[i], kf->open.prefix[i], n);
+	}
+}
+
+/* " open=read+ok,write+ok:not(/tmp|/proc)": the classes kept, each with the
+ * prefixes that drop it. */
+static void prefilter_describe_open(const struct engine_kfopen *o, FILE *out)
+{
+	static const char *const cls[AS_OPEN_CLASSES] = {
+		"other", "other+ok", "read", "read+ok", "write", "write+ok", "rw", "rw+ok",
+	};
+	const char *sep = " open-classes=";
+
+	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++) {
+		const char *psep = ":not(";
+
+		if (!(o->classes & (1u << c)))
+			continue;
+		fprintf(out, "%s%s", sep, cls[c]);
+		sep = ",";
+		for (unsigned i = 0; i < o->nprefix; i++) {
+			if (!(o->excl[c] & (1u << i)))
+				continue;
+			fprintf(out, "%s%s", psep, o->prefix[i]);
+			psep = "|";
+		}
+		if (o->excl[c])
+			fputc(')', out);
+	}
 }
 
 void prefilter_describe(const struct engine_kfilter *kf, FILE *out)
@@ -63,6 +103,8 @@ void prefilter_describe(const struct engine_kfilter *kf, FILE *out)
 		else
 			fprintf(out, " %s=aname[0..%u]", names_event_kind(t), d);
 	}
+	if (kf->depth[AS_EV_OPEN] != ENGINE_KF_NOTHING)
+		prefilter_describe_open(&kf->open, out);
 	fputs(" names=", out);
 	for (size_t i = 0; i < kf->nnames; i++)
 		fprintf(out, "%s%.*s", i ? "," : "", AS_COMM_LEN, kf->names[i]);

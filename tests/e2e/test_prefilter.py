@@ -44,6 +44,8 @@ class Prefilter(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="as-pf-")
         cls.outside = tempfile.mkdtemp(prefix="as-pf-", dir="/var/lib")
+        # "/tmp" is a string prefix in the seed's rule: /tmpX... is excluded too
+        cls.tmplike = tempfile.mkdtemp(prefix="tmpas-pf-", dir="/")
         for name in ("claude", "node"):
             shutil.copy("/bin/bash", os.path.join(cls.tmp, name))
         shutil.copy(AS_WORKLOAD, os.path.join(cls.tmp, "as-workload"))
@@ -52,6 +54,7 @@ class Prefilter(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
         shutil.rmtree(cls.outside, ignore_errors=True)
+        shutil.rmtree(cls.tmplike, ignore_errors=True)
 
     def workload(self):
         """Agent trees at several depths, and the same work outside them."""
@@ -62,7 +65,16 @@ class Prefilter(unittest.TestCase):
         w = os.path.join(self.tmp, "as-workload")
         o = self.outside
         steps = ("{w} open {o}/a; {w} connect4 127.0.0.1 {p}; {w} setuid 0; {w} capset 0 0 0; "
-                 "echo x > {o}/secret.txt; cat {o}/secret.txt; /bin/true").format(w=w, o=o, p=port)
+                 "echo x > {o}/secret.txt; cat {o}/secret.txt; /bin/true; "
+                 # the open pre-filter: writes under excluded prefixes (also
+                 # relative, and /tmpX...), through a link out of /tmp, deep
+                 # paths, failed opens, a read-write open of a credential
+                 "echo x > {t}/w.txt; (cd {t} && echo x > rel.txt); echo x > {l}/w.txt; "
+                 "ln -sf {o}/linked {t}/link; echo x > {t}/link; "
+                 "mkdir -p {o}/d1/d2/d3/d4; echo x > {o}/d1/d2/d3/d4/deep; "
+                 "echo x > {o}/missing/x 2>/dev/null; cat {t}/missing 2>/dev/null; "
+                 "mkdir -p {t}/.ssh; echo k > {t}/.ssh/id_rsa; {w} open {t}/.ssh/id_rsa"
+                 ).format(w=w, o=o, p=port, t=self.tmp, l=self.tmplike)
         nest = steps
         scripts = []
         for depth in range(6):
@@ -84,7 +96,7 @@ class Prefilter(unittest.TestCase):
                 Sentinel("--rules", rules, "--no-prefilter", "--record", rec_a) as full:
             self.workload()
         # only this test's processes (the host may be busy), and no loss in either
-        ours = (self.tmp, self.outside)
+        ours = (self.tmp, self.outside, self.tmplike)
         a = sorted(untimed(e) for e in filtered.events() if any(p in json.dumps(e) for p in ours))
         b = sorted(untimed(e) for e in full.events() if any(p in json.dumps(e) for p in ours))
         for s in (filtered, full):
@@ -95,6 +107,23 @@ class Prefilter(unittest.TestCase):
         # outside any agent tree reached only the unfiltered agent
         self.assertEqual(self.opens_outside_agents(rec_f), 0)
         self.assertEqual(self.opens_outside_agents(rec_a), 1)
+        # and the writes under /tmp of the agent trees, which no rule of
+        # agent.yaml can match, reached only the unfiltered agent (12 trees)
+        self.assertEqual(self.opens_of(rec_f, self.tmp + "/w.txt"), 0)
+        self.assertEqual(self.opens_of(rec_a, self.tmp + "/w.txt"), 13)
+        self.assertEqual(self.opens_of(rec_f, self.tmplike + "/w.txt"), 0)
+        # a write through /tmp/.../link lands outside: kept where it alerts
+        linked = [e for e in full.events() if e["output_fields"].get("fd.name") ==
+                  self.outside + "/linked"]
+        self.assertGreater(len(linked), 0)
+        self.assertEqual(self.opens_of(rec_f, self.outside + "/linked"), len(linked))
+
+    def opens_of(self, recording, path):
+        r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return sum(1 for line in r.stdout.splitlines()
+                   if json.loads(line).get("fd.name") == path)
 
     def opens_outside_agents(self, recording):
         r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,

@@ -13,6 +13,9 @@
  *   --- diag        exact diagnostics (absent: none expected)
  *   --- rc          (optional) expected engine_load result: 0 or EINVAL
  *   --- dump        (optional) exact disassembly
+ *   --- prefilter   (optional) "kept N dropped M": the derived kernel pre-filter
+ *                   over the events (every case checks that no event that
+ *                   alerted would have been dropped)
  * *.cond files hold a YAML prelude then triples:
  *   C: condition
  *   E: event spec
@@ -375,14 +378,21 @@ static size_t build_record(const char *line, void *rec)
 static struct event ev; /* large: one, reused */
 static _Alignas(8) char rec[REC_MAX];
 
-/* Load rules, run events; output into out, diagnostics into diag. */
+/*
+ * Load rules, run events; output into out, diagnostics into diag, and into
+ * pf what the kernel pre-filter derived from the rules would do with the
+ * events ("kept N dropped M"). Every case also checks that the pre-filter is
+ * conservative: an event that raised an alert must pass it.
+ */
 static int run(const char *yaml, const char *events, const struct engine_opts *o, struct buf *out,
-	       struct buf *diag, struct buf *dump)
+	       struct buf *diag, struct buf *dump, struct buf *pf)
 {
+	struct engine_kfilter kf;
+	unsigned kept = 0, dropped = 0;
 	char *ob = NULL, *db = NULL, *pb = NULL;
 	size_t ol = 0, dl = 0, pl = 0;
 	FILE *of = open_memstream(&ob, &ol), *df = open_memstream(&db, &dl);
-	FILE *pf = open_memstream(&pb, &pl);
+	FILE *pf_dump = open_memstream(&pb, &pl);
 	struct engine *e = NULL;
 	struct proctable *pt = proctable_new(1024);
 	int rc = engine_load_buffer(&e, "test.yaml", yaml, strlen(yaml), o, df);
@@ -391,11 +401,12 @@ static int run(const char *yaml, const char *events, const struct engine_opts *o
 	if (e) {
 		const char *l = events;
 
-		engine_dump(e, pf);
+		engine_dump(e, pf_dump);
+		engine_kfilter(e, &kf);
 		while (l && *l) {
 			const char *nl = strchr(l, '\n');
 			char line[SPEC_MAX];
-			size_t n = nl ? (size_t)(nl - l) : strlen(l), len;
+			size_t n = nl ? (size_t)(nl - l) : strlen(l), len, before;
 			char err[DECODE_ERR_MAX];
 
 			snprintf(line, sizeof(line), "%.*s", (int)n, l);
@@ -413,7 +424,17 @@ static int run(const char *yaml, const char *events, const struct engine_opts *o
 			}
 			ev.num = ++num;
 			proctable_apply(pt, &ev);
+			fflush(of);
+			before = ol;
 			engine_process(e, &ev, pt, of);
+			fflush(of);
+			if (engine_kfilter_pass(&kf, &ev)) {
+				kept++;
+			} else {
+				dropped++;
+				if (ol != before)
+					fprintf(of, "PRE-FILTER DROPPED AN EVENT THAT ALERTED: %s\n", line);
+			}
 			proctable_retire(pt, &ev);
 		}
 	}
@@ -421,11 +442,17 @@ static int run(const char *yaml, const char *events, const struct engine_opts *o
 	proctable_free(pt);
 	fclose(of);
 	fclose(df);
-	fclose(pf);
+	fclose(pf_dump);
 	buf_add(out, ob, ol);
 	buf_add(diag, db, dl);
 	if (dump)
 		buf_add(dump, pb, pl);
+	if (pf) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "kept %u dropped %u\n", kept, dropped);
+		buf_add(pf, line, strlen(line));
+	}
 	free(ob);
 	free(db);
 	free(pb);
@@ -442,26 +469,27 @@ static void check(const char *file, const char *name, const char *what, const ch
 		got);
 }
 
+enum { S_OPTS, S_RULES, S_EVENTS, S_EXPECT, S_DIAG, S_RC, S_DUMP, S_PREFILTER, S_MAX };
+static const char *const sec_names[S_MAX] = { "opts",	"rules", "events", "expect",
+					      "diag",	"rc",	 "dump",   "prefilter" };
+
 struct tcase {
 	char name[256];
-	struct buf sec[7];
-	int has[7];
+	struct buf sec[S_MAX];
+	int has[S_MAX];
 };
-
-enum { S_OPTS, S_RULES, S_EVENTS, S_EXPECT, S_DIAG, S_RC, S_DUMP };
-static const char *const sec_names[] = { "opts", "rules", "events", "expect", "diag", "rc", "dump" };
 
 static void run_case(const char *file, struct tcase *t)
 {
 	struct engine_opts o = { .json = 1, .hostname = "testhost" };
-	struct buf out = { 0 }, diag = { 0 }, dump = { 0 };
+	struct buf out = { 0 }, diag = { 0 }, dump = { 0 }, pf = { 0 };
 	char want_rc[32], got_rc[32];
 	int rc;
 
 	if (!t->name[0])
 		return;
 	cases++;
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < S_MAX; i++)
 		if (!t->sec[i].s)
 			buf_add(&t->sec[i], "", 0);
 	if (!strncmp(t->sec[S_RULES].s, "@agent", 6) && agent_rules) {
@@ -482,7 +510,7 @@ static void run_case(const char *file, struct tcase *t)
 		o.json = 0;
 	if (strstr(t->sec[S_OPTS].s, "min=notice"))
 		o.min_priority = ENGINE_PRIO_NOTICE;
-	rc = run(t->sec[S_RULES].s, t->sec[S_EVENTS].s, &o, &out, &diag, &dump);
+	rc = run(t->sec[S_RULES].s, t->sec[S_EVENTS].s, &o, &out, &diag, &dump, &pf);
 	check(file, t->name, "alerts", t->sec[S_EXPECT].s, out.s ? out.s : "");
 	check(file, t->name, "diagnostics", t->sec[S_DIAG].s, diag.s ? diag.s : "");
 	snprintf(want_rc, sizeof(want_rc), "%s", t->has[S_RC] ? t->sec[S_RC].s : "0\n");
@@ -490,14 +518,17 @@ static void run_case(const char *file, struct tcase *t)
 	check(file, t->name, "load result", want_rc, got_rc);
 	if (t->has[S_DUMP])
 		check(file, t->name, "dump", t->sec[S_DUMP].s, dump.s ? dump.s : "");
+	if (t->has[S_PREFILTER])
+		check(file, t->name, "pre-filter", t->sec[S_PREFILTER].s, pf.s ? pf.s : "");
 	buf_free(&out);
+	buf_free(&pf);
 	buf_free(&diag);
 	buf_free(&dump);
 }
 
 static void free_case(struct tcase *t)
 {
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < S_MAX; i++)
 		buf_free(&t->sec[i]);
 	memset(t, 0, sizeof(*t));
 }
@@ -524,7 +555,7 @@ static int run_test_file(const char *file)
 		}
 		if (!strncmp(line, "--- ", 4)) {
 			cur = -1;
-			for (int i = 0; i < 7; i++)
+			for (int i = 0; i < S_MAX; i++)
 				if (!strncmp(line + 4, sec_names[i], strlen(sec_names[i])))
 					cur = i;
 			if (cur >= 0) {
@@ -578,7 +609,7 @@ static int run_cond_file(const char *file)
 				       "  warn_evttypes: false\n  condition: |-\n    "));
 			buf_add(&y, cond, strlen(cond));
 			buf_add(&y, "\n", 1);
-			rc = run(y.s, evt, &o, &out, &diag, NULL);
+			rc = run(y.s, evt, &o, &out, &diag, NULL, NULL);
 			snprintf(name, sizeof(name), "line %d", lineno);
 			if (!strncmp(r, "error ", 6)) {
 				const char *m = diag.s ? strstr(diag.s, "rule 't': ") : NULL;

@@ -1241,6 +1241,7 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 		goto out;
 	}
 	kfilter_derive(a, &r.kf);
+	kfopen_derive(a, &r.kfo);
 	if (!r.evmask && named) {
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
 			    "skipped: needs event types agent-sentinel does not capture");

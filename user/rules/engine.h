@@ -86,15 +86,32 @@ size_t engine_rule_count(const struct engine *e);
 #define ENGINE_KF_ANY 0xff
 #define ENGINE_KF_NOTHING 0xfe
 
+/* Opens (kfopen.c): which classes (bit per AS_OPEN_OK | _READ | _WRITE
+ * combination) some rule can match, and per class the path prefixes fd.name
+ * must not start with for one to match. */
+#define ENGINE_KF_PREFIX_MAX AS_OPEN_PREFIX_MAX
+
+struct engine_kfopen {
+	uint8_t classes;
+	uint8_t nprefix;
+	uint16_t excl[AS_OPEN_CLASSES]; /* bit i: prefix[i] */
+	char prefix[ENGINE_KF_PREFIX_MAX][AS_OPEN_PREFIX_LEN];
+};
+
 struct engine_kfilter {
 	uint8_t depth[AS_EV_MAX];
 	char names[ENGINE_KF_NAMES_MAX][AS_COMM_LEN];
 	size_t nnames;
+	struct engine_kfopen open;
 };
 
 int engine_kfilter(const struct engine *e, struct engine_kfilter *out);
-/* The same test in userspace, on a record's own header (replay, tests). */
-int engine_kfilter_pass(const struct engine_kfilter *kf, const struct as_hdr *h);
+/* The filter that keeps everything (--trace, --no-prefilter). */
+void engine_kfilter_all(struct engine_kfilter *out);
+/* The same test in userspace, on a decoded event (replay, tests). */
+int engine_kfilter_pass(const struct engine_kfilter *kf, const struct event *ev);
+/* The class of an open event (AS_OPEN_* bits), as fields.c reads it. */
+unsigned engine_open_class(const struct event *ev);
 
 /* Disassemble every compiled rule (what --dump prints). */
 int engine_dump(const struct engine *e, FILE *out);

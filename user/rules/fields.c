@@ -371,6 +371,21 @@ static void extract_cgroup(struct evctx *c, struct fval *v, char *buf, size_t ca
 	set_cstr(v, buf);
 }
 
+unsigned engine_open_class(const struct event *ev)
+{
+	unsigned acc = (unsigned)ev->u.open->flags & O_ACCMODE, c = 0;
+
+	if (ev->hdr->syscall == AS_SC_CREAT)
+		acc = O_WRONLY;
+	if (acc == O_RDONLY || acc == O_RDWR)
+		c |= AS_OPEN_READ;
+	if (acc == O_WRONLY || acc == O_RDWR)
+		c |= AS_OPEN_WRITE;
+	if (ev->res >= 0)
+		c |= AS_OPEN_OK;
+	return c;
+}
+
 static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t cap)
 {
 	const struct event *ev = c->ev;
@@ -547,16 +562,9 @@ void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct
 		break;
 	case F_EVT_IS_OPEN_READ:
 	case F_EVT_IS_OPEN_WRITE:
-		if (h->type == AS_EV_OPEN) {
-			unsigned acc = (unsigned)ev->u.open->flags & O_ACCMODE;
-
-			if (h->syscall == AS_SC_CREAT)
-				acc = O_WRONLY;
-			if (f == F_EVT_IS_OPEN_READ)
-				set_bool(v, acc == O_RDONLY || acc == O_RDWR);
-			else
-				set_bool(v, acc == O_WRONLY || acc == O_RDWR);
-		}
+		if (h->type == AS_EV_OPEN)
+			set_bool(v, !!(engine_open_class(ev) &
+				       (f == F_EVT_IS_OPEN_READ ? AS_OPEN_READ : AS_OPEN_WRITE)));
 		break;
 	case F_EVT_ARG:
 		extract_arg(c, arg, v, buf, cap);

@@ -167,6 +167,7 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 	int seen[AS_EV_MAX] = { 0 };
 
 	memset(out, 0, sizeof(*out));
+	/* no rule for opens: the class mask stays empty (depth says NOTHING) */
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct rule *r = &e->rules[i];
 
@@ -182,6 +183,10 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 					type = t;
 			if (type == AS_EV_NONE)
 				continue;
+			if (type == AS_EV_OPEN && !seen[type])
+				out->open = r->kfo;
+			else if (type == AS_EV_OPEN)
+				kfopen_union(&out->open, &r->kfo);
 			if (!seen[type]) {
 				per[type] = r->kf;
 				seen[type] = 1;
@@ -218,14 +223,25 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 	return 0;
 }
 
-int engine_kfilter_pass(const struct engine_kfilter *kf, const struct as_hdr *h)
+void engine_kfilter_all(struct engine_kfilter *out)
 {
+	memset(out, 0, sizeof(*out));
+	for (unsigned t = 0; t < AS_EV_MAX; t++)
+		out->depth[t] = ENGINE_KF_ANY;
+	kfopen_all(&out->open);
+}
+
+int engine_kfilter_pass(const struct engine_kfilter *kf, const struct event *ev)
+{
+	const struct as_hdr *h = ev->hdr;
 	uint8_t d = h->type < AS_EV_MAX ? kf->depth[h->type] : ENGINE_KF_ANY;
 
-	if (d == ENGINE_KF_ANY)
-		return 1;
 	if (d == ENGINE_KF_NOTHING)
 		return 0;
+	if (h->type == AS_EV_OPEN && !kfopen_pass(&kf->open, engine_open_class(ev), ev->path.s))
+		return 0;
+	if (d == ENGINE_KF_ANY)
+		return 1;
 	for (unsigned i = 0; i <= d && i <= h->n_anc; i++) {
 		const char *comm = i ? h->anc[i - 1].comm : h->comm;
 

@@ -214,6 +214,13 @@ struct kfilter {
 
 void kfilter_derive(const struct ast *a, struct kfilter *k);
 
+/* The open part (kfopen.c). */
+void kfopen_derive(const struct ast *a, struct engine_kfopen *o);
+void kfopen_all(struct engine_kfopen *o);
+void kfopen_union(struct engine_kfopen *a, const struct engine_kfopen *b);
+/* Does an open of this class with this fd.name pass? */
+int kfopen_pass(const struct engine_kfopen *o, unsigned cls, const char *path);
+
 struct rule {
 	char *name;
 	char *desc;
@@ -233,6 +240,7 @@ struct rule {
 	struct outkey *keys;
 	size_t nkeys;
 	struct kfilter kf;
+	struct engine_kfopen kfo;
 };
 
 #define EVMASK_ALL ((1u << AS_SC_MAX) - 1)
