@@ -7,10 +7,20 @@
  */
 #include "sentinel.bpf.h"
 
+/* A kernel pointer that travelled as a scalar (global functions take them
+ * so), typed again for direct loads: the verifier makes each a fault-safe
+ * load instruction, where BPF_CORE_READ is a helper call per field. Used in
+ * this object only: bpftool 7.1's linker cannot merge one kfunc extern
+ * declared in two objects. */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+#define AS_KPTR(type, p) ((type *)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type)))
+
 struct as_walk {
 	struct dentry *dentry;
 	struct vfsmount *vfsmnt;
 	struct mount *mnt;
+	struct dentry *mnt_root; /* of vfsmnt: read once per mount, not per step */
+	__u8 *buf; /* this CPU's scratch buffer */
 	struct dentry *root_dentry;
 	struct vfsmount *root_mnt;
 	__u32 start;
@@ -20,16 +30,17 @@ struct as_walk {
 	struct as_path_top top; /* where the names nearest the root start */
 };
 
+
 static long as_path_step(__u32 index, struct as_walk *w)
 {
 	/* locals, not w->...: BPF_CORE_READ(w->x, ...) would relocate against
 	 * struct as_walk, which the kernel does not know */
-	struct dentry *dentry = w->dentry, *mnt_root, *parent;
+	struct dentry *dentry = w->dentry, *mnt_root = w->mnt_root, *parent;
 	struct vfsmount *vfsmnt = w->vfsmnt;
 	struct mount *mnt = w->mnt;
 	const unsigned char *name;
 	__u32 used = w->off - w->start, room;
-	__u8 *buf;
+	__u8 *buf = w->buf;
 	long n;
 
 	if (!dentry) {
@@ -40,20 +51,22 @@ static long as_path_step(__u32 index, struct as_walk *w)
 		w->flags = 0;
 		return 1;
 	}
-	mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
-	parent = BPF_CORE_READ(dentry, d_parent);
+	if (!buf)
+		return 1;
+	parent = dentry->d_parent;
+	name = dentry->d_name.name;
 	if (dentry == mnt_root || dentry == parent) {
-		struct mount *mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
+		struct mount *mnt_parent = mnt->mnt_parent;
 
 		if (dentry != mnt_root || mnt_parent == mnt) {
 			/* the namespace's top, or an unreachable dentry */
 			w->flags = AS_PATH_DETACHED;
 			return 1;
 		}
-		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->dentry = mnt->mnt_mountpoint;
 		w->mnt = mnt_parent;
-		w->vfsmnt = (struct vfsmount *)((__u8 *)mnt_parent +
-						bpf_core_field_offset(struct mount, mnt));
+		w->vfsmnt = &mnt_parent->mnt;
+		w->mnt_root = mnt_parent->mnt.mnt_root;
 		return 0;
 	}
 	if (used + 2 > AS_PATH_MAX)
@@ -61,10 +74,6 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	room = AS_PATH_MAX - used;
 	if (room > AS_NAME_MAX)
 		room = AS_NAME_MAX;
-	buf = as_scratch_buf();
-	if (!buf)
-		return 1;
-	name = BPF_CORE_READ(dentry, d_name.name);
 	AS_VERIFIER_MASK(room, 511); /* room <= AS_NAME_MAX already */
 	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), room, name);
 	if (n <= 0)
@@ -85,18 +94,21 @@ static long as_path_step(__u32 index, struct as_walk *w)
 __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p,
 			     struct as_path_top *top)
 {
-	struct task_struct *task = (struct task_struct *)task_p;
+	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
+	__u64 mnt_p = vfsmnt_p - bpf_core_field_offset(struct mount, mnt);
 	struct as_walk w = {
-		.dentry = (struct dentry *)dentry_p,
-		.vfsmnt = (struct vfsmount *)vfsmnt_p,
 		.start = start,
 		.off = start,
 		.flags = AS_PATH_TRUNC, /* unless the walk reaches a root */
 	};
 
-	w.mnt = container_of(w.vfsmnt, struct mount, mnt);
-	w.root_dentry = BPF_CORE_READ(task, fs, root.dentry);
-	w.root_mnt = BPF_CORE_READ(task, fs, root.mnt);
+	w.dentry = AS_KPTR(struct dentry, dentry_p);
+	w.vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
+	w.mnt = AS_KPTR(struct mount, mnt_p);
+	w.mnt_root = w.vfsmnt->mnt_root;
+	w.buf = as_scratch_buf();
+	w.root_dentry = task->fs->root.dentry;
+	w.root_mnt = task->fs->root.mnt;
 	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
 	if (top)
 		*top = w.top;

@@ -197,50 +197,18 @@ static __always_inline struct kernfs_node *as_kn_parent(struct kernfs_node *kn)
 	return BPF_CORE_READ((struct kernfs_node___old *)kn, parent);
 }
 
-static __always_inline __u32 as_task_vpid(struct task_struct *task)
-{
-	struct pid *p = BPF_CORE_READ(task, group_leader, thread_pid);
-	unsigned int level = BPF_CORE_READ(p, level);
-	int nr = 0;
-
-	bpf_core_read(&nr, sizeof(nr), &p->numbers[level & 31].nr);
-	return nr;
-}
-
-static __always_inline __u32 as_task_sid(struct task_struct *task)
-{
-	int sid_type = bpf_core_enum_value(enum pid_type, PIDTYPE_SID);
-	struct signal_struct *sig = BPF_CORE_READ(task, signal);
-	struct pid *p = 0;
-
-	bpf_core_read(&p, sizeof(p), &sig->pids[sid_type & 3]);
-	return p ? BPF_CORE_READ(p, numbers[0].nr) : 0;
-}
-
-static __always_inline __u32 as_task_tty(struct task_struct *task)
-{
-	struct tty_struct *tty = BPF_CORE_READ(task, signal, tty);
-	__u32 major, minor;
-
-	if (!tty)
-		return 0;
-	major = BPF_CORE_READ(tty, driver, major);
-	minor = BPF_CORE_READ(tty, driver, minor_start) + BPF_CORE_READ(tty, index);
-	/* new_encode_dev(), the tty_nr of /proc/PID/stat */
-	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
-}
-
 /* ---- storing into the record ----------------------------------------- */
 
-/* Fill the common header for the current task (task passed as a scalar).
- * A global function (task.bpf.c): the verifier checks the ancestor walk
- * once, not in each of the thirty-odd programs, which keeps start-up fast. */
-int as_hdr_fill_task(struct as_hdr *h, __u64 task, __u32 type, __u32 sc);
+/* Fill the common header for the current task. A global function
+ * (task.bpf.c): the verifier checks the ancestor walk once, not in each of
+ * the thirty-odd programs, which keeps start-up fast. */
+int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc);
 
 static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *task, __u16 type,
 					__u16 sc)
 {
-	as_hdr_fill_task(h, (__u64)task, type, sc);
+	(void)task; /* always the current one */
+	as_hdr_fill_task(h, type, sc);
 }
 
 /*
@@ -283,13 +251,15 @@ static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const stru
 /* The file behind descriptor fd of task, or NULL. */
 static __always_inline struct file *as_task_file(struct task_struct *task, __s64 fd)
 {
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct fdtable *fdt = t->files->fdt;
 	struct file **fds;
 	struct file *f = 0;
 
-	if (fd < 0 || (__u64)fd >= BPF_CORE_READ(fdt, max_fds))
+	(void)task;
+	if (fd < 0 || (__u64)fd >= fdt->max_fds)
 		return 0;
-	fds = BPF_CORE_READ(fdt, fd);
+	fds = fdt->fd;
 	bpf_core_read(&f, sizeof(f), fds + fd);
 	return f;
 }
