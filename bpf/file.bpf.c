@@ -69,7 +69,6 @@ static __always_inline int as_open_exit(long ret)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct as_inflight in;
-	struct as_path_top top;
 	const char *upath;
 	struct as_open *o;
 	__u32 off, pf = 0, class;
@@ -132,9 +131,8 @@ static __always_inline int as_open_exit(long ret)
 
 			/* the path first: when no rule can match it, the
 			 * header (the ancestor walk) is never read */
-			o->path_len = as_put_task_path_top(&f->f_path, task, off, &pf,
-							   excl ? &top : 0);
-			if (excl && !pf && as_path_excluded(&top, excl))
+			o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
+			if (excl && !pf && as_path_excluded(excl))
 				return 0;
 			o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
 			dev = BPF_CORE_READ(ino, i_sb, s_dev);

@@ -32,8 +32,19 @@
  * even where clang already proved a tighter one and elided a plain '&'. */
 #define AS_VERIFIER_MASK(v, mask) asm volatile("%0 &= " #mask : "+r"(v))
 
+/* Where the last path walk wrote the names nearest the root (the open
+ * pre-filter's prefix test renders them). In map memory, not in the walk's
+ * stack state: a changing stack slot per step made the verifier explore the
+ * bpf_loop() callback twice as often. */
+struct as_path_top {
+	__u32 off[AS_OPEN_TOP_COMPS]; /* scratch offsets of the names nearest the root, [0] first */
+	__u32 n; /* names written in all */
+	__u32 _pad0;
+};
+
 struct as_scratch {
 	__u8 buf[AS_SCRATCH_SIZE];
+	struct as_path_top top;
 };
 
 /* Arguments saved at sys_enter_*, consumed at the matching sys_exit_*. */
@@ -121,7 +132,7 @@ extern volatile __u32 cfg_filter_gen; /* bumped when the names change: verdicts 
 extern volatile struct as_open_filter cfg_open_filter;
 
 /* First ancestor level (0 = the process) whose name is in filter_names, up to
- * cfg_filter_walk; AS_VERDICT_NONE otherwise (task.bpf.c, a global function). */
+ * cfg_filter_walk; AS_VERDICT_NONE otherwise (walk.bpf.c, a global function). */
 __u32 as_verdict_compute(__u64 task);
 
 /* This thread's state, created on first use; NULL only when the kernel
@@ -171,10 +182,16 @@ static __always_inline void as_verdict_forget(void)
 		st->verdict_gen = 0;
 }
 
-static __always_inline __u8 *as_scratch_buf(void)
+static __always_inline struct as_scratch *as_scratch(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct as_scratch *s = bpf_map_lookup_elem(&scratch, &cpu);
+
+	return bpf_map_lookup_elem(&scratch, &cpu);
+}
+
+static __always_inline __u8 *as_scratch_buf(void)
+{
+	struct as_scratch *s = as_scratch();
 
 	return s ? s->buf : 0;
 }
@@ -200,7 +217,7 @@ static __always_inline struct kernfs_node *as_kn_parent(struct kernfs_node *kn)
 /* ---- storing into the record ----------------------------------------- */
 
 /* Fill the common header for the current task. A global function
- * (task.bpf.c): the verifier checks the ancestor walk once, not in each of
+ * (walk.bpf.c): the verifier checks the ancestor walk once, not in each of
  * the thirty-odd programs, which keeps start-up fast. */
 int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc);
 
@@ -216,52 +233,32 @@ static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *ta
  * from the leaf up to the task's root (task->fs->root), crossing mounts, each
  * NUL-terminated, at offset start of this CPU's scratch buffer. Returns the
  * bytes written in the low 32 bits and AS_PATH_* flags in the high ones.
- * A global function (path.bpf.c), so the verifier checks the walk once, not
+ * A global function (walk.bpf.c), so the verifier checks the walk once, not
  * at every call site; kernel pointers travel as scalars for that reason.
  */
-struct as_path_top {
-	__u32 off[AS_OPEN_TOP_COMPS]; /* scratch offsets of the names nearest the root, [0] first */
-	__u32 n; /* names written in all */
-	__u32 _pad0;
-};
 
-__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task, struct as_path_top *top);
+__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task);
 
-/* The open pre-filter's prefix test on a walked path (path.bpf.c). */
-int as_path_excluded(const struct as_path_top *top, __u32 mask);
-
-static __always_inline __u32 as_put_task_path_top(const struct path *path,
-						  struct task_struct *task, __u32 start,
-						  __u32 *pflags, struct as_path_top *top)
-{
-	__u64 r = as_path_walk(start, (__u64)BPF_CORE_READ(path, dentry),
-			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task, top);
-
-	*pflags = r >> 32;
-	return (__u32)r;
-}
+/* The open pre-filter's prefix test on a walked path (walk.bpf.c). */
+int as_path_excluded(__u32 mask);
 
 static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const struct path *path,
 					      struct task_struct *task, __u32 *pflags)
 {
+	__u64 r = as_path_walk(start, (__u64)BPF_CORE_READ(path, dentry),
+			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task);
+
 	(void)buf;
-	return as_put_task_path_top(path, task, start, pflags, 0);
+	*pflags = r >> 32;
+	return (__u32)r;
 }
 
-/* The file behind descriptor fd of task, or NULL. */
+/* The file behind descriptor fd of task, or NULL (walk.bpf.c). */
+__u64 as_task_file_p(__u64 task, __s64 fd);
+
 static __always_inline struct file *as_task_file(struct task_struct *task, __s64 fd)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct fdtable *fdt = t->files->fdt;
-	struct file **fds;
-	struct file *f = 0;
-
-	(void)task;
-	if (fd < 0 || (__u64)fd >= fdt->max_fds)
-		return 0;
-	fds = fdt->fd;
-	bpf_core_read(&f, sizeof(f), fds + fd);
-	return f;
+	return (struct file *)as_task_file_p((__u64)task, fd);
 }
 
 /* Append a NUL-terminated user string of at most max bytes; *trunc set when cut. */
@@ -282,7 +279,7 @@ static __always_inline __u32 as_put_user_str(__u8 *buf, __u32 off, const void *s
 	return n;
 }
 
-/* Append the cgroup v2 path of the task as a component list (path.bpf.c);
+/* Append the cgroup v2 path of the task as a component list (walk.bpf.c);
  * returns bytes written, AS_PATH_* flags in the high 32 bits. */
 __u64 as_cgroup_walk(__u32 start, __u64 task);
 

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Every read that walks kernel pointers, as global functions the verifier
+ * checks once per program: the record header (the task's ids, credentials
+ * and ancestry), the pre-filter's ancestor verdict, a task's file table,
+ * dentries and mounts up to the task's root, and cgroup kernfs nodes. Each
+ * walk step is a bpf_loop() callback, checked once instead of once per
+ * iteration: that keeps program load (and so start-up) fast.
+ *
+ * Loads go through untrusted typed pointers (AS_KPTR): each is a fault-safe
+ * load instruction, where BPF_CORE_READ is a helper call per field. Not the
+ * trusted bpf_get_current_task_btf(): every load from a trusted pointer
+ * makes the verifier search the kernel's BTF by name, some 40 ms a program.
+ */
+#include "sentinel.bpf.h"
+
+/* A kernel pointer as a scalar (global functions take them so), typed for
+ * direct loads. Declared in this object only: bpftool 7.1's linker cannot
+ * merge one kfunc extern declared in two objects. */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+#define AS_KPTR(type, p) ((type *)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type)))
+
+
+/* ---- the record header ----------------------------------------------- */
+
+/* Each reads through a typed task pointer (AS_KPTR): direct loads. */
+static __always_inline __u32 as_task_vpid(struct task_struct *task)
+{
+	struct pid *p = task->group_leader->thread_pid;
+	unsigned int level = p->level;
+	int nr = 0;
+
+	/* a variable index into a typed pointer is refused: a helper read */
+	bpf_core_read(&nr, sizeof(nr), &p->numbers[level & 31].nr);
+	return nr;
+}
+
+static __always_inline __u32 as_task_sid(struct task_struct *task)
+{
+	int sid_type = bpf_core_enum_value(enum pid_type, PIDTYPE_SID);
+	struct pid *p = task->signal->pids[sid_type & 3];
+
+	return p ? p->numbers[0].nr : 0;
+}
+
+static __always_inline __u32 as_task_tty(struct task_struct *task)
+{
+	struct tty_struct *tty = task->signal->tty;
+	__u32 major, minor;
+
+	if (!tty)
+		return 0;
+	major = tty->driver->major;
+	minor = tty->driver->minor_start + tty->index;
+	/* new_encode_dev(), the tty_nr of /proc/PID/stat */
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
+struct as_anc_walk {
+	struct task_struct *p; /* the next ancestor */
+	struct as_hdr *h;
+	__u32 more; /* set when the walk stopped at the limit with ancestors left */
+	__u32 _pad0;
+};
+
+/* One ancestor per bpf_loop() step. */
+static long as_anc_step(__u32 i, struct as_anc_walk *w)
+{
+	struct task_struct *p = w->p;
+	struct as_hdr *h = w->h;
+	__u64 idx = i;
+	__u32 pid;
+
+	/* opaque to the compiler: the register checked is the one indexed */
+	asm volatile("" : "+r"(idx));
+	if (!h || idx >= AS_MAX_ANCESTORS)
+		return 1;
+	pid = p->tgid;
+	if (!pid)
+		return 1;
+	h->anc[idx].pid = pid;
+	/* comm is NUL-terminated within its 16 bytes (set_task_comm) */
+	*(__u64 *)&h->anc[idx].comm[0] = *(__u64 *)&p->comm[0];
+	*(__u64 *)&h->anc[idx].comm[8] = *(__u64 *)&p->comm[8];
+	h->n_anc = idx + 1;
+	if (pid == 1)
+		return 1;
+	w->p = p->real_parent->group_leader;
+	if (i == AS_MAX_ANCESTORS - 1)
+		w->more = w->p->tgid != 0;
+	return 0;
+}
+
+__noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
+{
+	struct task_struct *task = AS_KPTR(struct task_struct, bpf_get_current_task());
+	const struct cred *cred;
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (!h)
+		return 0;
+	h->type = type;
+	h->syscall = sc;
+	h->ts = bpf_ktime_get_boot_ns();
+	h->cgroup_id = bpf_get_current_cgroup_id();
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	h->vpid = as_task_vpid(task);
+	h->sid = as_task_sid(task);
+	h->tty = as_task_tty(task);
+	cred = task->cred;
+	h->uid = cred->uid.val;
+	h->gid = cred->gid.val;
+	h->euid = cred->euid.val;
+	h->egid = cred->egid.val;
+	h->loginuid = AS_ID_UNSET;
+	if (bpf_core_field_exists(task->loginuid))
+		h->loginuid = task->loginuid.val;
+	h->flags = 0;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	h->session[0] = 0;
+	{
+		__u32 tgid = h->pid;
+		struct as_session *sess = bpf_map_lookup_elem(&sessions, &tgid);
+
+		if (sess) {
+			__builtin_memcpy(h->session, sess->id, sizeof(h->session));
+			h->flags |= AS_HF_SESSION;
+		}
+	}
+
+	/* Ancestry, captured now so it is right for processes that started
+	 * before us and never goes stale: each hop is the parent process
+	 * (group leader of real_parent), as Falco's proc.aname. */
+	{
+		struct as_anc_walk w = { .p = task->real_parent->group_leader, .h = h };
+
+		h->n_anc = 0;
+		bpf_loop(AS_MAX_ANCESTORS, as_anc_step, &w, 0);
+		if (h->n_anc == AS_MAX_ANCESTORS && w.more)
+			h->flags |= AS_HF_ANC_TRUNC;
+	}
+	h->ppid = h->n_anc ? h->anc[0].pid : 0;
+	return 0;
+}
+
+/* ---- the pre-filter's verdict -------------------------------------- */
+
+struct as_vwalk {
+	struct task_struct *task;
+	__u32 verdict;
+	__u32 _pad0;
+};
+
+static long as_verdict_step(__u32 index, struct as_vwalk *w)
+{
+	struct task_struct *task = w->task;
+	struct as_comm_key key = {};
+
+	if (index > cfg_filter_walk || !task)
+		return 1;
+	bpf_probe_read_kernel_str(key.comm, sizeof(key.comm), &task->comm);
+	if (bpf_map_lookup_elem(&filter_names, &key)) {
+		w->verdict = index;
+		return 1;
+	}
+	if (index && BPF_CORE_READ(task, tgid) == 1)
+		return 1; /* init: no ancestors above */
+	w->task = BPF_CORE_READ(task, real_parent, group_leader);
+	return 0;
+}
+
+/* Level 0 is the current thread's own comm (proc.name); above it the group
+ * leaders of the real_parent chain, as in as_hdr_fill_task. */
+__noinline __u32 as_verdict_compute(__u64 task_p)
+{
+	struct as_vwalk w = { .task = (struct task_struct *)task_p, .verdict = AS_VERDICT_NONE };
+
+	bpf_loop(AS_MAX_ANCESTORS + 1, as_verdict_step, &w, 0);
+	return w.verdict;
+}
+
+/* ---- a task's file table ------------------------------------------------ */
+
+__noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
+{
+	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
+	struct fdtable *fdt = task->files->fdt;
+	struct file *f = 0;
+
+	if (fd < 0 || (__u64)fd >= fdt->max_fds)
+		return 0;
+	bpf_core_read(&f, sizeof(f), fdt->fd + fd);
+	return (__u64)f;
+}
+
+/* ---- dentries and mounts ---------------------------------------------- */
+
+struct as_walk {
+	struct dentry *dentry;
+	struct vfsmount *vfsmnt;
+	struct mount *mnt;
+	struct dentry *mnt_root; /* of vfsmnt: read once per mount, not per step */
+	__u8 *buf; /* this CPU's scratch buffer */
+	struct dentry *root_dentry;
+	struct vfsmount *root_mnt;
+	__u32 start;
+	__u32 off;
+	__u32 flags;
+	__u32 _pad0;
+	struct as_path_top *top; /* in the scratch map */
+};
+
+
+static long as_path_step(__u32 index, struct as_walk *w)
+{
+	/* locals, not w->...: BPF_CORE_READ(w->x, ...) would relocate against
+	 * struct as_walk, which the kernel does not know */
+	struct dentry *dentry = w->dentry, *mnt_root = w->mnt_root, *parent;
+	struct vfsmount *vfsmnt = w->vfsmnt;
+	struct mount *mnt = w->mnt;
+	const unsigned char *name;
+	__u32 used = w->off - w->start, room;
+	__u8 *buf = w->buf;
+	long n;
+
+	if (!dentry) {
+		w->flags = AS_PATH_DETACHED;
+		return 1;
+	}
+	if (dentry == w->root_dentry && vfsmnt == w->root_mnt) {
+		w->flags = 0;
+		return 1;
+	}
+	if (!buf)
+		return 1;
+	parent = dentry->d_parent;
+	name = dentry->d_name.name;
+	if (dentry == mnt_root || dentry == parent) {
+		struct mount *mnt_parent = mnt->mnt_parent;
+
+		if (dentry != mnt_root || mnt_parent == mnt) {
+			/* the namespace's top, or an unreachable dentry */
+			w->flags = AS_PATH_DETACHED;
+			return 1;
+		}
+		w->dentry = mnt->mnt_mountpoint;
+		w->mnt = mnt_parent;
+		w->vfsmnt = &mnt_parent->mnt;
+		w->mnt_root = mnt_parent->mnt.mnt_root;
+		return 0;
+	}
+	if (used + 2 > AS_PATH_MAX)
+		return 1; /* flags stay AS_PATH_TRUNC */
+	room = AS_PATH_MAX - used;
+	if (room > AS_NAME_MAX)
+		room = AS_NAME_MAX;
+	AS_VERIFIER_MASK(room, 511); /* room <= AS_NAME_MAX already */
+	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), room, name);
+	if (n <= 0)
+		return 1;
+	/* the name written last is the topmost so far: shift it in at [0] */
+	if (w->top) {
+		struct as_path_top *t = w->top;
+
+		t->off[3] = t->off[2];
+		t->off[2] = t->off[1];
+		t->off[1] = t->off[0];
+		t->off[0] = w->off;
+		t->n++;
+	}
+	w->off += n;
+	if (n == room && room < AS_NAME_MAX)
+		return 1; /* name cut short: the path is partial */
+	w->dentry = parent;
+	return 0;
+}
+
+__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p)
+{
+	struct as_scratch *s = as_scratch();
+	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
+	__u64 mnt_p = vfsmnt_p - bpf_core_field_offset(struct mount, mnt);
+	struct as_walk w = {
+		.start = start,
+		.off = start,
+		.flags = AS_PATH_TRUNC, /* unless the walk reaches a root */
+	};
+
+	w.dentry = AS_KPTR(struct dentry, dentry_p);
+	w.vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
+	w.mnt = AS_KPTR(struct mount, mnt_p);
+	w.mnt_root = w.vfsmnt->mnt_root;
+	w.buf = s ? s->buf : 0;
+	w.top = s ? &s->top : 0;
+	if (s)
+		s->top.n = 0;
+	w.root_dentry = task->fs->root.dentry;
+	w.root_mnt = task->fs->root.mnt;
+	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
+	return (__u64)w.flags << 32 | (w.off - w.start);
+}
+
+/* ---- the open pre-filter's prefix test --------------------------------- */
+
+struct as_pfx_cmp {
+	__u64 rw[2 * AS_OPEN_PREFIX_LEN / 8]; /* the rendered path, zero-padded */
+	__u32 mask;
+	__u32 hit;
+};
+
+/* Prefix i against the rendered path, 8 bytes at a time. */
+static long as_pfx_step(__u32 i, struct as_pfx_cmp *c)
+{
+	__u32 plen, j;
+
+	if (i >= AS_OPEN_PREFIX_MAX)
+		return 1;
+	plen = cfg_open_filter.plen[i];
+	if (!(c->mask & (1u << i)) || !plen)
+		return 0;
+	for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++) {
+		__u64 m = ~0ull;
+
+		if (plen <= j * 8)
+			break;
+		if (plen < (j + 1) * 8)
+			m = (1ull << ((plen - j * 8) * 8)) - 1;
+		if ((c->rw[j] ^ cfg_open_filter.prefix[i][j]) & m)
+			return 0;
+	}
+	c->hit = 1;
+	return 1;
+}
+
+/*
+ * Does the path the last walk wrote start with one of the prefixes in mask
+ * (cfg_open_filter)? The kernel renders "/" and the AS_OPEN_TOP_COMPS names
+ * nearest the root, at most AS_OPEN_PREFIX_LEN - 1 bytes, exactly as
+ * userspace joins them; the rest stays zero, so a prefix longer than what was
+ * rendered never matches (the event is kept: the test errs on that side).
+ */
+__noinline int as_path_excluded(__u32 mask)
+{
+	struct as_pfx_cmp c = { .mask = mask };
+	char *r = (char *)c.rw;
+	__u32 pos = 0, n, j;
+	struct as_scratch *s = as_scratch();
+	struct as_path_top *top;
+	__u8 *buf;
+
+	if (!s)
+		return 0;
+	top = &s->top;
+	buf = s->buf;
+	n = top->n;
+	if (n == 0)
+		r[pos++] = '/'; /* the root itself */
+	for (j = 0; j < AS_OPEN_TOP_COMPS && j < n; j++) {
+		__u32 off = top->off[j & (AS_OPEN_TOP_COMPS - 1)];
+		long got;
+
+		if (pos >= AS_OPEN_PREFIX_LEN - 1)
+			break;
+		r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
+		pos++;
+		AS_VERIFIER_MASK(pos, 63);
+		got = bpf_probe_read_kernel_str(r + pos, AS_OPEN_PREFIX_LEN - pos,
+						buf + (off & AS_SCRATCH_OFF_MASK));
+		if (got <= 1)
+			break;
+		pos += got - 1;
+	}
+	bpf_loop(AS_OPEN_PREFIX_MAX, as_pfx_step, &c, 0);
+	return c.hit;
+}
+
+struct as_cgwalk {
+	struct kernfs_node *kn;
+	__u32 start;
+	__u32 off;
+	__u32 flags;
+	__u32 _pad0;
+};
+
+static long as_cgroup_step(__u32 index, struct as_cgwalk *w)
+{
+	struct kernfs_node *kn = w->kn, *parent;
+	__u8 *buf;
+	long n;
+
+	if (!kn) {
+		w->flags = 0;
+		return 1;
+	}
+	parent = as_kn_parent(kn);
+	if (!parent) { /* the root cgroup: its name is not part of the path */
+		w->flags = 0;
+		return 1;
+	}
+	if (w->off - w->start > AS_CGROUP_MAX - AS_NAME_MAX)
+		return 1;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 1;
+	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), AS_NAME_MAX,
+				      BPF_CORE_READ(kn, name));
+	if (n <= 0)
+		return 1;
+	w->off += n;
+	w->kn = parent;
+	return 0;
+}
+
+__noinline __u64 as_cgroup_walk(__u32 start, __u64 task_p)
+{
+	struct task_struct *task = (struct task_struct *)task_p;
+	struct as_cgwalk w = { .start = start, .off = start, .flags = AS_PATH_TRUNC };
+
+	w.kn = BPF_CORE_READ(task, cgroups, dfl_cgrp, kn);
+	bpf_loop(AS_CGROUP_MAX_DEPTH, as_cgroup_step, &w, 0);
+	return (__u64)w.flags << 32 | (w.off - w.start);
+}
