@@ -71,6 +71,8 @@ endpoint such as Falcosidekick, for a SIEM.
 agent-bwrap starts an AI coding agent inside bubblewrap with a seccomp
 profile, a cgroup and a session id that every alert of its processes carries.")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# dlopen()ed by the HTTP output (user/outputs/curl_dl.c): shlibdeps cannot see it
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.80)")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bubblewrap")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA

@@ -53,6 +53,8 @@ depends=$(field Depends)
 for lib in libc6 libbpf1 libyaml-0-2 libseccomp2 libjson-c5; do
 	[[ $depends == *"$lib"* ]] || fail "Depends lacks $lib (computed by dpkg-shlibdeps): $depends"
 done
+# dlopen()ed for the HTTP output, so declared by hand
+[[ $depends == *"libcurl4 (>= 7.80)"* ]] || fail "Depends lacks libcurl4: $depends"
 [[ $(field Description) == *Falco* ]] || fail "Description: $(field Description)"
 ok "dpkg-deb --info: $(field Package) $version $(field Architecture); Depends: $depends"
 

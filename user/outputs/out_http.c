@@ -12,12 +12,13 @@
  * 5xx/408/429 answer or a TLS failure is retried max_retries times; any other
  * answer (4xx) fails that alert.
  */
-#include <curl/curl.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "curl_dl.h"
 #include "out.h"
 
 struct out_http {
@@ -31,7 +32,17 @@ struct out_http {
 
 int out_http_global_init(void)
 {
-	return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -ENOMEM;
+	char err[256];
+
+	if (curl_dl_load(err, sizeof(err))) {
+		fprintf(stderr, "agent-sentinel: error: output http: %s\n", err);
+		return -ENOENT;
+	}
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "agent-sentinel: error: output http: libcurl init failed\n");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void out_http_global_cleanup(void)

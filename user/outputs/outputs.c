@@ -80,10 +80,7 @@ int outputs_open(struct outputs **out, const struct outputs_config *cfg)
 		return -ENOMEM;
 	}
 	if (cfg->http_output.enabled) {
-		err = out_http_global_init();
-		if (err)
-			fprintf(stderr,
-				"agent-sentinel: error: output http: libcurl init failed\n");
+		err = out_http_global_init(); /* says why when it fails */
 		s->curl_global = !err;
 	}
 	if (!err && cfg->stdout_output.enabled)
