@@ -27,6 +27,7 @@
 #define AGENT_CLOSE_MS 5000 /* outputs get this long to drain at exit */
 #define AGENT_RELOAD_CLOSE_MS 1000 /* old outputs get this long after a reload */
 #define AGENT_EVAL_SAMPLE 64 /* time one engine call in this many (metrics) */
+#define AGENT_REPLAY_BATCH 256 /* replayed records per wakeup of the output threads */
 
 struct agent {
 	const struct opts *o;
@@ -571,17 +572,20 @@ static int agent_live(struct agent *a)
 		if (agent_reload)
 			agent_do_reload(a);
 		agent_tick(a, 0);
+		outputs_kick(a->outputs); /* this batch's alerts, internal ones too */
 		if (deadline && clock_mono_now() >= deadline)
 			break;
 	}
 	notify_send("STOPPING=1");
 	consumer_drain(&a->c);
+	outputs_kick(a->outputs);
 	return err;
 }
 
 static int agent_replay(struct agent *a)
 {
 	struct replayer *r = malloc(sizeof(*r));
+	uint64_t n = 0;
 	long len;
 	int err;
 
@@ -594,10 +598,13 @@ static int agent_replay(struct agent *a)
 			err = (int)len;
 			break;
 		}
-		pipeline_feed(&a->p, r->buf, (size_t)len, 0);
+		pipeline_feed(&a->p, r->rec, (size_t)len, 0);
+		if (++n % AGENT_REPLAY_BATCH == 0)
+			outputs_kick(a->outputs);
 		if (agent_reload)
 			agent_do_reload(a);
 	}
+	outputs_kick(a->outputs);
 	replayer_close(r);
 	free(r);
 	return err;

@@ -21,6 +21,7 @@
 #define RECORD_FORMAT_VERSION 1
 #define RECORD_ALIGN 8
 #define RECORD_MAX (64 * 1024) /* no record the kernel sends is larger */
+#define RECORD_IO_BUF (1 << 20) /* stdio buffer of a recording, each way */
 
 struct record_file_hdr {
 	char magic[8];
@@ -46,12 +47,15 @@ struct replayer {
 	const char *path;
 	uint64_t offset;
 	uint64_t start_ns;
+	const uint8_t *map; /* the whole file, when it could be mapped */
+	uint64_t map_len;
+	const uint8_t *rec; /* the record replayer_next returned: in map, or buf */
 	uint8_t buf[RECORD_MAX];
 };
 
 /* Open and check the header; errors are one line on stderr naming the file. */
 int replayer_open(struct replayer *p, const char *path);
-/* Next record into p->buf: returns its length, 0 at a clean end, or -errno
+/* Next record at p->rec: returns its length, 0 at a clean end, or -errno
  * (with the reason and offset on stderr) for a truncated or oversized one. */
 long replayer_next(struct replayer *p);
 void replayer_close(struct replayer *p);

@@ -71,6 +71,7 @@ static void driver_burst(struct outputs *o, const char *args)
 		if (dt > worst)
 			worst = dt;
 	}
+	outputs_kick(o); /* as the agent does after each batch of events */
 	fprintf(stderr, "driver: burst %ld max_emit_us=%ld\n", n, worst);
 }
 
@@ -88,6 +89,7 @@ static void driver_run(struct outputs *o)
 			prio = (int)strtol(line + 5, &rest, 10);
 			rest += strspn(rest, " ");
 			outputs_emit(o, rest, strlen(rest), prio, "driver rule");
+			outputs_kick(o);
 		} else if (!strncmp(line, "burst ", 6)) {
 			driver_burst(o, line + 6);
 		} else if (!strcmp(line, "reopen")) {

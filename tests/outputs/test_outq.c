@@ -201,12 +201,86 @@ static void test_threaded(void **state)
 	assert_int_equal(outq_destroy(&q), 0);
 }
 
+struct sleeper {
+	struct outq *q;
+	struct outmsg *got;
+};
+
+static void *sleep_peek(void *arg)
+{
+	struct sleeper *s = arg;
+
+	s->got = outq_peek(s->q, 60000); /* far longer than any test waits */
+	return NULL;
+}
+
+/* Wait until the consumer sleeps in outq_peek (it sets q->waiting). */
+static void wait_sleeping(struct outq *q)
+{
+	for (int i = 0; i < 10000; i++) {
+		int w;
+
+		pthread_mutex_lock(&q->lock);
+		w = q->waiting;
+		pthread_mutex_unlock(&q->lock);
+		if (w)
+			return;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	fail_msg("the consumer never slept");
+}
+
+/* A sleeping consumer is woken by outq_kick, and by the push that makes a
+ * batch wait; pushes below the batch leave it asleep. */
+static void test_kick_and_batch_wakeups(void **state)
+{
+	struct sleeper s;
+	struct outq q;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(outq_init(&q, 2 * OUTQ_WAKE_BATCH), 0);
+	s.q = &q;
+	s.got = NULL;
+	assert_int_equal(pthread_create(&t, NULL, sleep_peek, &s), 0);
+	wait_sleeping(&q);
+	for (int i = 0; i < OUTQ_WAKE_BATCH - 1; i++) {
+		struct outmsg *m = msg("x", 1);
+
+		assert_int_equal(outq_push(&q, m, "r"), 0);
+		outmsg_put(m);
+	}
+	pthread_mutex_lock(&q.lock);
+	assert_int_equal(q.waiting, 1); /* not woken yet */
+	pthread_mutex_unlock(&q.lock);
+	outq_kick(&q);
+	assert_int_equal(pthread_join(t, NULL), 0); /* returns: the kick woke it */
+	assert_non_null(s.got);
+	while (outq_peek(&q, 0))
+		outq_pop(&q);
+
+	s.got = NULL;
+	assert_int_equal(pthread_create(&t, NULL, sleep_peek, &s), 0);
+	wait_sleeping(&q);
+	for (int i = 0; i < OUTQ_WAKE_BATCH; i++) {
+		struct outmsg *m = msg("y", 1);
+
+		assert_int_equal(outq_push(&q, m, "r"), 0);
+		outmsg_put(m);
+	}
+	assert_int_equal(pthread_join(t, NULL), 0); /* the batch woke it, no kick */
+	assert_non_null(s.got);
+	outq_stop(&q);
+	assert_int_equal(outq_destroy(&q), OUTQ_WAKE_BATCH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_msg_layout),	   cmocka_unit_test(test_bound_and_drops),
 	    cmocka_unit_test(test_shared_message), cmocka_unit_test(test_waits_and_stop),
 	    cmocka_unit_test(test_zero_capacity),  cmocka_unit_test(test_threaded),
+	    cmocka_unit_test(test_kick_and_batch_wakeups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

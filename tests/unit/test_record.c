@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* record: --record files written and read back, and every way a file can be bad. */
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "testutil.h"
 #include "record.h"
 
@@ -131,10 +133,10 @@ static void test_roundtrip(void **state)
 		long n = replayer_next(f->p);
 
 		assert_int_equal(n, (long)lens[i]);
-		assert_memory_equal(f->p->buf, recs[i], lens[i]);
+		assert_memory_equal(f->p->rec, recs[i], lens[i]);
 		off += pad8(lens[i]);
 		assert_int_equal(f->p->offset, off);
-		tu_decode_ok(f->p->buf, (size_t)n, f->ev);
+		tu_decode_ok(f->p->rec, (size_t)n, f->ev);
 	}
 	assert_int_equal(replayer_next(f->p), 0);
 	assert_int_equal(replayer_next(f->p), 0);
@@ -177,9 +179,9 @@ static void test_largest_record(void **state)
 		assert_int_equal(recorder_close(&r), 0);
 		assert_int_equal(replayer_open(f->p, f->path), 0);
 		assert_int_equal(replayer_next(f->p), (long)sizes[i]);
-		assert_memory_equal(f->p->buf, big, sizes[i]);
+		assert_memory_equal(f->p->rec, big, sizes[i]);
 		assert_int_equal(replayer_next(f->p), (long)sizes[i]);
-		assert_memory_equal(f->p->buf, big, sizes[i]);
+		assert_memory_equal(f->p->rec, big, sizes[i]);
 		assert_int_equal(replayer_next(f->p), 0);
 		replayer_close(f->p);
 		free(big);
@@ -266,7 +268,7 @@ static void expect_bad_second(struct fx *f, const void *tail, size_t tail_len)
 	write_with_tail(f, tail, tail_len, &first, &flen);
 	assert_int_equal(replayer_open(f->p, f->path), 0);
 	assert_int_equal(replayer_next(f->p), (long)flen);
-	assert_memory_equal(f->p->buf, first, flen);
+	assert_memory_equal(f->p->rec, first, flen);
 	assert_int_equal(replayer_next(f->p), -EINVAL);
 	replayer_close(f->p);
 	free(first);
@@ -337,10 +339,82 @@ static void test_write_failure(void **state)
 	free(big);
 }
 
+
+/* Replay through a pipe (not mappable: read with stdio) of a file's first
+ * keep bytes; returns the replayer_next results, ended by the first <= 0. */
+static int replay_piped(struct fx *f, size_t keep, long *got, int max)
+{
+	int fds[2], n = 0, status;
+	char dev[64];
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		FILE *in = fopen(f->path, "rb");
+		char b[4096];
+		size_t r;
+
+		close(fds[0]);
+		while (in && keep && (r = fread(b, 1, keep < sizeof(b) ? keep : sizeof(b), in)) > 0) {
+			if (write(fds[1], b, r) != (ssize_t)r)
+				_exit(1);
+			keep -= r;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	snprintf(dev, sizeof(dev), "/dev/fd/%d", fds[0]);
+	assert_int_equal(replayer_open(f->p, dev), 0);
+	assert_null(f->p->map);
+	while (n < max && (got[n] = replayer_next(f->p)) > 0)
+		n++;
+	n++;
+	replayer_close(f->p);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return n;
+}
+
+static void test_pipe_replay(void **state)
+{
+	struct fx *f = *state;
+	struct recorder r;
+	struct as_fork fk;
+	long got[4];
+	int n;
+
+	memset(&fk, 0, sizeof(fk));
+	tu_hdr(&fk.hdr, AS_EV_FORK, AS_SC_CLONE, 10);
+	fk.child_pid = 11;
+	fk.hdr.size = sizeof(fk);
+	assert_int_equal(recorder_open(&r, f->path, 5), 0);
+	recorder_write(&r, &fk, sizeof(fk));
+	recorder_write(&r, &fk, sizeof(fk));
+	assert_int_equal(recorder_close(&r), 0);
+
+	/* the mapped path and the stdio path read the same records */
+	assert_int_equal(replayer_open(f->p, f->path), 0);
+	assert_non_null(f->p->map);
+	replayer_close(f->p);
+	n = replay_piped(f, 32 + 2 * sizeof(fk), got, 4);
+	assert_int_equal(n, 3);
+	assert_int_equal(got[0], (long)sizeof(fk));
+	assert_int_equal(got[1], (long)sizeof(fk));
+	assert_int_equal(got[2], 0);
+	/* cut inside the second record: an error, after the first */
+	n = replay_piped(f, 32 + sizeof(fk) + 100, got, 4);
+	assert_int_equal(n, 2);
+	assert_int_equal(got[0], (long)sizeof(fk));
+	assert_int_equal(got[1], -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_recording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_largest_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_magic, setup, teardown),

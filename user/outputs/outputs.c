@@ -131,6 +131,12 @@ void outputs_emit(struct outputs *s, const char *line, size_t len, int prio, con
 	outmsg_put(m);
 }
 
+void outputs_kick(struct outputs *s)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		outq_kick(&s->outs[i].q);
+}
+
 void outputs_reopen(struct outputs *s)
 {
 	size_t i;
@@ -174,6 +180,7 @@ void outputs_close(struct outputs *s, long timeout_ms)
 	if (!s)
 		return;
 	outq_deadline(&deadline, timeout_ms > 0 ? timeout_ms : 0);
+	outputs_kick(s);
 	for (i = 0; i < s->n; i++)
 		outq_wait_drained(&s->outs[i].q, &deadline);
 	for (i = 0; i < s->n; i++)

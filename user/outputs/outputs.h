@@ -86,6 +86,8 @@ int outputs_open(struct outputs **out, const struct outputs_config *cfg);
 void outputs_emit(struct outputs *o, const char *line, size_t len, int prio, const char *rule);
 /* SIGUSR1: reopen file outputs (logrotate). Async-signal-safe: it only sets a
  * flag, which each file output acts on within OUT_TICK_MS. */
+/* After each batch of events: hand what was emitted to the output threads. */
+void outputs_kick(struct outputs *o);
 void outputs_reopen(struct outputs *o);
 
 struct outputs_stats {

@@ -123,13 +123,26 @@ int outq_push(struct outq *q, struct outmsg *m, const char *rule)
 		outmsg_get(m);
 		q->ring[(q->head + q->count) % q->cap] = m;
 		q->count++;
-		/* a futex wake per alert cost a context switch per alert: wake
-		 * the consumer only when it is asleep on an empty queue */
-		if (q->waiting)
+		/* a futex wake per alert cost a context switch per alert: the
+		 * producer wakes a sleeping consumer once per batch (outq_kick),
+		 * or here when a batch has piled up */
+		if (q->waiting && q->count >= OUTQ_WAKE_BATCH) {
+			q->waiting = 0;
 			pthread_cond_signal(&q->more);
+		}
 	}
 	pthread_mutex_unlock(&q->lock);
 	return err;
+}
+
+void outq_kick(struct outq *q)
+{
+	pthread_mutex_lock(&q->lock);
+	if (q->waiting && q->count) {
+		q->waiting = 0;
+		pthread_cond_signal(&q->more);
+	}
+	pthread_mutex_unlock(&q->lock);
 }
 
 void outq_drop(struct outq *q, const char *rule)

@@ -43,8 +43,15 @@ struct outq {
 int outq_init(struct outq *q, size_t cap);
 /* Release every message still queued; returns how many there were. */
 size_t outq_destroy(struct outq *q);
+/* A sleeping consumer is woken by outq_kick, or by the push that makes
+ * this many messages wait. */
+#define OUTQ_WAKE_BATCH 64
+
 /* Queue m, taking a reference; -ENOBUFS when full (dropped, rule remembered). */
 int outq_push(struct outq *q, struct outmsg *m, const char *rule);
+/* Wake the consumer if it sleeps with messages queued: the producer calls it
+ * after each batch of events, so a burst costs one wakeup, not one per alert. */
+void outq_kick(struct outq *q);
 /* Count a drop that never reached the queue (no memory for the message). */
 void outq_drop(struct outq *q, const char *rule);
 /*
