@@ -1464,6 +1464,7 @@ static struct engine *engine_new(const struct engine_opts *o)
 	e->opts.hostname = NULL;
 	e->line = malloc(OUTPUT_LINE_MAX);
 	e->textbuf = malloc(OUTPUT_LINE_MAX);
+	e->second.secs = -1;
 	if (!e->line || !e->textbuf) {
 		engine_free(e);
 		return NULL;

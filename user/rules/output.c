@@ -248,22 +248,34 @@ static void sb_value(struct sbuf *s, const struct fval *v, int field, int width,
 		sb_put(s, " ", 1);
 }
 
+/* The cached formatting of second secs. */
+static void output_second(struct engine *e, time_t secs)
+{
+	struct tm tm;
+
+	if (e->second.secs == (int64_t)secs)
+		return;
+	localtime_r(&secs, &tm);
+	snprintf(e->second.tod, sizeof(e->second.tod), "%02d:%02d:%02d", tm.tm_hour % 100,
+		 tm.tm_min % 100, tm.tm_sec % 100);
+	gmtime_r(&secs, &tm);
+	if (!strftime(e->second.iso, sizeof(e->second.iso), "%Y-%m-%dT%H:%M:%S", &tm))
+		e->second.iso[0] = 0;
+	e->second.secs = (int64_t)secs;
+}
+
 void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 {
 	struct engine *e = c->e;
 	struct sbuf s = { .b = e->textbuf, .cap = OUTPUT_LINE_MAX };
 	static const struct fval missing = { 0 };
 	char tod[32], iso[40];
-	time_t secs = (time_t)(c->ev->ts / 1000000000ull);
-	struct tm tm;
+	unsigned long long ns = c->ev->ts % 1000000000ull;
 	struct jw w;
-	size_t pos;
 
-	time_of_day(c->ev->ts, tod, sizeof(tod));
-	gmtime_r(&secs, &tm);
-	pos = strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(iso + pos, sizeof(iso) - pos, ".%09lluZ",
-		 (unsigned long long)(c->ev->ts % 1000000000ull));
+	output_second(e, (time_t)(c->ev->ts / 1000000000ull));
+	snprintf(tod, sizeof(tod), "%s.%09llu", e->second.tod, ns);
+	snprintf(iso, sizeof(iso), "%s.%09lluZ", e->second.iso, ns);
 
 	s.b[0] = 0;
 	sb_put(&s, tod, strlen(tod));
