@@ -163,12 +163,19 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 }
 
 /* Every fixed char array we print must hold its NUL within bounds. */
+/* The kernel pads every comm with NULs (set_task_comm): the last byte says
+ * it at once; memchr only for what is not padded. */
+static int nul_within(const char *s, size_t n)
+{
+	return s[n - 1] == 0 || memchr(s, 0, n) != NULL;
+}
+
 static int hdr_strings_ok(const struct as_hdr *h)
 {
-	if (!memchr(h->comm, 0, sizeof(h->comm)) || !memchr(h->session, 0, sizeof(h->session)))
+	if (!nul_within(h->comm, sizeof(h->comm)) || !nul_within(h->session, sizeof(h->session)))
 		return 0;
 	for (unsigned i = 0; i < h->n_anc; i++)
-		if (!memchr(h->anc[i].comm, 0, sizeof(h->anc[i].comm)))
+		if (!nul_within(h->anc[i].comm, sizeof(h->anc[i].comm)))
 			return 0;
 	return 1;
 }

@@ -200,10 +200,38 @@ void jw_str(struct jw *w, const char *key, const char *s)
 	jw_strn(w, key, s, strlen(s));
 }
 
+/* The digits of v after a '-' when neg: at most 1 + 20 digits + NUL. */
+static size_t jw_fmt(char *buf, uint64_t v, int neg)
+{
+	char tmp[JW_NUM_MAX];
+	size_t n = 0, i = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		buf[i++] = '-';
+	while (n)
+		buf[i++] = tmp[--n];
+	buf[i] = 0;
+	return i;
+}
+
+size_t jw_fmt_u64(char buf[JW_NUM_MAX], uint64_t v)
+{
+	return jw_fmt(buf, v, 0);
+}
+
+size_t jw_fmt_i64(char buf[JW_NUM_MAX], int64_t v)
+{
+	return v >= 0 ? jw_fmt(buf, (uint64_t)v, 0) : jw_fmt(buf, 0 - (uint64_t)v, 1);
+}
+
 void jw_u64(struct jw *w, const char *key, uint64_t v)
 {
-	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
+	char tmp[JW_NUM_MAX];
+	size_t n = jw_fmt_u64(tmp, v);
 
 	jw_key(w, key);
 	jw_raw(w, tmp, n);
@@ -211,8 +239,8 @@ void jw_u64(struct jw *w, const char *key, uint64_t v)
 
 void jw_i64(struct jw *w, const char *key, int64_t v)
 {
-	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+	char tmp[JW_NUM_MAX];
+	size_t n = jw_fmt_i64(tmp, v);
 
 	jw_key(w, key);
 	jw_raw(w, tmp, n);

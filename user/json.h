@@ -29,6 +29,11 @@ void jw_arr_close(struct jw *w);
 void jw_key(struct jw *w, const char *key);
 void jw_str(struct jw *w, const char *key, const char *s);
 void jw_strn(struct jw *w, const char *key, const char *s, size_t n);
+/* Decimal digits of v (snprintf's "%" PRIu64 / PRId64, without its cost), NUL
+ * terminated; returns the length. */
+#define JW_NUM_MAX 24
+size_t jw_fmt_u64(char buf[JW_NUM_MAX], uint64_t v);
+size_t jw_fmt_i64(char buf[JW_NUM_MAX], int64_t v);
 void jw_u64(struct jw *w, const char *key, uint64_t v);
 void jw_i64(struct jw *w, const char *key, int64_t v);
 void jw_bool(struct jw *w, const char *key, int v);

@@ -46,6 +46,11 @@ const char *names_event_kind(unsigned type)
 	return type < AS_EV_MAX ? kinds[type] : "unknown";
 }
 
+unsigned names_syscall_type(unsigned syscall)
+{
+	return syscall < AS_SC_MAX ? syscall_type[syscall] : AS_EV_NONE;
+}
+
 int names_evt_type_parse(const char *name, unsigned *type, unsigned *syscall)
 {
 	for (unsigned i = AS_SC_NONE + 1; i < AS_SC_MAX; i++) {

@@ -11,6 +11,9 @@ const char *names_evt_type(unsigned type, unsigned syscall);
 const char *names_event_kind(unsigned type);
 /* Parse an evt.type name back to (type, syscall); -1 when unknown. */
 int names_evt_type_parse(const char *name, unsigned *type, unsigned *syscall);
+/* The event type (enum as_event_type) a syscall's events have; AS_EV_NONE
+ * for AS_SC_NONE or out of range. */
+unsigned names_syscall_type(unsigned syscall);
 /* "SUCCESS" for res >= 0, else the errno name ("ENOENT"), or "E<n>" when unnamed. */
 const char *names_res(int64_t res, char buf[16]);
 /* Socket family name as Falco prints fd.sockfamily: "ip", "unix", or NULL. */

@@ -22,6 +22,30 @@ static const char *esc(const char *s, size_t n)
 
 #define ESC(lit) esc((lit), sizeof(lit) - 1)
 
+/* The hand-written integer formatting agrees with printf at the edges. */
+static void test_fmt_integers(void **state)
+{
+	const int64_t iv[] = { 0, 7, 9, 10, 99, 100, -1, -10, 1234567890123LL, INT64_MAX, INT64_MIN };
+	const uint64_t uv[] = { 0, 1, 10, 18446744073709551615ULL, 10000000000000000000ULL };
+	char got[JW_NUM_MAX], want[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(iv) / sizeof(iv[0]); i++) {
+		size_t n = jw_fmt_i64(got, iv[i]);
+
+		snprintf(want, sizeof(want), "%" PRId64, iv[i]);
+		assert_string_equal(got, want);
+		assert_int_equal(n, strlen(want));
+	}
+	for (size_t i = 0; i < sizeof(uv) / sizeof(uv[0]); i++) {
+		size_t n = jw_fmt_u64(got, uv[i]);
+
+		snprintf(want, sizeof(want), "%" PRIu64, uv[i]);
+		assert_string_equal(got, want);
+		assert_int_equal(n, strlen(want));
+	}
+}
+
 static void test_escape_ascii(void **state)
 {
 	(void)state;
@@ -353,6 +377,7 @@ static void test_finish_tiny_cap_BUG(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fmt_integers),
 		cmocka_unit_test(test_escape_ascii),
 		cmocka_unit_test(test_escape_quotes_backslash),
 		cmocka_unit_test(test_escape_control),

@@ -712,6 +712,21 @@ static int add_cmp(struct engine *e, struct cmp *c)
 	return (int)e->ncmps++;
 }
 
+/* evt.type is the syscall's name for every event a rule sees: compare each
+ * name once, here. */
+static void fold_evt_type(struct cmp *c)
+{
+	c->fold_true = 0;
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+		const char *name = names_evt_type(names_syscall_type(sc), sc);
+		struct fval v = { .present = 1, .type = T_STR, .s = name, .len = strlen(name) };
+
+		if (eval_cmp_const(c, &v))
+			c->fold_true |= 1u << sc;
+	}
+	c->fold = 1;
+}
+
 /* Compile one comparison node; returns the cmp index, or -errno. */
 static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *err)
 {
@@ -853,6 +868,8 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 			}
 		}
 	}
+	if (sl->field == F_EVT_TYPE && sl->xform == XF_NONE && c.rslot < 0)
+		fold_evt_type(&c);
 	rc = add_cmp(e, &c);
 	if (rc < 0) {
 		cond_free_cmp(&c);

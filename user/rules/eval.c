@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <string.h>
+#include "names.h"
 #include "rules.h"
 
 static void xform_apply(int xf, const struct fval *in, struct fval *out, char *buf, size_t cap)
@@ -217,9 +218,21 @@ static int cmp_value(struct evctx *ctx, const struct cmp *c, const struct fval *
 	return cmp_num(c, v->n, c->n);
 }
 
+int eval_cmp_const(const struct cmp *c, const struct fval *v)
+{
+	return c->rslot < 0 && cmp_value(NULL, c, v);
+}
+
 static int eval_cmp(struct evctx *ctx, const struct cmp *c)
 {
 	const struct slot *s = &ctx->e->slots[c->slot];
+
+	if (c->fold) {
+		const struct as_hdr *h = ctx->ev->hdr;
+
+		if (h->syscall < AS_SC_MAX && names_syscall_type(h->syscall) == h->type)
+			return (c->fold_true >> h->syscall) & 1;
+	}
 
 	if (s->any) {
 		/* proc.aname / proc.apid with no index: any ancestor from the parent up */
@@ -244,32 +257,25 @@ int eval_rule(struct evctx *c, const struct rule *r)
 	int acc = 0;
 	size_t pc = 0;
 
+	/* if-chain in order of frequency, not a switch: the switch compiled to
+	 * a jump table whose one indirect branch mispredicted at most steps */
 	while (pc < r->ncode) {
 		const struct insn *in = &r->code[pc];
+		int op = in->op;
 
-		switch (in->op) {
-		case I_CMP:
+		if (op == I_CMP) {
 			acc = eval_cmp(c, &c->e->cmps[in->arg]);
 			pc++;
-			break;
-		case I_JF:
+		} else if (op == I_JF) {
 			pc = acc ? pc + 1 : in->arg;
-			break;
-		case I_JT:
+		} else if (op == I_JT) {
 			pc = acc ? in->arg : pc + 1;
-			break;
-		case I_NOT:
+		} else if (op == I_NOT) {
 			acc = !acc;
 			pc++;
-			break;
-		case I_TRUE:
-			acc = 1;
+		} else {
+			acc = op == I_TRUE;
 			pc++;
-			break;
-		default:
-			acc = 0;
-			pc++;
-			break;
 		}
 	}
 	return acc;

@@ -165,6 +165,8 @@ void output_value_text(const struct fval *v, int field, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", v->n ? "true" : "false");
 	} else if (field >= 0 && (fields_table[field].flags & FF_TIME)) {
 		time_of_day((uint64_t)v->n, buf, cap);
+	} else if (cap >= JW_NUM_MAX) {
+		jw_fmt_i64(buf, v->n);
 	} else {
 		snprintf(buf, cap, "%lld", (long long)v->n);
 	}
@@ -248,6 +250,22 @@ static void sb_value(struct sbuf *s, const struct fval *v, int field, int width,
 		sb_put(s, " ", 1);
 }
 
+/* prefix "." nine digits of ns, then suffix; dst holds 40 bytes. */
+static void output_stamp(char dst[40], const char *prefix, unsigned long long ns,
+			 const char *suffix)
+{
+	size_t n = strnlen(prefix, 24);
+
+	memcpy(dst, prefix, n);
+	dst[n++] = '.';
+	for (int i = 8; i >= 0; i--) {
+		dst[n + (size_t)i] = (char)('0' + ns % 10);
+		ns /= 10;
+	}
+	n += 9;
+	memcpy(dst + n, suffix, strlen(suffix) + 1);
+}
+
 /* The cached formatting of second secs. */
 static void output_second(struct engine *e, time_t secs)
 {
@@ -269,13 +287,13 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 	struct engine *e = c->e;
 	struct sbuf s = { .b = e->textbuf, .cap = OUTPUT_LINE_MAX };
 	static const struct fval missing = { 0 };
-	char tod[32], iso[40];
+	char tod[40], iso[40];
 	unsigned long long ns = c->ev->ts % 1000000000ull;
 	struct jw w;
 
 	output_second(e, (time_t)(c->ev->ts / 1000000000ull));
-	snprintf(tod, sizeof(tod), "%s.%09llu", e->second.tod, ns);
-	snprintf(iso, sizeof(iso), "%s.%09lluZ", e->second.iso, ns);
+	output_stamp(tod, e->second.tod, ns, "");
+	output_stamp(iso, e->second.iso, ns, "Z");
 
 	s.b[0] = 0;
 	sb_put(&s, tod, strlen(tod));

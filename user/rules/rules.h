@@ -178,6 +178,10 @@ struct cmp {
 	int64_t *nset; /* numeric set */
 	size_t nsetv;
 	regex_t *re;
+	/* evt.type compared with constants: the answer per syscall, worked out
+	 * once (bit sc of fold_true) instead of string compares per event */
+	int fold;
+	uint32_t fold_true;
 };
 
 enum insn_op { I_CMP, I_JF, I_JT, I_NOT, I_TRUE, I_FALSE };
@@ -339,6 +343,8 @@ struct evctx {
 	int pe_done;
 };
 int eval_rule(struct evctx *c, const struct rule *r);
+/* A comparison against a constant value (no val() on the right). */
+int eval_cmp_const(const struct cmp *c, const struct fval *v);
 void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct fval *v,
 		    char *buf, size_t cap);
 const struct fval *eval_slot(struct evctx *c, int slot);
