@@ -110,55 +110,76 @@ static void kf_cmp(const struct ast *a, struct kfilter *k)
 		k->kind = KF_NONE;
 }
 
-static void kf_derive(const struct ast *a, int neg, int depth, struct kfilter *k)
+/*
+ * The walk both derivations share: negations pushed down (De Morgan),
+ * macros expanded, constants and comparisons handed to the algebra's leaf.
+ * v and the algebra's scratch value are alg->size bytes.
+ */
+void kf_walk(const struct kf_algebra *alg, const struct ast *a, int neg, int depth, void *v)
 {
-	struct kfilter r;
+	_Alignas(16) unsigned char r[KF_VALUE_MAX];
 
-	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH) {
-		kf_anything(k);
+	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH || alg->size > sizeof(r)) {
+		alg->leaf(NULL, neg, v); /* no restriction */
 		return;
 	}
 	switch (a->kind) {
 	case A_AND:
 	case A_OR:
-		kf_derive(a->l, neg, depth + 1, k);
-		kf_derive(a->r, neg, depth + 1, &r);
+		kf_walk(alg, a->l, neg, depth + 1, v);
+		kf_walk(alg, a->r, neg, depth + 1, r);
 		/* not (x and y) = not x or not y; not (x or y) = not x and not y */
 		if ((a->kind == A_AND) != neg)
-			kf_both(k, &r);
+			alg->both(v, r);
 		else
-			kf_union(k, &r);
+			alg->either(v, r);
 		return;
 	case A_NOT:
-		kf_derive(a->l, !neg, depth + 1, k);
+		kf_walk(alg, a->l, !neg, depth + 1, v);
 		return;
 	case A_MACRO:
-		if (a->m && a->m->ast)
-			kf_derive(a->m->ast, neg, depth + 1, k);
-		else
-			kf_anything(k);
+		kf_walk(alg, a->m ? a->m->ast : NULL, neg, depth + 1, v);
 		return;
-	case A_CONST:
-		kf_anything(k);
-		if (!a->val != !neg) /* false, or not true */
-			k->kind = KF_NONE;
-		return;
-	case A_CMP:
-		if (neg)
-			kf_anything(k);
-		else
-			kf_cmp(a, k);
-		return;
-	default:
-		kf_anything(k);
+	default: /* A_CMP, A_CONST */
+		alg->leaf(a, neg, v);
 		return;
 	}
 }
 
+static void kf_leaf(const struct ast *a, int neg, void *v)
+{
+	struct kfilter *k = v;
+
+	kf_anything(k);
+	if (a && a->kind == A_CONST && !a->val != !neg) /* false, or not true */
+		k->kind = KF_NONE;
+	else if (a && a->kind == A_CMP && !neg)
+		kf_cmp(a, k);
+}
+
+static void kf_both_v(void *a, const void *b)
+{
+	kf_both(a, b);
+}
+
+static void kf_union_v(void *a, const void *b)
+{
+	kf_union(a, b);
+}
+
+_Static_assert(sizeof(struct kfilter) <= KF_VALUE_MAX, "KF_VALUE_MAX too small");
+
+static const struct kf_algebra kf_names_algebra = {
+	.size = sizeof(struct kfilter),
+	.leaf = kf_leaf,
+	.both = kf_both_v,
+	.either = kf_union_v,
+};
+
 void kfilter_derive(const struct ast *a, struct kfilter *k)
 {
 	memset(k, 0, sizeof(*k));
-	kf_derive(a, 0, 0, k);
+	kf_walk(&kf_names_algebra, a, 0, 0, k);
 }
 
 int engine_kfilter(const struct engine *e, struct engine_kfilter *out)

@@ -209,50 +209,39 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 	}
 }
 
-static void kfo_derive(const struct ast *a, int neg, int depth, struct engine_kfopen *o)
+static void kfo_leaf(const struct ast *a, int neg, void *v)
 {
-	struct engine_kfopen r;
+	struct engine_kfopen *o = v;
 
-	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH) {
-		kfo_all(o);
-		return;
-	}
-	switch (a->kind) {
-	case A_AND:
-	case A_OR:
-		kfo_derive(a->l, neg, depth + 1, o);
-		kfo_derive(a->r, neg, depth + 1, &r);
-		if ((a->kind == A_AND) != neg)
-			kfo_and(o, &r);
-		else
-			kfopen_union(o, &r);
-		return;
-	case A_NOT:
-		kfo_derive(a->l, !neg, depth + 1, o);
-		return;
-	case A_MACRO:
-		if (a->m && a->m->ast)
-			kfo_derive(a->m->ast, neg, depth + 1, o);
-		else
-			kfo_all(o);
-		return;
-	case A_CONST:
-		kfo_all(o);
-		if (!a->val != !neg) /* false, or not true */
-			o->classes = 0;
-		return;
-	case A_CMP:
+	kfo_all(o);
+	if (a && a->kind == A_CONST && !a->val != !neg) /* false, or not true */
+		o->classes = 0;
+	else if (a && a->kind == A_CMP)
 		kfo_cmp(a, neg, o);
-		return;
-	default:
-		kfo_all(o);
-		return;
-	}
 }
+
+static void kfo_both_v(void *a, const void *b)
+{
+	kfo_and(a, b);
+}
+
+static void kfo_either_v(void *a, const void *b)
+{
+	kfopen_union(a, b);
+}
+
+static const struct kf_algebra kfo_algebra = {
+	.size = sizeof(struct engine_kfopen),
+	.leaf = kfo_leaf,
+	.both = kfo_both_v,
+	.either = kfo_either_v,
+};
+
+_Static_assert(sizeof(struct engine_kfopen) <= KF_VALUE_MAX, "KF_VALUE_MAX too small");
 
 void kfopen_derive(const struct ast *a, struct engine_kfopen *o)
 {
-	kfo_derive(a, 0, 0, o);
+	kf_walk(&kfo_algebra, a, 0, 0, o);
 }
 
 void kfopen_all(struct engine_kfopen *o)

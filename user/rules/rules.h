@@ -218,6 +218,20 @@ struct kfilter {
 
 void kfilter_derive(const struct ast *a, struct kfilter *k);
 
+/* What a derivation needs of its representation (kfilter.c walks the
+ * condition once for any of them): a leaf's value (a NULL leaf: no
+ * restriction), and the value of "both hold" and "one holds". */
+#define KF_VALUE_MAX 2048 /* bytes of the largest representation */
+
+struct kf_algebra {
+	size_t size;
+	void (*leaf)(const struct ast *a, int neg, void *v);
+	void (*both)(void *a, const void *b);
+	void (*either)(void *a, const void *b);
+};
+
+void kf_walk(const struct kf_algebra *alg, const struct ast *a, int neg, int depth, void *v);
+
 /* The open part (kfopen.c). */
 void kfopen_derive(const struct ast *a, struct engine_kfopen *o);
 void kfopen_all(struct engine_kfopen *o);
