@@ -478,7 +478,7 @@ static void test_fork_exit_proc(void **state)
 }
 
 /*
- * BUG (skipped): since procscan puts every hierarchy into an AS_EV_PROC
+ * Regression test, the bug since fixed: since procscan puts every hierarchy into an AS_EV_PROC
  * record's cgroup string ("cpu=/ memory=/x unified=/y", see procscan.c and
  * apply_exec), event.cgroup is no longer the "cgroup v2 path" event.h
  * promises for proc records, and put_process() prints it as proc.cgroup
@@ -488,7 +488,7 @@ static void test_fork_exit_proc(void **state)
  * engine's extract_cgroup (user/rules/fields.c, via proc_str) reads the same
  * string for procinfo events.
  */
-static void test_proc_cgroup_is_v2_path_BUG(void **state)
+static void test_proc_cgroup_is_v2_path(void **state)
 {
 	struct fx *f = *state;
 	struct jc *c = &f->jc;
@@ -508,7 +508,6 @@ static void test_proc_cgroup_is_v2_path_BUG(void **state)
 	assert_string_equal(proctable_lookup(pt, 70)->cgroup, "/init.scope");
 	fmt(f, rec, &len, pt);
 	assert_json_field(c, "thread.cgroups", "\"cpu=/ unified=/init.scope\"");
-	/* fails today: "cpu=/ unified=/init.scope" */
 	assert_json_field(c, "proc.cgroup", "\"/init.scope\"");
 	proctable_free(pt);
 }
@@ -692,7 +691,7 @@ static void test_names(void **state)
 }
 
 /*
- * BUG (skipped): names_res() computes `int64_t e = -res`, which is undefined
+ * Regression test, the bug since fixed: names_res() computes `int64_t e = -res`, which is undefined
  * for res == INT64_MIN. A record's res is not validated by decode_record, so
  * a corrupted ring-buffer record or a hand-made --replay file reaches it via
  * trace_format. With -fsanitize=undefined the process aborts ("negation of
@@ -702,7 +701,7 @@ static void test_names(void **state)
  * comparisons onto res and printed "E999999". Fix idea: test res against
  * -(int64_t)table_size / -999999 before negating, or negate in uint64_t.
  */
-static void test_res_int64_min_BUG(void **state)
+static void test_res_int64_min(void **state)
 {
 	struct fx *f = *state;
 	struct as_open o;
@@ -861,14 +860,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_connect, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setid_capset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_exit_proc, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_proc_cgroup_is_v2_path_BUG, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_proc_cgroup_is_v2_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ancestors_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_buffer_and_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_worst_case_line, setup, teardown),
 		cmocka_unit_test(test_open_flags),
 		cmocka_unit_test(test_names),
-		cmocka_unit_test_setup_teardown(test_res_int64_min_BUG, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_res_int64_min, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz_format, setup, teardown),
 	};
 
