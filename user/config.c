@@ -23,7 +23,7 @@
 #include "proctable.h"
 #include "rules/engine.h"
 
-#define CONFIG_QUEUE_DEFAULT		4096u /* alerts waiting per output: ~4 MiB at 1 KiB an alert */
+#define CONFIG_QUEUE_DEFAULT		16384u /* alerts waiting per output: ~0.1 s at 135,000 alerts/s, ~11 MiB at 700 B an alert, only while a reader lags */
 #define CONFIG_QUEUE_MAX		(1u << 20) /* bounds an output queue's memory to ~1 GiB */
 #define CONFIG_RINGBUF_MIN		4096u	   /* one page: the kernel's smallest ring buffer */
 #define CONFIG_RINGBUF_MAX		(1u << 30) /* 1 GiB, as --ringbuf-size */
