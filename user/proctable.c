@@ -8,10 +8,16 @@
 
 #define PROCTABLE_CGROUPS_MAX 8192 /* every hierarchy of one process, as text */
 #define PROCTABLE_HEX_ID_LEN 64 /* docker, containerd and cri-o full ids */
+/* Slots to start with; the table doubles when half full. Sized for the
+ * largest table up front, hashed pids touched a new page of it each: after
+ * 1,000 short-lived processes 4 MB more were resident, and pid churn would
+ * have made all of it (~20 MB) resident in time. */
+#define PROCTABLE_INITIAL_SLOTS 1024u
 
 struct proctable {
 	struct proc_entry *slots;
 	uint32_t mask; /* slots - 1, a power of two minus one */
+	uint32_t max_slots; /* the most it grows to: load factor at most one half */
 	uint32_t count;
 	uint32_t max_entries;
 	uint64_t untracked;
@@ -40,6 +46,9 @@ struct proctable *proctable_new(uint32_t max_entries)
 		max_entries = PROCTABLE_MAX_ENTRIES;
 	while (n < max_entries * 2)
 		n <<= 1; /* load factor at most one half */
+	pt->max_slots = n;
+	if (n > PROCTABLE_INITIAL_SLOTS)
+		n = PROCTABLE_INITIAL_SLOTS;
 	pt->slots = calloc(n, sizeof(*pt->slots));
 	if (!pt->slots) {
 		free(pt);
@@ -78,6 +87,33 @@ const struct proc_entry *proctable_lookup(const struct proctable *pt, uint32_t p
 	return pt_find(pt, pid);
 }
 
+/* Twice the slots, every entry rehashed into them; -ENOMEM leaves the table
+ * as it was. Entry pointers taken before are stale after it. */
+static int pt_grow(struct proctable *pt)
+{
+	uint32_t n = 2 * (pt->mask + 1), nmask = n - 1;
+	struct proc_entry *s;
+
+	if (n > pt->max_slots)
+		return -ENOSPC;
+	s = calloc(n, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (uint32_t i = 0; i <= pt->mask; i++) {
+		uint32_t j;
+
+		if (!pt->slots[i].used)
+			continue;
+		for (j = pt_hash(pt->slots[i].pid) & nmask; s[j].used; j = (j + 1) & nmask)
+			;
+		s[j] = pt->slots[i];
+	}
+	free(pt->slots);
+	pt->slots = s;
+	pt->mask = nmask;
+	return 0;
+}
+
 static struct proc_entry *pt_insert(struct proctable *pt, uint32_t pid)
 {
 	struct proc_entry *e = pt_find(pt, pid);
@@ -85,6 +121,12 @@ static struct proc_entry *pt_insert(struct proctable *pt, uint32_t pid)
 	if (e)
 		return e;
 	if (pt->count >= pt->max_entries) {
+		pt->untracked++;
+		return NULL;
+	}
+	/* keep at most half the slots used; past that only if growing failed,
+	 * and never the last free slot (the probes below end at one) */
+	if (2 * (pt->count + 1) > pt->mask + 1 && pt_grow(pt) && pt->count + 2 > pt->mask + 1) {
 		pt->untracked++;
 		return NULL;
 	}

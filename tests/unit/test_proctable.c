@@ -431,6 +431,40 @@ static void test_churn_colliding_pids(void **state)
 	churn(100, pids, CHURN_PIDS, 10000, 3);
 }
 
+/* The table starts small and doubles when half full: entries survive every
+ * rehash, removals and re-inserts keep working across sizes. */
+#define GROW_PIDS 3000
+
+static void test_grows_and_keeps_entries(void **state)
+{
+	struct proctable *pt = proctable_new(10000);
+
+	(void)state;
+	for (uint32_t i = 0; i < GROW_PIDS; i++) {
+		struct exec_args a = {
+			.pid = 100 + 7 * i, .ppid = i, .args = PC("a\0"),
+			.exe = PC("e\0"), .cwd = PC_NONE, .cg = PC_NONE,
+		};
+
+		assert_int_equal(do_exec(pt, &a), 0);
+	}
+	assert_int_equal(proctable_count(pt), GROW_PIDS);
+	for (uint32_t i = 0; i < GROW_PIDS; i++) {
+		const struct proc_entry *e = proctable_lookup(pt, 100 + 7 * i);
+
+		if (!e || e->ppid != i)
+			fail_msg("pid %u lost or wrong after growing", 100 + 7 * i);
+		assert_string_equal(e->exe, "/e");
+	}
+	for (uint32_t i = 0; i < GROW_PIDS; i += 2)
+		do_exit(pt, 100 + 7 * i);
+	assert_int_equal(proctable_count(pt), GROW_PIDS / 2);
+	for (uint32_t i = 0; i < GROW_PIDS; i++)
+		assert_true(!proctable_lookup(pt, 100 + 7 * i) == !(i % 2));
+	assert_int_equal(proctable_untracked(pt), 0);
+	proctable_free(pt);
+}
+
 static void test_max_entries_bound(void **state)
 {
 	struct proctable *pt = proctable_new(4);
@@ -680,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_exit_frees),
 		cmocka_unit_test(test_churn_small_table),
 		cmocka_unit_test(test_churn_colliding_pids),
+		cmocka_unit_test(test_grows_and_keeps_entries),
 		cmocka_unit_test(test_max_entries_bound),
 		cmocka_unit_test(test_container_id),
 		cmocka_unit_test(test_cgroups_v1_across_exec),
