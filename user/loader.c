@@ -118,6 +118,9 @@ static void explain_load_error(int err)
 		diag_err("permission denied loading BPF programs: run as root, or with "
 			 "CAP_BPF, CAP_PERFMON and CAP_SYS_RESOURCE (rerun with -v for the "
 			 "verifier's log)");
+	else if (err == -ESRCH) /* libbpf: a kfunc the programs call is not in this kernel */
+		diag_err("this kernel lacks the bpf_rdonly_cast kfunc the programs use: "
+			 "Linux 6.2 or later is needed (rerun with -v for libbpf's log)");
 	else
 		diag_err("cannot load BPF programs: %s (rerun with -v for libbpf's log)",
 			 strerror(-err));
