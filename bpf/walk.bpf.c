@@ -14,20 +14,35 @@
  */
 #include "sentinel.bpf.h"
 
-/* A kernel pointer as a scalar (global functions take them so), typed for
- * direct loads. Declared in this object only: bpftool 7.1's linker cannot
- * merge one kfunc extern declared in two objects. */
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
-#define AS_KPTR(type, p) ((type *)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type)))
+/*
+ * A kernel pointer as a scalar (global functions take them so), typed for
+ * direct loads when the kernel has bpf_rdonly_cast (Linux 6.2); before that,
+ * and when the loader is told to (cfg_typed_reads = 0), every field is a
+ * helper read as BPF_CORE_READ does it. The setting is read-only data, so
+ * the verifier sees a constant and checks only the path taken: an unresolved
+ * (weak) kfunc in the other one is never called.
+ * Declared in this object only: bpftool 7.1's linker cannot merge one kfunc
+ * extern declared in two objects.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+const volatile __u8 cfg_typed_reads = 0;
+
+#define AS_KPTR(type, p)                                                               \
+	(cfg_typed_reads ? (type *)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type)) \
+			 : (type *)(p))
+/* p->field, through whichever kind of pointer AS_KPTR gave */
+#define AS_RD(p, field) (cfg_typed_reads ? (p)->field : BPF_CORE_READ(p, field))
+/* p->a->b (BPF_CORE_READ cannot nest) */
+#define AS_RD2(p, a, b) (cfg_typed_reads ? (p)->a->b : BPF_CORE_READ(p, a, b))
 
 
 /* ---- the record header ----------------------------------------------- */
 
-/* Each reads through a typed task pointer (AS_KPTR): direct loads. */
+/* Each reads through a task pointer from AS_KPTR. */
 static __always_inline __u32 as_task_vpid(struct task_struct *task)
 {
-	struct pid *p = task->group_leader->thread_pid;
-	unsigned int level = p->level;
+	struct pid *p = AS_RD2(task, group_leader, thread_pid);
+	unsigned int level = AS_RD(p, level);
 	int nr = 0;
 
 	/* a variable index into a typed pointer is refused: a helper read */
@@ -38,20 +53,22 @@ static __always_inline __u32 as_task_vpid(struct task_struct *task)
 static __always_inline __u32 as_task_sid(struct task_struct *task)
 {
 	int sid_type = bpf_core_enum_value(enum pid_type, PIDTYPE_SID);
-	struct pid *p = task->signal->pids[sid_type & 3];
+	struct signal_struct *sig = AS_RD(task, signal);
+	struct pid *p = 0;
 
-	return p ? p->numbers[0].nr : 0;
+	bpf_core_read(&p, sizeof(p), &sig->pids[sid_type & 3]);
+	return p ? BPF_CORE_READ(p, numbers[0].nr) : 0;
 }
 
 static __always_inline __u32 as_task_tty(struct task_struct *task)
 {
-	struct tty_struct *tty = task->signal->tty;
+	struct tty_struct *tty = AS_RD2(task, signal, tty);
 	__u32 major, minor;
 
 	if (!tty)
 		return 0;
-	major = tty->driver->major;
-	minor = tty->driver->minor_start + tty->index;
+	major = BPF_CORE_READ(tty, driver, major);
+	minor = BPF_CORE_READ(tty, driver, minor_start) + BPF_CORE_READ(tty, index);
 	/* new_encode_dev(), the tty_nr of /proc/PID/stat */
 	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
 }
@@ -75,19 +92,26 @@ static long as_anc_step(__u32 i, struct as_anc_walk *w)
 	asm volatile("" : "+r"(idx));
 	if (!h || idx >= AS_MAX_ANCESTORS)
 		return 1;
-	pid = p->tgid;
+	pid = AS_RD(p, tgid);
 	if (!pid)
 		return 1;
 	h->anc[idx].pid = pid;
 	/* comm is NUL-terminated within its 16 bytes (set_task_comm) */
-	*(__u64 *)&h->anc[idx].comm[0] = *(__u64 *)&p->comm[0];
-	*(__u64 *)&h->anc[idx].comm[8] = *(__u64 *)&p->comm[8];
+	if (cfg_typed_reads) {
+		*(__u64 *)&h->anc[idx].comm[0] = *(__u64 *)&p->comm[0];
+		*(__u64 *)&h->anc[idx].comm[8] = *(__u64 *)&p->comm[8];
+	} else {
+		bpf_probe_read_kernel(h->anc[idx].comm, AS_COMM_LEN, &p->comm);
+	}
 	h->n_anc = idx + 1;
 	if (pid == 1)
 		return 1;
-	w->p = p->real_parent->group_leader;
+	/* locals only inside AS_RD: a BPF_CORE_READ of w->x would relocate
+	 * against struct as_anc_walk, which the kernel does not know */
+	p = AS_RD2(p, real_parent, group_leader);
+	w->p = p;
 	if (i == AS_MAX_ANCESTORS - 1)
-		w->more = w->p->tgid != 0;
+		w->more = AS_RD(p, tgid) != 0;
 	return 0;
 }
 
@@ -108,14 +132,14 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 	h->vpid = as_task_vpid(task);
 	h->sid = as_task_sid(task);
 	h->tty = as_task_tty(task);
-	cred = task->cred;
-	h->uid = cred->uid.val;
-	h->gid = cred->gid.val;
-	h->euid = cred->euid.val;
-	h->egid = cred->egid.val;
+	cred = AS_RD(task, cred);
+	h->uid = AS_RD(cred, uid.val);
+	h->gid = AS_RD(cred, gid.val);
+	h->euid = AS_RD(cred, euid.val);
+	h->egid = AS_RD(cred, egid.val);
 	h->loginuid = AS_ID_UNSET;
 	if (bpf_core_field_exists(task->loginuid))
-		h->loginuid = task->loginuid.val;
+		h->loginuid = AS_RD(task, loginuid.val);
 	h->flags = 0;
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
 	h->session[0] = 0;
@@ -133,7 +157,8 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 	 * before us and never goes stale: each hop is the parent process
 	 * (group leader of real_parent), as Falco's proc.aname. */
 	{
-		struct as_anc_walk w = { .p = task->real_parent->group_leader, .h = h };
+		struct as_anc_walk w = { .p = AS_RD2(task, real_parent, group_leader),
+					 .h = h };
 
 		h->n_anc = 0;
 		bpf_loop(AS_MAX_ANCESTORS, as_anc_step, &w, 0);
@@ -185,12 +210,16 @@ __noinline __u32 as_verdict_compute(__u64 task_p)
 __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
 {
 	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
-	struct fdtable *fdt = task->files->fdt;
+	struct fdtable *fdt = AS_RD2(task, files, fdt);
 	struct file *f = 0;
 
-	if (fd < 0 || (__u64)fd >= fdt->max_fds)
+	if (fd < 0 || (__u64)fd >= AS_RD(fdt, max_fds))
 		return 0;
-	bpf_core_read(&f, sizeof(f), fdt->fd + fd);
+	{
+		struct file **fds = AS_RD(fdt, fd);
+
+		bpf_probe_read_kernel(&f, sizeof(f), fds + fd);
+	}
 	return (__u64)f;
 }
 
@@ -234,20 +263,20 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	}
 	if (!buf)
 		return 1;
-	parent = dentry->d_parent;
-	name = dentry->d_name.name;
+	parent = AS_RD(dentry, d_parent);
+	name = AS_RD(dentry, d_name.name);
 	if (dentry == mnt_root || dentry == parent) {
-		struct mount *mnt_parent = mnt->mnt_parent;
+		struct mount *mnt_parent = AS_RD(mnt, mnt_parent);
 
 		if (dentry != mnt_root || mnt_parent == mnt) {
 			/* the namespace's top, or an unreachable dentry */
 			w->flags = AS_PATH_DETACHED;
 			return 1;
 		}
-		w->dentry = mnt->mnt_mountpoint;
+		w->dentry = AS_RD(mnt, mnt_mountpoint);
 		w->mnt = mnt_parent;
 		w->vfsmnt = &mnt_parent->mnt;
-		w->mnt_root = mnt_parent->mnt.mnt_root;
+		w->mnt_root = AS_RD(mnt_parent, mnt.mnt_root);
 		return 0;
 	}
 	if (used + 2 > AS_PATH_MAX)
@@ -290,13 +319,17 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 	w.dentry = AS_KPTR(struct dentry, dentry_p);
 	w.vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
 	w.mnt = AS_KPTR(struct mount, mnt_p);
-	w.mnt_root = w.vfsmnt->mnt_root;
+	{
+		struct vfsmount *vfsmnt = w.vfsmnt;
+
+		w.mnt_root = AS_RD(vfsmnt, mnt_root);
+	}
 	w.buf = s ? s->buf : 0;
 	w.top = s ? &s->top : 0;
 	if (s)
 		s->top.n = 0;
-	w.root_dentry = task->fs->root.dentry;
-	w.root_mnt = task->fs->root.mnt;
+	w.root_dentry = AS_RD2(task, fs, root.dentry);
+	w.root_mnt = AS_RD2(task, fs, root.mnt);
 	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
 	return (__u64)w.flags << 32 | (w.off - w.start);
 }

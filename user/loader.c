@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -112,15 +114,49 @@ static int preflight(void)
 	return 0;
 }
 
+#define LOADER_VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+#define LOADER_TYPED_KFUNC "bpf_rdonly_cast" /* Linux 6.2 */
+#define LOADER_COMPAT_ENV "AGENT_SENTINEL_COMPAT_READS"
+
+/* Does the kernel's BTF name the kfunc the typed reads need? A search of its
+ * string table (a few ms), not a parse: libbpf parses it again anyway. */
+static int loader_kernel_has_typed_reads(void)
+{
+	static const char needle[] = "\0" LOADER_TYPED_KFUNC "\0";
+	const char *env = getenv(LOADER_COMPAT_ENV);
+	struct stat st;
+	void *m;
+	int fd, found = 0;
+
+	if (env && env[0] && strcmp(env, "0"))
+		return 0; /* asked for helper reads (the tests cover both ways) */
+	fd = open(LOADER_VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			found = memmem(m, (size_t)st.st_size, needle, sizeof(needle) - 1) != NULL;
+			munmap(m, (size_t)st.st_size);
+		} else {
+			/* sysfs files may not map: read it */
+			char *b = malloc((size_t)st.st_size);
+			ssize_t n = b ? read(fd, b, (size_t)st.st_size) : -1;
+
+			found = n > 0 && memmem(b, (size_t)n, needle, sizeof(needle) - 1) != NULL;
+			free(b);
+		}
+	}
+	close(fd);
+	return found;
+}
+
 static void explain_load_error(int err)
 {
 	if (err == -EPERM || err == -EACCES)
 		diag_err("permission denied loading BPF programs: run as root, or with "
 			 "CAP_BPF, CAP_PERFMON and CAP_SYS_RESOURCE (rerun with -v for the "
 			 "verifier's log)");
-	else if (err == -ESRCH) /* libbpf: a kfunc the programs call is not in this kernel */
-		diag_err("this kernel lacks the bpf_rdonly_cast kfunc the programs use: "
-			 "Linux 6.2 or later is needed (rerun with -v for libbpf's log)");
 	else
 		diag_err("cannot load BPF programs: %s (rerun with -v for libbpf's log)",
 			 strerror(-err));
@@ -168,6 +204,11 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 		goto fail;
 	}
 	l->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
+	l->skel->rodata->cfg_typed_reads = (uint8_t)loader_kernel_has_typed_reads();
+	if (o->verbose)
+		diag_info("kernel memory read %s", l->skel->rodata->cfg_typed_reads ?
+				  "through typed pointers (" LOADER_TYPED_KFUNC ")" :
+				  "through helper calls (no " LOADER_TYPED_KFUNC ", or " LOADER_COMPAT_ENV ")");
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
 
 	bpf_object__for_each_program(prog, l->skel->obj) {

@@ -83,6 +83,32 @@ class Paths(unittest.TestCase):
         e = self.one(ev, p_ent, evt__type="openat", evt__res="ENOENT")
         self.assertEqual(e["fd.name"], self.dir + "/missing/f")
 
+    def test_helper_reads_give_the_same_events(self):
+        """Kernels before 6.2 lack bpf_rdonly_cast: the programs then read
+        through helper calls. Both ways, side by side on this kernel, must
+        report the same events: paths, ancestry, credentials, cgroup."""
+        compat = {"AGENT_SENTINEL_COMPAT_READS": "1"}
+        with Sentinel("--trace", "-v") as typed, Sentinel("--trace", "-v", env=compat) as helper:
+            pids = [workload("open", self.dir + "/abs.txt")[0],
+                    workload("openat-cwd", "rel.txt", cwd=self.sub)[0],
+                    workload("chdir-openat", self.sub, "../x/../up.txt")[0],
+                    workload("open", self.dir + "/missing/x")[0],
+                    workload("creat", self.dir + "//c.txt")[0]]
+            subprocess.run(["sh", "-c", "cat %s/abs.txt > /dev/null" % self.dir])
+        self.assertIn("through typed pointers", typed.stderr)
+        self.assertIn("through helper calls", helper.stderr)
+
+        def ours(events):
+            out = []
+            for e in events:
+                if e.get("proc.pid") in pids or self.dir in str(e.get("fd.name", "")):
+                    e = {k: v for k, v in e.items() if k not in ("evt.num", "evt.time")}
+                    out.append(repr(sorted(e.items())))
+            return sorted(out)
+        a, b = ours(typed.events()), ours(helper.events())
+        self.assertGreater(len(a), 5)
+        self.assertEqual(a, b)
+
     def test_hostile_names(self):
         # an invalid UTF-8 byte, a newline, a control byte, a quote
         raw = self.dir.encode() + b"/bad\xff\nname\x01\"q"
