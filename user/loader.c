@@ -139,11 +139,18 @@ static int loader_kernel_has_typed_reads(void)
 			found = memmem(m, (size_t)st.st_size, needle, sizeof(needle) - 1) != NULL;
 			munmap(m, (size_t)st.st_size);
 		} else {
-			/* sysfs files may not map: read it */
+			/* where sysfs BTF cannot be mapped (older kernels): read it all
+			 * (a sysfs read may stop short of the size asked for) */
 			char *b = malloc((size_t)st.st_size);
-			ssize_t n = b ? read(fd, b, (size_t)st.st_size) : -1;
+			size_t got = 0;
+			ssize_t n = 1;
 
-			found = n > 0 && memmem(b, (size_t)n, needle, sizeof(needle) - 1) != NULL;
+			while (b && got < (size_t)st.st_size && n > 0) {
+				n = read(fd, b + got, (size_t)st.st_size - got);
+				if (n > 0)
+					got += (size_t)n;
+			}
+			found = got && memmem(b, got, needle, sizeof(needle) - 1) != NULL;
 			free(b);
 		}
 	}
