@@ -4,7 +4,7 @@
 
 #define AS_SETID_ENTER(name, sc, nargs, type)                                                 \
 	SEC("tracepoint/syscalls/sys_enter_" #name)                               \
-	int tp_sys_enter_##name(struct trace_event_raw_sys_enter *ctx)             \
+	int tp_sys_enter_##name(struct as_sys_enter *ctx)             \
 	{                                                                          \
 		return as_inflight_save(ctx, (sc), (nargs), (type));                           \
 	}
@@ -39,19 +39,13 @@ static __always_inline int as_setid_exit(long ret)
 	return 0;
 }
 
-#define AS_SETID_EXIT(name)                                                        \
-	SEC("tracepoint/syscalls/sys_exit_" #name)                                \
-	int tp_sys_exit_##name(struct trace_event_raw_sys_exit *ctx)               \
-	{                                                                          \
-		return as_setid_exit(ctx->ret);                                         \
-	}
-
-AS_SETID_EXIT(setuid)
-AS_SETID_EXIT(setgid)
-AS_SETID_EXIT(setreuid)
-AS_SETID_EXIT(setregid)
-AS_SETID_EXIT(setresuid)
-AS_SETID_EXIT(setresgid)
+/* Also attached to the exits of setgid, setreuid, setregid, setresuid and
+ * setresgid (user/attach.c): in.sc tells them apart. */
+SEC("tracepoint/syscalls/sys_exit_setuid")
+int tp_sys_exit_setuid(struct as_sys_exit *ctx)
+{
+	return as_setid_exit(ctx->ret);
+}
 
 /* struct __user_cap_header_struct / __user_cap_data_struct (linux/capability.h) */
 struct as_cap_header {
@@ -66,7 +60,7 @@ struct as_cap_data {
 };
 
 SEC("tracepoint/syscalls/sys_exit_capset")
-int tp_sys_exit_capset(struct trace_event_raw_sys_exit *ctx)
+int tp_sys_exit_capset(struct as_sys_exit *ctx)
 {
 	long ret = ctx->ret;
 	struct as_cap_data data[2] = {};

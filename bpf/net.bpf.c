@@ -9,7 +9,7 @@
 #define AS_S_IFSOCK 0140000
 
 SEC("tracepoint/syscalls/sys_enter_connect")
-int tp_sys_enter_connect(struct trace_event_raw_sys_enter *ctx)
+int tp_sys_enter_connect(struct as_sys_enter *ctx)
 {
 	return as_inflight_save(ctx, AS_SC_CONNECT, 3, AS_EV_CONNECT);
 }
@@ -46,7 +46,7 @@ static __always_inline void as_put_local(struct as_connect *c, struct socket *so
 }
 
 SEC("tracepoint/syscalls/sys_exit_connect")
-int tp_sys_exit_connect(struct trace_event_raw_sys_exit *ctx)
+int tp_sys_exit_connect(struct as_sys_exit *ctx)
 {
 	long ret = ctx->ret;
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
@@ -71,17 +71,17 @@ int tp_sys_exit_connect(struct trace_event_raw_sys_exit *ctx)
 	c->family = family;
 
 	if (family == AS_AF_INET) {
-		struct sockaddr_in sin = {};
+		struct as_sockaddr_in sin = {};
 
 		bpf_probe_read_user(&sin, sizeof(sin), uaddr);
-		c->dport = bpf_ntohs(sin.sin_port);
-		__builtin_memcpy(c->daddr, &sin.sin_addr, 4);
+		c->dport = bpf_ntohs(sin.port);
+		__builtin_memcpy(c->daddr, sin.addr, 4);
 	} else if (family == AS_AF_INET6) {
-		struct sockaddr_in6 sin6 = {};
+		struct as_sockaddr_in6 sin6 = {};
 
 		bpf_probe_read_user(&sin6, sizeof(sin6), uaddr);
-		c->dport = bpf_ntohs(sin6.sin6_port);
-		__builtin_memcpy(c->daddr, &sin6.sin6_addr, 16);
+		c->dport = bpf_ntohs(sin6.port);
+		__builtin_memcpy(c->daddr, sin6.addr, 16);
 	} else if (family == AS_AF_UNIX && addrlen > sizeof(family)) {
 		__u32 n = addrlen - sizeof(family);
 

@@ -93,14 +93,14 @@ static __always_inline void as_session_from_env(struct task_struct *task)
 }
 
 SEC("tracepoint/syscalls/sys_enter_execve")
-int tp_sys_enter_execve(struct trace_event_raw_sys_enter *ctx)
+int tp_sys_enter_execve(struct as_sys_enter *ctx)
 {
 	/* not filtered here: exec decides with the new program's name */
 	return as_inflight_save(ctx, AS_SC_EXECVE, 3, AS_EV_MAX);
 }
 
 SEC("tracepoint/syscalls/sys_enter_execveat")
-int tp_sys_enter_execveat(struct trace_event_raw_sys_enter *ctx)
+int tp_sys_enter_execveat(struct as_sys_enter *ctx)
 {
 	return as_inflight_save(ctx, AS_SC_EXECVEAT, 5, AS_EV_MAX);
 }
@@ -253,14 +253,9 @@ static __always_inline int as_exec_failed(long ret)
 	return 0;
 }
 
+/* Also attached to sys_exit_execveat (user/attach.c): in.sc tells them apart. */
 SEC("tracepoint/syscalls/sys_exit_execve")
-int tp_sys_exit_execve(struct trace_event_raw_sys_exit *ctx)
-{
-	return as_exec_failed(ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_execveat")
-int tp_sys_exit_execveat(struct trace_event_raw_sys_exit *ctx)
+int tp_sys_exit_execve(struct as_sys_exit *ctx)
 {
 	return as_exec_failed(ctx->ret);
 }

@@ -537,7 +537,7 @@ static void agent_seed_session(void *ctx, const struct as_hdr *h)
 
 static int agent_live(struct agent *a)
 {
-	uint64_t deadline = 0;
+	uint64_t deadline = 0, t0 = clock_mono_now(), seed_ns, ready_ns;
 	int err;
 
 	err = loader_start(&a->l, &a->lo);
@@ -548,16 +548,27 @@ static int agent_live(struct agent *a)
 	if (err)
 		return err;
 	clock_calibrate();
+	/* seeded before READY: whatever is alive when we say ready is known
+	 * with its command line, even if it exits before its next event */
+	seed_ns = clock_mono_now();
 	pipeline_seed(&a->p, "/proc", agent_seed_session, &a->l);
+	seed_ns = clock_mono_now() - seed_ns;
 	if (geteuid() == 0 && privs_drop() == 0 && a->o->verbose)
 		diag_info("capabilities now 0x%llx", (unsigned long long)privs_effective());
 	atomic_store(&a->metrics.ready, 1);
 	a->started = 1;
+	ready_ns = clock_mono_now() - t0;
 	notify_send("READY=1");
 	if (a->o->verbose)
-		diag_info("%u programs attached, %u switched off (tracepoint missing), "
+		diag_info("%u tracepoints attached, %u switched off (tracepoint missing), "
 			  "%u not needed; %u processes seeded",
-			  a->l.attached, a->l.skipped, a->l.unwanted, proctable_count(a->p.pt));
+			  a->l.at.attached, a->l.at.skipped, a->l.at.unwanted, proctable_count(a->p.pt));
+	if (a->o->verbose)
+		diag_info("ready %.1f ms after loading started: open %.1f, load and verify %.1f, "
+			  "attach %.1f, /proc seed %.1f ms",
+			  (double)ready_ns / 1e6, (double)a->l.open_ns / 1e6,
+			  (double)a->l.load_ns / 1e6, (double)a->l.attach_ns / 1e6,
+			  (double)seed_ns / 1e6);
 	if (a->o->duration > 0)
 		deadline = clock_mono_now() + (uint64_t)(a->o->duration * 1e9);
 	while (!agent_stop) {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,8 @@
 #include "diag.h"
 #include "abi.h"
 #include "loader.h"
+#include "attach.h"
+#include "clock.h"
 #include "privs.h"
 #include "sentinel.skel.h"
 
@@ -22,7 +23,6 @@
 #define LOADER_DEBUGFS_TRACING "/sys/kernel/debug/tracing"
 #define LOADER_BTF "/sys/kernel/btf/vmlinux"
 #define LOADER_LOCKDOWN "/sys/kernel/security/lockdown"
-#define LOADER_MAX_PROGS 64 /* programs in the skeleton, with room to grow */
 
 static int loader_verbose;
 
@@ -31,25 +31,6 @@ static int loader_libbpf_print(enum libbpf_print_level level, const char *fmt, v
 	if (!loader_verbose || level == LIBBPF_DEBUG)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
-}
-
-/* The event type each program feeds, from its name (tp_sys_enter_openat...). */
-static unsigned prog_event_type(const char *name)
-{
-	static const struct {
-		const char *part;
-		unsigned type;
-	} map[] = {
-		{ "exec", AS_EV_EXEC },	     { "fork", AS_EV_FORK },	 { "process_exit", AS_EV_EXIT },
-		{ "open", AS_EV_OPEN },	     { "creat", AS_EV_OPEN },	 { "connect", AS_EV_CONNECT },
-		{ "setuid", AS_EV_SETID },   { "setgid", AS_EV_SETID },	 { "setre", AS_EV_SETID },
-		{ "setres", AS_EV_SETID },   { "capset", AS_EV_CAPSET },
-	};
-
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strstr(name, map[i].part))
-			return map[i].type;
-	return AS_EV_NONE;
 }
 
 /* tracefs holds the tracepoint ids libbpf attaches by; mount it when absent. */
@@ -68,21 +49,6 @@ static const char *tracefs_dir(void)
 	if (mount("tracefs", LOADER_TRACEFS, "tracefs", 0, NULL) == 0)
 		return LOADER_TRACEFS;
 	return NULL;
-}
-
-static int tracepoint_exists(const char *tracefs, const char *sec)
-{
-	char path[256];
-	const char *tp = strchr(sec, '/');
-	struct stat st;
-
-	if (strncmp(sec, "raw_tp/", 7) == 0)
-		snprintf(path, sizeof(path), "%s/events/sched/%s", tracefs, sec + 7);
-	else if (tp)
-		snprintf(path, sizeof(path), "%s/events/%s", tracefs, tp + 1);
-	else
-		return 0;
-	return stat(path, &st) == 0;
 }
 
 static int preflight(void)
@@ -169,13 +135,12 @@ static void explain_load_error(int err)
 			 strerror(-err));
 }
 
-/* Every program is loaded (verification is cheap: the walks are global
- * functions); which ones are attached follows the rules and can change on
- * a reload without loading anything again. */
+/* Every program is loaded; which tracepoints are attached follows the rules
+ * and can change on a reload without loading anything again. */
 int loader_start(struct loader *l, const struct loader_opts *o)
 {
-	struct bpf_program *prog;
 	const char *tracefs;
+	uint64_t t0, t1, t2;
 	int err, ncpu;
 
 	memset(l, 0, sizeof(*l));
@@ -192,6 +157,7 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 		return -ENOENT;
 	}
 
+	t0 = clock_mono_now();
 	l->skel = sentinel_bpf__open();
 	if (!l->skel) {
 		err = -errno;
@@ -218,27 +184,26 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 				  "through helper calls (no " LOADER_TYPED_KFUNC ", or " LOADER_COMPAT_ENV ")");
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
 
-	bpf_object__for_each_program(prog, l->skel->obj) {
-		if (!tracepoint_exists(tracefs, bpf_program__section_name(prog))) {
-			/* e.g. no open/creat on arm64: not fatal, only that source is off */
-			if (o->verbose)
-				diag_info("tracepoint of %s not in this kernel: switched off",
-					  bpf_program__name(prog));
-			bpf_program__set_autoload(prog, false);
-			l->skipped++;
-		}
-	}
+	err = attach_plan(&l->at, l->skel->obj, tracefs, o->verbose);
+	if (err)
+		goto fail;
 
+	t1 = clock_mono_now();
 	err = sentinel_bpf__load(l->skel);
 	if (err) {
 		explain_load_error(err);
 		goto fail;
 	}
+	t2 = clock_mono_now();
 	err = loader_retarget(l, o);
 	if (err)
 		goto fail;
+	l->open_ns = t1 - t0;
+	l->load_ns = t2 - t1;
+	l->attach_ns = clock_mono_now() - t2;
 	return 0;
 fail:
+	attach_detach_all(&l->at);
 	sentinel_bpf__destroy(l->skel);
 	l->skel = NULL;
 	return err;
@@ -301,74 +266,16 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 
 int loader_retarget(struct loader *l, const struct loader_opts *o)
 {
-	struct bpf_object_skeleton *sk = l->skel->skeleton;
 	int err = loader_set_filter(l, o);
 
-	if (err)
-		return err;
-	l->attached = l->unwanted = 0;
-	for (int i = 0; i < sk->prog_cnt; i++) {
-		struct bpf_program *prog = *sk->progs[i].prog;
-		struct bpf_link **link = sk->progs[i].link;
-		unsigned type = prog_event_type(bpf_program__name(prog));
-
-		if (!bpf_program__autoload(prog))
-			continue;
-		if (type != AS_EV_NONE && !(o->want_types & (1u << type))) {
-			bpf_link__destroy(*link); /* NULL-safe */
-			*link = NULL;
-			l->unwanted++;
-			continue;
-		}
-		if (!*link) {
-			*link = bpf_program__attach(prog);
-			if (!*link) {
-				err = -errno;
-				diag_err("cannot attach %s to %s: %s", bpf_program__name(prog),
-					 bpf_program__section_name(prog), strerror(-err));
-				return err;
-			}
-		}
-		l->attached++;
-	}
-	return 0;
-}
-
-static void *loader_detach_one(void *link)
-{
-	bpf_link__destroy(link);
-	return NULL;
-}
-
-/* Detaching a syscall tracepoint waits for an RCU grace period (~70 ms
- * here); one thread per link lets those waits overlap instead of adding up. */
-static void loader_detach_all(struct loader *l)
-{
-	struct bpf_object_skeleton *sk = l->skel->skeleton;
-	pthread_t tids[LOADER_MAX_PROGS];
-	int started[LOADER_MAX_PROGS] = { 0 };
-	int n = sk->prog_cnt < LOADER_MAX_PROGS ? sk->prog_cnt : LOADER_MAX_PROGS;
-
-	for (int i = 0; i < n; i++) {
-		struct bpf_link **link = sk->progs[i].link;
-
-		if (!*link)
-			continue;
-		started[i] = pthread_create(&tids[i], NULL, loader_detach_one, *link) == 0;
-		if (!started[i])
-			bpf_link__destroy(*link);
-		*link = NULL;
-	}
-	for (int i = 0; i < n; i++)
-		if (started[i])
-			pthread_join(tids[i], NULL);
+	return err ? err : attach_apply(&l->at, o->want_types);
 }
 
 void loader_stop(struct loader *l)
 {
 	if (!l->skel)
 		return;
-	loader_detach_all(l);
+	attach_detach_all(&l->at);
 	sentinel_bpf__destroy(l->skel);
 	l->skel = NULL;
 }

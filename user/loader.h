@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "abi.h"
+#include "attach.h"
 
 /* 4 MiB: ~8,000 typical events of slack, and 100,000 alerting opens at full
  * speed lost none in tests/bench; libbpf maps the data area twice, so it
@@ -40,9 +41,8 @@ struct loader_opts {
 
 struct loader {
 	struct sentinel_bpf *skel;
-	uint32_t attached; /* programs attached */
-	uint32_t skipped; /* programs switched off: tracepoint missing */
-	uint32_t unwanted; /* programs switched off: no consumer */
+	struct attach_set at; /* the tracepoints each program serves */
+	uint64_t open_ns, load_ns, attach_ns; /* start-up phases, for -v */
 };
 
 /* Returns 0, or a negative errno after printing why. */

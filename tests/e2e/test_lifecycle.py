@@ -134,7 +134,7 @@ class Lifecycle(unittest.TestCase):
         self.assertEqual(find(ev, {"proc.pid": p3, "evt.type": "connect"}), [])
         self.assertEqual(len(find(ev, {"proc.pid": p2, "evt.type": "openat"},
                                   fd__name=os.path.join(self.dir, "y"))), 1)
-        self.assertIn("tracepoint of tp_sys_exit_openat2 not in this kernel: switched off",
+        self.assertIn("tracepoint syscalls/sys_exit_openat2 not in this kernel: switched off",
                       s.stderr)
         self.assertIn("4 switched off (tracepoint missing)", s.stderr)
 

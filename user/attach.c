@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <bpf/libbpf.h>
+#include "abi.h"
+#include "attach.h"
+#include "diag.h"
+
+/*
+ * Tracepoints a program serves besides the one its SEC() names. Each is an
+ * exit whose record is only the return value, and whose program learns the
+ * syscall from the state its enter saved, so one verified copy serves all:
+ * verifying the open exit takes 8-11 ms, the exec exit 10 ms, here.
+ */
+static const struct {
+	const char *prog;
+	const char *tp; /* in the syscalls category */
+} attach_extra[] = {
+	{ "tp_sys_exit_openat", "sys_exit_open" },
+	{ "tp_sys_exit_openat", "sys_exit_creat" },
+	{ "tp_sys_exit_openat", "sys_exit_openat2" },
+	{ "tp_sys_exit_execve", "sys_exit_execveat" },
+	{ "tp_sys_exit_setuid", "sys_exit_setgid" },
+	{ "tp_sys_exit_setuid", "sys_exit_setreuid" },
+	{ "tp_sys_exit_setuid", "sys_exit_setregid" },
+	{ "tp_sys_exit_setuid", "sys_exit_setresuid" },
+	{ "tp_sys_exit_setuid", "sys_exit_setresgid" },
+};
+
+/* The event type a program feeds, from its name (tp_sys_enter_openat...). */
+static unsigned attach_event_type(const char *name)
+{
+	static const struct {
+		const char *part;
+		unsigned type;
+	} map[] = {
+		{ "exec", AS_EV_EXEC },	     { "fork", AS_EV_FORK },	 { "process_exit", AS_EV_EXIT },
+		{ "open", AS_EV_OPEN },	     { "creat", AS_EV_OPEN },	 { "connect", AS_EV_CONNECT },
+		{ "setuid", AS_EV_SETID },   { "setgid", AS_EV_SETID },	 { "setre", AS_EV_SETID },
+		{ "setres", AS_EV_SETID },   { "capset", AS_EV_CAPSET },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strstr(name, map[i].part))
+			return map[i].type;
+	return AS_EV_NONE;
+}
+
+static int attach_tp_exists(const char *tracefs, const char *cat, const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, cat[0] ? cat : "sched", name);
+	return stat(path, &st) == 0;
+}
+
+/* Add one tracepoint of prog, if this kernel has it; 1 when added. */
+static int attach_add(struct attach_set *s, struct bpf_program *prog, const char *cat,
+		      const char *name, const char *tracefs, int verbose)
+{
+	struct attach_link *a;
+
+	if (!attach_tp_exists(tracefs, cat, name)) {
+		/* e.g. no open/creat on arm64: not fatal, only that source is off */
+		if (verbose)
+			diag_info("tracepoint %s/%s not in this kernel: switched off",
+				  cat[0] ? cat : "sched", name);
+		s->skipped++;
+		return 0;
+	}
+	if (s->n == ATTACH_MAX_LINKS) {
+		diag_err("more than %d tracepoints to attach: raise ATTACH_MAX_LINKS",
+			 ATTACH_MAX_LINKS);
+		return -E2BIG;
+	}
+	a = &s->links[s->n++];
+	a->prog = prog;
+	snprintf(a->cat, sizeof(a->cat), "%s", cat);
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	a->type = attach_event_type(bpf_program__name(prog));
+	a->link = NULL;
+	return 1;
+}
+
+/* "tracepoint/CAT/NAME" or "raw_tp/NAME" into cat ("" for raw) and name. */
+static int attach_parse_sec(const char *sec, char *cat, char *name)
+{
+	const char *slash;
+
+	if (strncmp(sec, "raw_tp/", 7) == 0) {
+		cat[0] = '\0';
+		snprintf(name, ATTACH_TP_MAX, "%s", sec + 7);
+		return 0;
+	}
+	if (strncmp(sec, "tracepoint/", 11) != 0 || !(slash = strchr(sec + 11, '/')) ||
+	    (size_t)(slash - (sec + 11)) >= ATTACH_CAT_MAX) {
+		diag_err("BPF program section %s: not tracepoint/CAT/NAME or raw_tp/NAME", sec);
+		return -EINVAL;
+	}
+	snprintf(cat, ATTACH_CAT_MAX, "%.*s", (int)(slash - (sec + 11)), sec + 11);
+	snprintf(name, ATTACH_TP_MAX, "%s", slash + 1);
+	return 0;
+}
+
+int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracefs, int verbose)
+{
+	struct bpf_program *prog;
+	char cat[ATTACH_CAT_MAX], name[ATTACH_TP_MAX];
+	int err, added;
+
+	memset(s, 0, sizeof(*s));
+	bpf_object__for_each_program(prog, obj) {
+		err = attach_parse_sec(bpf_program__section_name(prog), cat, name);
+		if (err)
+			return err;
+		added = attach_add(s, prog, cat, name, tracefs, verbose);
+		if (added < 0)
+			return added;
+		for (size_t i = 0; i < sizeof(attach_extra) / sizeof(attach_extra[0]); i++) {
+			if (strcmp(attach_extra[i].prog, bpf_program__name(prog)))
+				continue;
+			err = attach_add(s, prog, "syscalls", attach_extra[i].tp, tracefs, verbose);
+			if (err < 0)
+				return err;
+			added += err;
+		}
+		if (!added)
+			bpf_program__set_autoload(prog, false); /* nothing for it to serve */
+	}
+	return 0;
+}
+
+int attach_apply(struct attach_set *s, uint32_t want_types)
+{
+	s->attached = s->unwanted = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		struct attach_link *a = &s->links[i];
+
+		if (a->type != AS_EV_NONE && !(want_types & (1u << a->type))) {
+			bpf_link__destroy(a->link); /* NULL-safe */
+			a->link = NULL;
+			s->unwanted++;
+			continue;
+		}
+		if (!a->link) {
+			a->link = a->cat[0] ? bpf_program__attach_tracepoint(a->prog, a->cat, a->name) :
+					      bpf_program__attach_raw_tracepoint(a->prog, a->name);
+			if (!a->link) {
+				int err = -errno;
+
+				diag_err("cannot attach %s to %s/%s: %s", bpf_program__name(a->prog),
+					 a->cat[0] ? a->cat : "raw_tp", a->name, strerror(-err));
+				return err;
+			}
+		}
+		s->attached++;
+	}
+	return 0;
+}
+
+static void *attach_detach_one(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/* Detaching a syscall tracepoint waits for an RCU grace period (~70 ms
+ * here); one thread per link lets those waits overlap instead of adding up. */
+void attach_detach_all(struct attach_set *s)
+{
+	pthread_t tids[ATTACH_MAX_LINKS];
+	int started[ATTACH_MAX_LINKS] = { 0 };
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		struct bpf_link *link = s->links[i].link;
+
+		if (!link)
+			continue;
+		started[i] = pthread_create(&tids[i], NULL, attach_detach_one, link) == 0;
+		if (!started[i])
+			bpf_link__destroy(link);
+		s->links[i].link = NULL;
+	}
+	for (uint32_t i = 0; i < s->n; i++)
+		if (started[i])
+			pthread_join(tids[i], NULL);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Attach: which tracepoints each program serves, and attaching or detaching
+ * them as the rules want. A program may serve several tracepoints (the open
+ * exits, the exec exits, the setid exits): it is then verified once, not
+ * once per syscall, which is most of the start-up time.
+ */
+#ifndef AS_ATTACH_H
+#define AS_ATTACH_H
+
+#include <stdint.h>
+
+struct bpf_object;
+struct bpf_program;
+struct bpf_link;
+
+#define ATTACH_MAX_LINKS 64 /* tracepoints served, with room to grow */
+#define ATTACH_CAT_MAX 16
+#define ATTACH_TP_MAX 48
+
+struct attach_link {
+	struct bpf_program *prog;
+	char cat[ATTACH_CAT_MAX]; /* tracepoint category; "" for a raw tracepoint */
+	char name[ATTACH_TP_MAX];
+	unsigned type; /* enum as_event_type it feeds; AS_EV_NONE: needed always */
+	struct bpf_link *link; /* NULL while detached */
+};
+
+struct attach_set {
+	struct attach_link links[ATTACH_MAX_LINKS];
+	uint32_t n;
+	uint32_t attached; /* tracepoints attached now */
+	uint32_t skipped; /* tracepoints this kernel lacks */
+	uint32_t unwanted; /* tracepoints no rule needs now */
+};
+
+/* Before load: list every tracepoint of every program of obj, leave out
+ * those tracefs (the directory with events/) lacks, and switch off programs
+ * left with none. Returns 0 or -errno after saying why. */
+int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracefs, int verbose);
+/* After load: attach the tracepoints feeding a type in want_types (bit per
+ * enum as_event_type), detach the others. Returns 0 or -errno. */
+int attach_apply(struct attach_set *s, uint32_t want_types);
+void attach_detach_all(struct attach_set *s);
+
+#endif /* AS_ATTACH_H */
