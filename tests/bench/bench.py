@@ -544,6 +544,9 @@ def part_replay(env, args):
     finally:
         sentinel.stop()
     summ = sentinel.summary or {}
+    if args.save_stream:
+        shutil.copyfile(rec, args.save_stream)
+        log(f"recorded stream saved as {args.save_stream}")
     out = {"recorded_events": summ.get("events"), "record_drops": summ.get("drops"),
            "file_bytes": os.path.getsize(rec), "runs": {}}
     # a header-only file: the fixed cost (rules load, start, exit)
@@ -893,6 +896,8 @@ def main():
     ap.add_argument("--latency-seconds", type=float, default=5)
     ap.add_argument("--record-scale", type=float, default=1.0)
     ap.add_argument("--replay-reps", type=int, default=5)
+    ap.add_argument("--save-stream", metavar="PATH",
+                    help="keep the recorded replay stream (for profiling by hand)")
     ap.add_argument("--configs", default=",".join(CONFIGS))
     ap.add_argument("--settle", type=float, default=1.0,
                     help="seconds to wait after a tracer exits")
