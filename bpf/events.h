@@ -163,10 +163,11 @@ struct as_open {
 
 struct as_open_filter {
 	__u8 classes; /* bit c: some rule can match an open of class c */
-	__u8 _pad0;
+	__u8 plen_max; /* the longest plen[]: how much of a path the test renders */
 	__u16 excl[AS_OPEN_CLASSES]; /* class c: bit i, fd.name never starts with prefix i */
 	__u8 plen[AS_OPEN_PREFIX_MAX]; /* bytes of prefix i, without the NUL */
-	__u8 _pad1[6];
+	__u8 nprefix; /* prefixes 0..nprefix-1 are in use */
+	__u8 _pad1[5];
 	__u64 prefix[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8]; /* zero-padded */
 };
 

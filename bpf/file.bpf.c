@@ -21,41 +21,30 @@ static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
 	return acc == AS_O_RDONLY ? AS_OPEN_READ : 0;
 }
 
-/* Could some rule match an open with these flags, failed or not? Not: the
- * exit has nothing to report, so the enter saves nothing. */
-static __always_inline int as_open_enter(struct as_sys_enter *ctx, __u32 sc,
-					 int nargs, __u64 flags)
-{
-	__u32 mode = as_open_mode(sc, flags);
+/* The syscall numbers of the family, which the one exit program serves. */
+#if defined(__TARGET_ARCH_x86)
+#define AS_NR_OPEN 2
+#define AS_NR_CREAT 85
+#define AS_NR_OPENAT 257
+#define AS_NR_OPENAT2 437
+#elif defined(__TARGET_ARCH_arm64)
+#define AS_NR_OPEN -1 /* none: openat only */
+#define AS_NR_CREAT -1
+#define AS_NR_OPENAT 56
+#define AS_NR_OPENAT2 437
+#else
+#error "the open family's syscall numbers for this architecture"
+#endif
 
-	if (!(cfg_open_filter.classes & (1u << mode | 1u << (mode | AS_OPEN_OK))))
-		return 0;
-	return as_inflight_save(ctx, sc, nargs, AS_EV_OPEN);
-}
-
-SEC("tracepoint/syscalls/sys_enter_open")
-int tp_sys_enter_open(struct as_sys_enter *ctx)
+static __always_inline __u32 as_open_sc(long nr)
 {
-	return as_open_enter(ctx, AS_SC_OPEN, 3, ctx->args[1]);
-}
-
-SEC("tracepoint/syscalls/sys_enter_creat")
-int tp_sys_enter_creat(struct as_sys_enter *ctx)
-{
-	return as_open_enter(ctx, AS_SC_CREAT, 2, 0);
-}
-
-SEC("tracepoint/syscalls/sys_enter_openat")
-int tp_sys_enter_openat(struct as_sys_enter *ctx)
-{
-	return as_open_enter(ctx, AS_SC_OPENAT, 4, ctx->args[2]);
-}
-
-/* openat2's flags are behind a user pointer: read at exit, filtered there */
-SEC("tracepoint/syscalls/sys_enter_openat2")
-int tp_sys_enter_openat2(struct as_sys_enter *ctx)
-{
-	return as_inflight_save(ctx, AS_SC_OPENAT2, 4, AS_EV_OPEN);
+	if (nr == AS_NR_OPENAT)
+		return AS_SC_OPENAT;
+	if (nr == AS_NR_OPEN)
+		return AS_SC_OPEN;
+	if (nr == AS_NR_OPENAT2)
+		return AS_SC_OPENAT2;
+	return nr == AS_NR_CREAT ? AS_SC_CREAT : AS_SC_NONE;
 }
 
 /*
@@ -65,18 +54,27 @@ int tp_sys_enter_openat2(struct as_sys_enter *ctx)
  * of the directory a relative path starts from (cwd or dirfd), which
  * userspace joins and normalises.
  */
-static __always_inline int as_open_exit(long ret)
+static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	struct as_inflight in;
+	__u32 sc = as_open_sc(ctx->id), off, pf = 0, class;
+	long ret = ctx->ret;
+	struct as_task_state *st;
+	struct pt_regs *regs;
 	const char *upath;
 	struct as_open *o;
-	__u32 off, pf = 0, class;
 	int trunc = 0;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in, AS_EV_OPEN))
-		return 0; /* filtered at enter */
+	if (sc == AS_SC_NONE || as_skip_self())
+		return 0;
+	st = as_task_state(1);
+	if (!st) { /* the event is lost: say so */
+		as_count_drop(AS_EV_OPEN);
+		return 0;
+	}
+	if (!as_filter_pass_st(st, AS_EV_OPEN))
+		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
@@ -86,37 +84,40 @@ static __always_inline int as_open_exit(long ret)
 	o->ino = 0;
 	o->pflags = 0;
 	o->base_len = 0;
-	switch (in.sc) {
+	/* the arguments are still in the user registers saved at entry (no
+	 * syscall of the family changes them): no program at sys_enter */
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	switch (sc) {
 	case AS_SC_OPEN:
-		upath = (const char *)in.args[0];
+		upath = (const char *)PT_REGS_PARM1_SYSCALL(regs);
 		o->dirfd = AS_AT_FDCWD;
-		o->flags = in.args[1];
-		o->mode = in.args[2];
+		o->flags = PT_REGS_PARM2_SYSCALL(regs);
+		o->mode = PT_REGS_PARM3_SYSCALL(regs);
 		break;
 	case AS_SC_CREAT:
-		upath = (const char *)in.args[0];
+		upath = (const char *)PT_REGS_PARM1_SYSCALL(regs);
 		o->dirfd = AS_AT_FDCWD;
 		o->flags = AS_O_CREAT | AS_O_WRONLY | AS_O_TRUNC;
-		o->mode = in.args[1];
+		o->mode = PT_REGS_PARM2_SYSCALL(regs);
 		break;
 	case AS_SC_OPENAT2: {
 		struct as_open_how how = {};
 
-		upath = (const char *)in.args[1];
-		o->dirfd = in.args[0];
-		bpf_probe_read_user(&how, sizeof(how), (void *)in.args[2]);
+		upath = (const char *)PT_REGS_PARM2_SYSCALL(regs);
+		o->dirfd = PT_REGS_PARM1_SYSCALL(regs);
+		bpf_probe_read_user(&how, sizeof(how), (void *)PT_REGS_PARM3_SYSCALL(regs));
 		o->flags = how.flags;
 		o->mode = how.mode;
 		break;
 	}
 	default:
-		upath = (const char *)in.args[1];
-		o->dirfd = in.args[0];
-		o->flags = in.args[2];
-		o->mode = in.args[3];
+		upath = (const char *)PT_REGS_PARM2_SYSCALL(regs);
+		o->dirfd = PT_REGS_PARM1_SYSCALL(regs);
+		o->flags = PT_REGS_PARM3_SYSCALL(regs);
+		o->mode = PT_REGS_PARM4_SYSCALL(regs);
 		break;
 	}
-	class = as_open_mode(in.sc, o->flags) | (ret >= 0 ? AS_OPEN_OK : 0);
+	class = as_open_mode(sc, o->flags) | (ret >= 0 ? AS_OPEN_OK : 0);
 	if (!(cfg_open_filter.classes & (1u << class)))
 		return 0;
 	off = sizeof(*o);
@@ -129,11 +130,11 @@ static __always_inline int as_open_exit(long ret)
 			__u32 dev, major, minor;
 			__u16 excl = cfg_open_filter.excl[class & (AS_OPEN_CLASSES - 1)];
 
-			/* the path first: when no rule can match it, the
-			 * header (the ancestor walk) is never read */
-			o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
-			if (excl && !pf && as_path_excluded(excl))
+			/* the path's top first, without copying it: when no
+			 * rule can match the path, nothing else is read */
+			if (excl && as_file_excluded(excl, (__u64)f, (__u64)task))
 				return 0;
+			o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
 			o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
 			dev = BPF_CORE_READ(ino, i_sb, s_dev);
 			major = dev >> 20;
@@ -141,13 +142,13 @@ static __always_inline int as_open_exit(long ret)
 			/* the kernel's dev_t is major << 20 | minor; report new_encode_dev() */
 			o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
 			o->ino = BPF_CORE_READ(ino, i_ino);
-			as_hdr_fill(&o->hdr, task, AS_EV_OPEN, in.sc);
+			as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);
 			as_emit(buf, off + o->path_len);
 			return 0;
 		}
 	}
 
-	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, in.sc);
+	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);
 	o->path_len = as_put_user_str(buf, off, upath, AS_PATH_MAX, &trunc);
 	if (trunc)
 		o->pflags |= AS_OF_USER_TRUNC;
@@ -173,10 +174,10 @@ static __always_inline int as_open_exit(long ret)
 }
 
 /* Also attached to sys_exit_open, sys_exit_creat and sys_exit_openat2
- * (user/attach.c): the syscall comes from the state its enter saved, and
- * one verified copy instead of four saves ~25 ms of start-up. */
+ * (user/attach.c): ctx->id says which, and one verified copy instead of
+ * four saves ~25 ms of start-up. */
 SEC("tracepoint/syscalls/sys_exit_openat")
 int tp_sys_exit_openat(struct as_sys_exit *ctx)
 {
-	return as_open_exit(ctx->ret);
+	return as_open_exit(ctx);
 }

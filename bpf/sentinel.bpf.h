@@ -32,10 +32,6 @@
  * even where clang already proved a tighter one and elided a plain '&'. */
 #define AS_VERIFIER_MASK(v, mask) asm volatile("%0 &= " #mask : "+r"(v))
 
-/* Where the last path walk wrote the names nearest the root (the open
- * pre-filter's prefix test renders them). In map memory, not in the walk's
- * stack state: a changing stack slot per step made the verifier explore the
- * bpf_loop() callback twice as often. */
 /*
  * ABI layouts read without CO-RE relocation: the records of the syscall
  * tracepoints (their tracefs format files) and UAPI structs. Each type
@@ -73,9 +69,13 @@ struct as_sockaddr_in6 { /* linux/in6.h */
 	__u32 scope_id;
 };
 
+/* Where the last path walk wrote the names nearest the root (the open
+ * pre-filter's prefix test renders them). In map memory, not in the walk's
+ * stack state: a changing stack slot per step made the verifier explore the
+ * bpf_loop() callback twice as often. */
 struct as_path_top {
-	__u32 off[AS_OPEN_TOP_COMPS]; /* scratch offsets of the names nearest the root, [0] first */
-	__u32 n; /* names written in all */
+	__u64 name[AS_OPEN_TOP_COMPS]; /* ring: the name met k-th is at [k % COMPS] */
+	__u32 n; /* names met in all: the topmost is at [(n - 1) % COMPS] */
 	__u32 _pad0;
 };
 
@@ -279,8 +279,14 @@ static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *ta
 
 __u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task);
 
-/* The open pre-filter's prefix test on a walked path (walk.bpf.c). */
-int as_path_excluded(__u32 mask);
+/*
+ * The open pre-filter's prefix test (walk.bpf.c): walks the path of file
+ * like as_path_walk but copies no name, then renders only the components
+ * nearest the root that the longest prefix needs. 1 when the path starts
+ * with one of the prefixes in mask; 0 when it does not, or when the walk
+ * could not reach the root (the event is kept: the test errs on that side).
+ */
+int as_file_excluded(__u32 mask, __u64 file, __u64 task);
 
 static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const struct path *path,
 					      struct task_struct *task, __u32 *pflags)

@@ -230,7 +230,7 @@ struct as_walk {
 	struct vfsmount *vfsmnt;
 	struct mount *mnt;
 	struct dentry *mnt_root; /* of vfsmnt: read once per mount, not per step */
-	__u8 *buf; /* this CPU's scratch buffer */
+	__u8 *buf; /* this CPU's scratch buffer; NULL: walk without copying names */
 	struct dentry *root_dentry;
 	struct vfsmount *root_mnt;
 	__u32 start;
@@ -240,13 +240,13 @@ struct as_walk {
 	struct as_path_top *top; /* in the scratch map */
 };
 
-
 static long as_path_step(__u32 index, struct as_walk *w)
 {
 	/* locals, not w->...: BPF_CORE_READ(w->x, ...) would relocate against
 	 * struct as_walk, which the kernel does not know */
 	struct dentry *dentry = w->dentry, *mnt_root = w->mnt_root, *parent;
 	struct vfsmount *vfsmnt = w->vfsmnt;
+	struct as_path_top *t = w->top;
 	struct mount *mnt = w->mnt;
 	const unsigned char *name;
 	__u32 used = w->off - w->start, room;
@@ -261,7 +261,7 @@ static long as_path_step(__u32 index, struct as_walk *w)
 		w->flags = 0;
 		return 1;
 	}
-	if (!buf)
+	if (!t)
 		return 1;
 	parent = AS_RD(dentry, d_parent);
 	name = AS_RD(dentry, d_name.name);
@@ -279,6 +279,13 @@ static long as_path_step(__u32 index, struct as_walk *w)
 		w->mnt_root = AS_RD(mnt_parent, mnt.mnt_root);
 		return 0;
 	}
+	/* the name met last is the topmost so far */
+	t->name[t->n & (AS_OPEN_TOP_COMPS - 1)] = (__u64)name;
+	t->n++;
+	if (!buf) {
+		w->dentry = parent;
+		return 0;
+	}
 	if (used + 2 > AS_PATH_MAX)
 		return 1; /* flags stay AS_PATH_TRUNC */
 	room = AS_PATH_MAX - used;
@@ -288,16 +295,6 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), room, name);
 	if (n <= 0)
 		return 1;
-	/* the name written last is the topmost so far: shift it in at [0] */
-	if (w->top) {
-		struct as_path_top *t = w->top;
-
-		t->off[3] = t->off[2];
-		t->off[2] = t->off[1];
-		t->off[1] = t->off[0];
-		t->off[0] = w->off;
-		t->n++;
-	}
 	w->off += n;
 	if (n == room && room < AS_NAME_MAX)
 		return 1; /* name cut short: the path is partial */
@@ -305,32 +302,40 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	return 0;
 }
 
-__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p)
+/* Walk from (dentry, vfsmnt) up to task's root, copying the names into the
+ * scratch buffer from start when copy is set. Returns the walk's state. */
+static __always_inline void as_walk_run(struct as_walk *w, __u32 start, __u64 dentry_p,
+					__u64 vfsmnt_p, __u64 task_p, int copy)
 {
 	struct as_scratch *s = as_scratch();
 	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
 	__u64 mnt_p = vfsmnt_p - bpf_core_field_offset(struct mount, mnt);
-	struct as_walk w = {
-		.start = start,
-		.off = start,
-		.flags = AS_PATH_TRUNC, /* unless the walk reaches a root */
-	};
 
-	w.dentry = AS_KPTR(struct dentry, dentry_p);
-	w.vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
-	w.mnt = AS_KPTR(struct mount, mnt_p);
+	w->start = start;
+	w->off = start;
+	w->flags = AS_PATH_TRUNC; /* unless the walk reaches a root */
+	w->dentry = AS_KPTR(struct dentry, dentry_p);
+	w->vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
+	w->mnt = AS_KPTR(struct mount, mnt_p);
 	{
-		struct vfsmount *vfsmnt = w.vfsmnt;
+		struct vfsmount *vfsmnt = w->vfsmnt;
 
-		w.mnt_root = AS_RD(vfsmnt, mnt_root);
+		w->mnt_root = AS_RD(vfsmnt, mnt_root);
 	}
-	w.buf = s ? s->buf : 0;
-	w.top = s ? &s->top : 0;
+	w->buf = s && copy ? s->buf : 0;
+	w->top = s ? &s->top : 0;
 	if (s)
 		s->top.n = 0;
-	w.root_dentry = AS_RD2(task, fs, root.dentry);
-	w.root_mnt = AS_RD2(task, fs, root.mnt);
-	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
+	w->root_dentry = AS_RD2(task, fs, root.dentry);
+	w->root_mnt = AS_RD2(task, fs, root.mnt);
+	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, w, 0);
+}
+
+__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p)
+{
+	struct as_walk w = {};
+
+	as_walk_run(&w, start, dentry_p, vfsmnt_p, task_p, 1);
 	return (__u64)w.flags << 32 | (w.off - w.start);
 }
 
@@ -367,44 +372,44 @@ static long as_pfx_step(__u32 i, struct as_pfx_cmp *c)
 }
 
 /*
- * Does the path the last walk wrote start with one of the prefixes in mask
- * (cfg_open_filter)? The kernel renders "/" and the AS_OPEN_TOP_COMPS names
- * nearest the root, at most AS_OPEN_PREFIX_LEN - 1 bytes, exactly as
- * userspace joins them; the rest stays zero, so a prefix longer than what was
- * rendered never matches (the event is kept: the test errs on that side).
+ * The kernel renders "/" and the names nearest the root (at most
+ * AS_OPEN_TOP_COMPS, at most AS_OPEN_PREFIX_LEN - 1 bytes, stopping once the
+ * longest prefix is covered) exactly as userspace joins them; the rest stays
+ * zero, so a prefix longer than what was rendered never matches.
  */
-__noinline int as_path_excluded(__u32 mask)
+__noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 {
+	struct file *f = AS_KPTR(struct file, file_p);
 	struct as_pfx_cmp c = { .mask = mask };
 	char *r = (char *)c.rw;
-	__u32 pos = 0, n, j;
-	struct as_scratch *s = as_scratch();
+	__u32 pos = 0, n, j, need = cfg_open_filter.plen_max;
+	struct as_walk w = {};
+	struct as_scratch *s;
 	struct as_path_top *top;
-	__u8 *buf;
 
-	if (!s)
-		return 0;
+	as_walk_run(&w, 0, (__u64)AS_RD(f, f_path.dentry), (__u64)AS_RD(f, f_path.mnt), task_p, 0);
+	s = as_scratch();
+	if (w.flags || !s)
+		return 0; /* not reached the root: keep the event */
 	top = &s->top;
-	buf = s->buf;
 	n = top->n;
 	if (n == 0)
 		r[pos++] = '/'; /* the root itself */
 	for (j = 0; j < AS_OPEN_TOP_COMPS && j < n; j++) {
-		__u32 off = top->off[j & (AS_OPEN_TOP_COMPS - 1)];
+		const void *name = (const void *)top->name[(n - 1 - j) & (AS_OPEN_TOP_COMPS - 1)];
 		long got;
 
-		if (pos >= AS_OPEN_PREFIX_LEN - 1)
+		if (pos >= AS_OPEN_PREFIX_LEN - 1 || pos > need)
 			break;
 		r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
 		pos++;
 		AS_VERIFIER_MASK(pos, 63);
-		got = bpf_probe_read_kernel_str(r + pos, AS_OPEN_PREFIX_LEN - pos,
-						buf + (off & AS_SCRATCH_OFF_MASK));
+		got = bpf_probe_read_kernel_str(r + pos, AS_OPEN_PREFIX_LEN - pos, name);
 		if (got <= 1)
 			break;
 		pos += got - 1;
 	}
-	bpf_loop(AS_OPEN_PREFIX_MAX, as_pfx_step, &c, 0);
+	bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &c, 0);
 	return c.hit;
 }
 

@@ -225,6 +225,14 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 		for (unsigned w = 0; w < AS_OPEN_PREFIX_LEN / 8; w++)
 			f->prefix[i][w] = o->open_filter.prefix[i][w];
 	}
+	f->plen_max = 0;
+	f->nprefix = 0;
+	for (unsigned i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
+		if (f->plen[i] > f->plen_max)
+			f->plen_max = f->plen[i];
+		if (f->plen[i])
+			f->nprefix = (uint8_t)(i + 1);
+	}
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
 		f->excl[c] = o->open_filter.excl[c];
 	f->classes = o->open_filter.classes;

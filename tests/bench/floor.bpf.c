@@ -3,7 +3,8 @@
  * The benchmark's floor: an empty program on every tracepoint agent-sentinel
  * attaches (the sections of the bpf/ sources), so the cost measured with it loaded
  * is the price of having a BPF program there at all, nothing else.
- * Keep the list in step with the SEC() lines of bpf/proc, file, net, cred.
+ * Keep the list in step with the SEC() lines of bpf/proc, file, net, cred
+ * and the extra tracepoints of user/attach.c.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -21,11 +22,11 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 	FLOOR_TP(syscalls, sys_enter_##name)                                   \
 	FLOOR_TP(syscalls, sys_exit_##name)
 
-/* file.bpf.c */
-FLOOR_SYSCALL(open)
-FLOOR_SYSCALL(creat)
-FLOOR_SYSCALL(openat)
-FLOOR_SYSCALL(openat2)
+/* file.bpf.c: the exits only (the arguments are read from the saved registers) */
+FLOOR_TP(syscalls, sys_exit_open)
+FLOOR_TP(syscalls, sys_exit_creat)
+FLOOR_TP(syscalls, sys_exit_openat)
+FLOOR_TP(syscalls, sys_exit_openat2)
 /* net.bpf.c */
 FLOOR_SYSCALL(connect)
 /* cred.bpf.c (capset: enter and exit too) */
