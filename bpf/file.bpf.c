@@ -126,7 +126,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 		struct file *f = as_task_file(task, ret);
 
 		if (f) {
-			struct inode *ino = BPF_CORE_READ(f, f_inode);
+			struct inode *ino;
 			__u32 dev, major, minor;
 			__u16 excl = cfg_open_filter.excl[class & (AS_OPEN_CLASSES - 1)];
 
@@ -135,6 +135,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 			if (excl && as_file_excluded(excl, (__u64)f, (__u64)task))
 				return 0;
 			o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
+			ino = BPF_CORE_READ(f, f_inode);
 			o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
 			dev = BPF_CORE_READ(ino, i_sb, s_dev);
 			major = dev >> 20;

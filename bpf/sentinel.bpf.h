@@ -75,6 +75,7 @@ struct as_sockaddr_in6 { /* linux/in6.h */
  * bpf_loop() callback twice as often. */
 struct as_path_top {
 	__u64 name[AS_OPEN_TOP_COMPS]; /* ring: the name met k-th is at [k % COMPS] */
+	__u32 len[AS_OPEN_TOP_COMPS]; /* and its length (d_name.len) */
 	__u32 n; /* names met in all: the topmost is at [(n - 1) % COMPS] */
 	__u32 _pad0;
 };

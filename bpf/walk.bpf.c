@@ -281,6 +281,7 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	}
 	/* the name met last is the topmost so far */
 	t->name[t->n & (AS_OPEN_TOP_COMPS - 1)] = (__u64)name;
+	t->len[t->n & (AS_OPEN_TOP_COMPS - 1)] = AS_RD(dentry, d_name.len);
 	t->n++;
 	if (!buf) {
 		w->dentry = parent;
@@ -396,18 +397,21 @@ __noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 	if (n == 0)
 		r[pos++] = '/'; /* the root itself */
 	for (j = 0; j < AS_OPEN_TOP_COMPS && j < n; j++) {
-		const void *name = (const void *)top->name[(n - 1 - j) & (AS_OPEN_TOP_COMPS - 1)];
-		long got;
+		__u32 k = (n - 1 - j) & (AS_OPEN_TOP_COMPS - 1), len = top->len[k];
 
 		if (pos >= AS_OPEN_PREFIX_LEN - 1 || pos > need)
 			break;
 		r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
 		pos++;
+		/* a plain read of the name's known length: the _str helper
+		 * copies byte by byte */
+		if (len > AS_OPEN_PREFIX_LEN - 1 - pos)
+			len = AS_OPEN_PREFIX_LEN - 1 - pos;
 		AS_VERIFIER_MASK(pos, 63);
-		got = bpf_probe_read_kernel_str(r + pos, AS_OPEN_PREFIX_LEN - pos, name);
-		if (got <= 1)
+		AS_VERIFIER_MASK(len, 63);
+		if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)top->name[k]))
 			break;
-		pos += got - 1;
+		pos += len;
 	}
 	bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &c, 0);
 	return c.hit;
