@@ -195,7 +195,9 @@ int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE
 	if (len < fixed)
 		DECODE_FAIL("record type %u of %zu bytes is shorter than its fixed part (%zu)",
 			    h->type, len, fixed);
-	if (h->type != AS_EV_PROC && strcmp(names_evt_type(h->type, h->syscall), "unknown") == 0)
+	/* names_evt_type would say "unknown": a syscall not of this type */
+	if (h->type != AS_EV_PROC &&
+	    (h->syscall == AS_SC_NONE || names_syscall_type(h->syscall) != h->type))
 		DECODE_FAIL("record type %u with syscall %u", h->type, h->syscall);
 	if (h->n_anc > AS_MAX_ANCESTORS)
 		DECODE_FAIL("record with %u ancestors (at most %u)", h->n_anc, AS_MAX_ANCESTORS);

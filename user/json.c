@@ -86,58 +86,99 @@ static const unsigned char jw_plain[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-void jw_escape(struct jw *w, const char *s, size_t n)
+#define JW_ONES 0x0101010101010101ull
+#define JW_HIGHS 0x8080808080808080ull
+
+/* Eight bytes that jw_plain copies as they are: none below 0x20, none
+ * 0x7f or above, no '"' and no '\\'. Each test sets a byte's high bit only
+ * where (or, after a borrow or carry, above where) a byte fails it. */
+static inline int jw_plain8(uint64_t x)
+{
+	uint64_t ctl = (x - JW_ONES * 0x20) & ~x;
+	uint64_t high = x | (x + JW_ONES);
+	uint64_t quote = x ^ (JW_ONES * '"'), bsl = x ^ (JW_ONES * '\\');
+
+	quote = (quote - JW_ONES) & ~quote;
+	bsl = (bsl - JW_ONES) & ~bsl;
+	return ((ctl | high | quote | bsl) & JW_HIGHS) == 0;
+}
+
+static inline uint64_t jw_load8(const unsigned char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, sizeof(x));
+	return x;
+}
+
+/* The escape of one byte that is not copied as is. */
+static void jw_escape_byte(struct jw *w, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
+	char esc[6];
+
+	switch (c) {
+	case '"':
+		jw_raw(w, "\\\"", 2);
+		break;
+	case '\\':
+		jw_raw(w, "\\\\", 2);
+		break;
+	case '\n':
+		jw_raw(w, "\\n", 2);
+		break;
+	case '\t':
+		jw_raw(w, "\\t", 2);
+		break;
+	case '\r':
+		jw_raw(w, "\\r", 2);
+		break;
+	default: /* other control bytes, DEL, invalid UTF-8 */
+		memcpy(esc, "\\u00", 4);
+		esc[4] = hex[c >> 4];
+		esc[5] = hex[c & 15];
+		jw_raw(w, esc, 6);
+		break;
+	}
+}
+
+/* Runs of bytes copied as they are go out in one jw_raw each, cut only by
+ * a byte that needs escaping. */
+void jw_escape(struct jw *w, const char *s, size_t n)
+{
+	const size_t word = sizeof(uint64_t);
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, run = 0;
+	size_t i = 0, start = 0;
 
 	while (i < n) {
-		unsigned char c = p[i];
-		size_t seq;
-		char esc[6];
+		size_t stop, seq;
+		unsigned char c;
 
-		if (jw_plain[c]) {
+		/* most text is plain ASCII: a word at a time, and the last
+		 * bytes as the last word (overlapping bytes known plain) */
+		while (n - i >= word && jw_plain8(jw_load8(p + i)))
+			i += word;
+		if (i < n && n - i < word && n >= word && jw_plain8(jw_load8(p + n - word)))
+			break;
+		/* then byte by byte, to the end of this word at most */
+		stop = n - i < word ? n : i + word;
+		while (i < stop && jw_plain[p[i]])
 			i++;
-			run++;
+		if (i == stop)
 			continue;
-		}
+		c = p[i];
 		if (c >= 0x80) {
 			seq = utf8_seq(p + i, n - i);
 			if (seq) {
 				i += seq;
-				run += seq;
 				continue;
 			}
 		}
-		jw_raw(w, (const char *)p + i - run, run);
-		run = 0;
-		switch (c) {
-		case '"':
-			jw_raw(w, "\\\"", 2);
-			break;
-		case '\\':
-			jw_raw(w, "\\\\", 2);
-			break;
-		case '\n':
-			jw_raw(w, "\\n", 2);
-			break;
-		case '\t':
-			jw_raw(w, "\\t", 2);
-			break;
-		case '\r':
-			jw_raw(w, "\\r", 2);
-			break;
-		default: /* other control bytes, DEL, invalid UTF-8 */
-			memcpy(esc, "\\u00", 4);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			jw_raw(w, esc, 6);
-			break;
-		}
-		i++;
+		jw_raw(w, (const char *)p + start, i - start);
+		jw_escape_byte(w, c);
+		start = ++i;
 	}
-	jw_raw(w, (const char *)p + i - run, run);
+	jw_raw(w, (const char *)p + start, n - start);
 }
 
 static void jw_sep(struct jw *w)
@@ -145,6 +186,12 @@ static void jw_sep(struct jw *w)
 	if (w->need_comma)
 		jw_ch(w, ',');
 	w->need_comma = 1;
+}
+
+void jw_key_raw(struct jw *w, const char *json, size_t n)
+{
+	jw_sep(w);
+	jw_raw(w, json, n);
 }
 
 void jw_key(struct jw *w, const char *key)

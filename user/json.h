@@ -27,6 +27,9 @@ void jw_arr_open(struct jw *w, const char *key);
 void jw_arr_close(struct jw *w);
 /* Separator and "key": (key NULL: separator only, for array elements) */
 void jw_key(struct jw *w, const char *key);
+/* Separator and a key already written out: json is "key": quoted, escaped,
+ * with its colon (a constant key formatted once instead of per line). */
+void jw_key_raw(struct jw *w, const char *json, size_t n);
 void jw_str(struct jw *w, const char *key, const char *s);
 void jw_strn(struct jw *w, const char *key, const char *s, size_t n);
 /* Decimal digits of v (snprintf's "%" PRIu64 / PRId64, without its cost), NUL

@@ -3,40 +3,41 @@
 #include "pathnorm.h"
 
 /* Components of one path walk in the kernel: bounded by AS_PATH_MAX_DEPTH,
- * but a recorded or hand-made list may hold more; cap what we reverse. */
+ * but a recorded or hand-made list may hold more; a list with more is
+ * refused, as the kernel never sends one. */
 #define PATHNORM_MAX_COMPONENTS 4096
 
+/*
+ * The list "c\0b\0a\0" is the path "/a/b/c": exactly as long, each
+ * component's NUL becoming the '/' in front of it. So each component goes
+ * straight to its mirror position, in one pass, with no table of components
+ * and no second length scan.
+ */
 long pathnorm_from_components(const char *list, size_t list_len, char *out, size_t cap)
 {
-	const char *ends[PATHNORM_MAX_COMPONENTS];
-	size_t n = 0, pos = 0, len = 0;
+	size_t n = 0, pos = 0;
 
-	while (pos < list_len) {
-		const char *nul = memchr(list + pos, 0, list_len - pos);
-
-		if (!nul || n == PATHNORM_MAX_COMPONENTS)
+	if (list_len == 0) {
+		if (cap < 2)
 			return -1;
-		ends[n++] = list + pos;
-		pos = (size_t)(nul - list) + 1;
-	}
-	if (cap < 2)
-		return -1;
-	if (n == 0) {
 		out[0] = '/';
 		out[1] = 0;
 		return 1;
 	}
-	while (n--) {
-		size_t l = strlen(ends[n]);
+	if (list[list_len - 1] != 0 || list_len + 1 > cap)
+		return -1;
+	while (pos < list_len) {
+		const char *nul = memchr(list + pos, 0, list_len - pos);
+		size_t l = (size_t)(nul - list) - pos, at = list_len - (pos + l) - 1;
 
-		if (len + 1 + l + 1 > cap)
+		if (++n > PATHNORM_MAX_COMPONENTS)
 			return -1;
-		out[len++] = '/';
-		memcpy(out + len, ends[n], l);
-		len += l;
+		out[at] = '/';
+		memcpy(out + at + 1, list + pos, l);
+		pos += l + 1;
 	}
-	out[len] = 0;
-	return (long)len;
+	out[list_len] = 0;
+	return (long)list_len;
 }
 
 size_t pathnorm_normalize(char *path)

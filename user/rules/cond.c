@@ -528,6 +528,7 @@ static int find_or_add_slot(struct engine *e, const struct slot *k)
 	}
 	s = &e->slots[e->nslots];
 	*s = *k;
+	s->direct = k->xform == XF_NONE && !k->any && !k->arg && fields_direct_ok(k->field);
 	s->arg = k->arg ? strdup(k->arg) : NULL;
 	s->text = strdup(k->text);
 	s->cap = FIELDS_BUF_MAX;
@@ -685,6 +686,7 @@ void cond_free_cmp(struct cmp *c)
 	free(c->set);
 	free(c->setlen);
 	free(c->nset);
+	free(c->skip);
 	if (c->re) {
 		regfree(c->re);
 		free(c->re);
@@ -697,8 +699,41 @@ static int is_evtype(const struct engine *e, const struct ast *a)
 	return a->lhs.nxf == 0 && !strcmp(a->lhs.name, "evt.type") && !a->has_rfield;
 }
 
+static int same_bytes(const char *a, size_t al, const char *b, size_t bl)
+{
+	return al == bl && (al == 0 || memcmp(a, b, al) == 0);
+}
+
+/* Same comparison: same slots, operator and constants (a regex is compiled
+ * from c->s, a fold worked out from the rest). */
+static int cmp_same(const struct cmp *a, const struct cmp *b)
+{
+	if (a->slot != b->slot || a->op != b->op || a->rslot != b->rslot || a->n != b->n ||
+	    a->nsetv != b->nsetv || !a->s != !b->s || !a->set != !b->set ||
+	    !a->nset != !b->nset || !a->re != !b->re)
+		return 0;
+	if (a->s && !same_bytes(a->s, a->len, b->s, b->len))
+		return 0;
+	for (size_t i = 0; a->set && i < a->nsetv; i++)
+		if (!same_bytes(a->set[i], a->setlen[i], b->set[i], b->setlen[i]))
+			return 0;
+	for (size_t i = 0; a->nset && i < a->nsetv; i++)
+		if (a->nset[i] != b->nset[i])
+			return 0;
+	return 1;
+}
+
+/* Add c, or when an equal comparison exists, free c and return that one:
+ * macros repeat comparisons across rules, and evaluation remembers each
+ * result for the event. */
 static int add_cmp(struct engine *e, struct cmp *c)
 {
+	for (size_t i = 0; i < e->ncmps; i++) {
+		if (cmp_same(&e->cmps[i], c)) {
+			cond_free_cmp(c);
+			return (int)i;
+		}
+	}
 	if (e->ncmps == e->capcmps) {
 		size_t cap = e->capcmps ? 2 * e->capcmps : 64;
 		struct cmp *n = realloc(e->cmps, cap * sizeof(*n));
@@ -712,19 +747,45 @@ static int add_cmp(struct engine *e, struct cmp *c)
 	return (int)e->ncmps++;
 }
 
-/* evt.type is the syscall's name for every event a rule sees: compare each
- * name once, here. */
-static void fold_evt_type(struct cmp *c)
+/* A plain field a syscall fixes (evt.type is the syscall's name) compared
+ * with a constant: compare once per syscall, here, not per event. */
+static void fold_fixed(struct cmp *c, const struct slot *sl)
 {
-	c->fold_true = 0;
+	if (sl->xform != XF_NONE || sl->any || sl->arg || c->rslot >= 0)
+		return;
 	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
-		const char *name = names_evt_type(names_syscall_type(sc), sc);
-		struct fval v = { .present = 1, .type = T_STR, .s = name, .len = strlen(name) };
+		struct fval v;
 
+		if (!fields_fixed(sl->field, sc, &v))
+			continue;
+		c->fold_known |= 1u << sc;
 		if (eval_cmp_const(c, &v))
 			c->fold_true |= 1u << sc;
 	}
-	c->fold = 1;
+}
+
+/* Horspool's table for contains of a constant needle of 2..255 bytes. */
+static int contains_table(struct cmp *c)
+{
+	if ((c->op != OP_CONTAINS && c->op != OP_BCONTAINS) || c->len < 2 || c->len > UINT8_MAX)
+		return 0;
+	c->skip = malloc(UINT8_MAX + 1);
+	if (!c->skip)
+		return -ENOMEM;
+	memset(c->skip, (int)c->len, UINT8_MAX + 1);
+	for (size_t i = 0; i + 1 < c->len; i++)
+		c->skip[(unsigned char)c->s[i]] = (uint8_t)(c->len - 1 - i);
+	return 0;
+}
+
+/* Note one string of a string set in its quick filter (eval.c in_sorted). */
+static void set_filter_add(struct cmp *c, const char *s, size_t len)
+{
+	unsigned char b = (unsigned char)s[0];
+
+	c->setlens |= 1ull << (len < SET_LEN_BITS ? len : SET_LEN_BITS - 1);
+	if (len)
+		c->setfirst[b >> 6] |= 1ull << (b & 63);
 }
 
 /* Compile one comparison node; returns the cmp index, or -errno. */
@@ -764,7 +825,9 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 			     ops_table[a->op].text);
 			return -EINVAL;
 		}
-		return add_cmp(e, &c) < 0 ? -ENOMEM : (int)e->ncmps - 1;
+		c.dfield = -1;
+		rc = add_cmp(e, &c);
+		return rc < 0 ? -ENOMEM : rc;
 	}
 	if (ops_table[a->op].kind == OK_SCALAR) {
 		const char *v = a->vals[0];
@@ -850,8 +913,10 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 			}
 			if (a->op != OP_PMATCH)
 				qsort(c.set, n, sizeof(*c.set), cmp_str);
-			for (size_t i = 0; i < n; i++)
+			for (size_t i = 0; i < n; i++) {
 				c.setlen[i] = strlen(c.set[i]);
+				set_filter_add(&c, c.set[i], c.setlen[i]);
+			}
 		} else {
 			c.nset = calloc(n ? n : 1, sizeof(*c.nset));
 			if (!c.nset)
@@ -868,8 +933,13 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 			}
 		}
 	}
-	if (sl->field == F_EVT_TYPE && sl->xform == XF_NONE && c.rslot < 0)
-		fold_evt_type(&c);
+	fold_fixed(&c, sl);
+	c.dfield = sl->direct && c.rslot < 0 ? sl->field : -1;
+	c.didx = sl->idx;
+	if (contains_table(&c)) {
+		cond_free_cmp(&c);
+		return -ENOMEM;
+	}
 	rc = add_cmp(e, &c);
 	if (rc < 0) {
 		cond_free_cmp(&c);
@@ -1006,6 +1076,71 @@ static int gen_node(struct engine *e, struct gen *g, const struct ast *a, int de
 		return emit(g, I_CMP, (uint32_t)rc) < 0 ? -ENOMEM : 0;
 	default:
 		return -EINVAL;
+	}
+}
+
+/* Where the code goes from pc with the register known to be acc: the pc of
+ * the next comparison, or the result when the code ends first. gen_node only
+ * jumps forward, so this ends. */
+static int32_t graph_follow(const struct insn *code, size_t ncode, size_t pc, int acc)
+{
+	while (pc < ncode) {
+		const struct insn *in = &code[pc];
+
+		switch (in->op) {
+		case I_CMP:
+			return (int32_t)pc;
+		case I_JF:
+			pc = acc ? pc + 1 : in->arg;
+			break;
+		case I_JT:
+			pc = acc ? in->arg : pc + 1;
+			break;
+		case I_NOT:
+			acc = !acc;
+			pc++;
+			break;
+		default:
+			acc = in->op == I_TRUE;
+			pc++;
+			break;
+		}
+	}
+	return acc ? BN_TRUE : BN_FALSE;
+}
+
+int cond_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry)
+{
+	struct bnode *g = calloc(ncode ? ncode : 1, sizeof(*g));
+
+	if (!g)
+		return -ENOMEM;
+	for (size_t pc = 0; pc < ncode; pc++) {
+		if (code[pc].op != I_CMP)
+			continue;
+		g[pc].cmp = code[pc].arg;
+		g[pc].t = graph_follow(code, ncode, pc + 1, 1);
+		g[pc].f = graph_follow(code, ncode, pc + 1, 0);
+	}
+	*entry = graph_follow(code, ncode, 0, 0); /* the register starts false */
+	*graph = g;
+	return 0;
+}
+
+void cond_entries(const struct engine *e, struct rule *r)
+{
+	for (unsigned sc = 0; sc < AS_SC_MAX; sc++) {
+		int32_t pc = r->entry;
+
+		while (pc >= 0) {
+			const struct bnode *b = &r->graph[pc];
+			const struct cmp *c = &e->cmps[b->cmp];
+
+			if (!((c->fold_known >> sc) & 1))
+				break;
+			pc = (c->fold_true >> sc) & 1 ? b->t : b->f;
+		}
+		r->entry_sc[sc] = pc;
 	}
 }
 

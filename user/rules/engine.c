@@ -1129,11 +1129,15 @@ static void rule_free(struct rule *r)
 	strv_free(r->tags, r->ntags);
 	free(r->source);
 	free(r->code);
+	free(r->graph);
 	free(r->outtext);
 	free(r->segs);
-	for (size_t i = 0; i < r->nkeys; i++)
+	for (size_t i = 0; i < r->nkeys; i++) {
 		free((char *)r->keys[i].key);
+		free(r->keys[i].json);
+	}
 	free(r->keys);
+	free(r->json_tail);
 }
 
 static struct ast *and_not(struct ast *cond, struct ast *exc)
@@ -1240,6 +1244,10 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 		}
 		goto out;
 	}
+	rc = cond_graph(r.code, r.ncode, &r.graph, &r.entry);
+	if (rc)
+		goto out;
+	cond_entries(e, &r);
 	kfilter_derive(a, &r.kf);
 	kfopen_derive(a, &r.kfo);
 	if (!r.evmask && named) {
@@ -1284,6 +1292,9 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 	}
 	if (r.ntags)
 		qsort(r.tags, r.ntags, sizeof(*r.tags), str_cmp);
+	rc = output_prepare(&r);
+	if (rc)
+		goto out;
 	nr = realloc(e->rules, (e->nrules + 1) * sizeof(*nr));
 	if (!nr) {
 		rc = -ENOMEM;
@@ -1465,7 +1476,7 @@ static struct engine *engine_new(const struct engine_opts *o)
 	e->line = malloc(OUTPUT_LINE_MAX);
 	e->textbuf = malloc(OUTPUT_LINE_MAX);
 	e->second.secs = -1;
-	if (!e->line || !e->textbuf) {
+	if (!e->line || !e->textbuf || output_init(e)) {
 		engine_free(e);
 		return NULL;
 	}
@@ -1573,6 +1584,7 @@ void engine_free(struct engine *e)
 	free(e->cmps);
 	free(e->line);
 	free(e->textbuf);
+	free(e->json_head);
 	free(e);
 }
 
@@ -1596,11 +1608,16 @@ int engine_process(struct engine *e, const struct event *ev, const struct procta
 	sc = ev->hdr->syscall;
 	if (sc >= AS_SC_MAX)
 		return 0;
+	/* folded comparisons hold for events of the syscall's own type */
+	c.sc = names_syscall_type(sc) == ev->hdr->type ? sc : AS_SC_NONE;
 	if (++e->gen == 0) { /* wrapped: forget every cached value */
 		for (size_t i = 0; i < e->nslots; i++)
 			e->slots[i].gen = 0;
+		for (size_t i = 0; i < e->ncmps; i++)
+			e->cmps[i].gen = 0;
 		e->gen = 1;
 	}
+	c.gen = e->gen;
 	for (size_t i = 0; i < e->nindex[sc]; i++) {
 		const struct rule *r = &e->rules[e->index[sc][i]];
 

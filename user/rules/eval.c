@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Evaluation: runs a rule's code over one boolean register. Field values are
- * extracted at most once per event (slots carry the event generation they
- * were filled in); nothing is allocated here.
+ * Evaluation: walks a rule's decision graph (cond_graph), one comparison per
+ * step. A comparison's result is worked out at most once per event, however
+ * many rules share it (comparisons carry the event generation of their
+ * result), or at load when the syscall fixes it; field values are read in
+ * place or extracted at most once per event into slots. Nothing is allocated
+ * here.
  */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <string.h>
-#include "names.h"
 #include "rules.h"
 
 static void xform_apply(int xf, const struct fval *in, struct fval *out, char *buf, size_t cap)
@@ -41,14 +43,14 @@ static void xform_apply(int xf, const struct fval *in, struct fval *out, char *b
 	}
 }
 
-const struct fval *eval_slot(struct evctx *c, int i)
-{
-	struct slot *s = &c->e->slots[i];
+static const struct fval *slot_value(struct evctx *c, int i);
 
-	if (s->gen == c->e->gen)
-		return &s->v;
+/* Work out slot s for this event. Out of line: slot_value, inlined into
+ * every comparison, is then a generation test and a return. */
+static __attribute__((noinline)) void slot_fill(struct evctx *c, struct slot *s)
+{
 	if (s->xform != XF_NONE) {
-		const struct fval *p = eval_slot(c, s->parent);
+		const struct fval *p = slot_value(c, s->parent);
 
 		if (p->present)
 			xform_apply(s->xform, p, &s->v, s->buf, s->cap);
@@ -57,8 +59,21 @@ const struct fval *eval_slot(struct evctx *c, int i)
 	} else {
 		fields_extract(c, s->field, s->any ? -1 : s->idx, s->arg, &s->v, s->buf, s->cap);
 	}
-	s->gen = c->e->gen;
+	s->gen = c->gen;
+}
+
+static inline const struct fval *slot_value(struct evctx *c, int i)
+{
+	struct slot *s = &c->e->slots[i];
+
+	if (s->gen != c->gen)
+		slot_fill(c, s);
 	return &s->v;
+}
+
+const struct fval *eval_slot(struct evctx *c, int i)
+{
+	return slot_value(c, i);
 }
 
 static int strcmp_n(const char *a, size_t al, const char *b, size_t bl)
@@ -85,7 +100,7 @@ static int icontains(const char *h, size_t hl, const char *n, size_t nl)
 	return 0;
 }
 
-static int in_sorted(const struct cmp *c, const char *s, size_t len)
+static __attribute__((noinline)) int in_search(const struct cmp *c, const char *s, size_t len)
 {
 	size_t lo = 0, hi = c->nsetv;
 
@@ -103,6 +118,18 @@ static int in_sorted(const struct cmp *c, const char *s, size_t len)
 	return 0;
 }
 
+/* The quick filter inline; the search, for the few values that pass, not */
+static int in_sorted(const struct cmp *c, const char *s, size_t len)
+{
+	unsigned char b = len ? (unsigned char)s[0] : 0;
+
+	if (!((c->setlens >> (len < SET_LEN_BITS ? len : SET_LEN_BITS - 1)) & 1))
+		return 0;
+	if (len && !((c->setfirst[b >> 6] >> (b & 63)) & 1))
+		return 0;
+	return in_search(c, s, len);
+}
+
 /* Falco's pmatch: a prefix matches itself and what is below it. */
 static int pmatch(const struct cmp *c, const char *s, size_t len)
 {
@@ -112,6 +139,26 @@ static int pmatch(const struct cmp *c, const char *s, size_t len)
 		if (pl > len || memcmp(s, c->set[i], pl) != 0)
 			continue;
 		if (pl == len || s[pl] == '/' || (pl && c->set[i][pl - 1] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/* contains with the comparison's Horspool table (cond.c): the last byte of
+ * the window says how far the needle can move. */
+static __attribute__((noinline)) int contains_skip(const uint8_t *skip, const char *h, size_t hl,
+						   const char *n, size_t nl)
+{
+	unsigned char last = (unsigned char)n[nl - 1];
+
+	for (size_t i = 0; i + nl <= hl; i += skip[(unsigned char)h[i + nl - 1]]) {
+		size_t j = nl - 1;
+
+		if ((unsigned char)h[i + j] != last)
+			continue;
+		while (j && h[i + j - 1] == n[j - 1])
+			j--;
+		if (j == 0)
 			return 1;
 	}
 	return 0;
@@ -127,46 +174,59 @@ static const char *cstr(const struct fval *v, char *tmp, size_t cap)
 	return tmp;
 }
 
-static int cmp_str(const struct cmp *c, const struct fval *v, const char *k, size_t kl)
+/* The operators that need a NUL-terminated copy or a byte loop. Out of
+ * line: their buffer would make every call of cmp_str set up a large frame. */
+static __attribute__((noinline)) int cmp_str_slow(const struct cmp *c, const struct fval *v,
+						  const char *k, size_t kl)
 {
 	char tmp[FIELDS_BUF_MAX];
 	int r;
 
 	switch (c->op) {
-	case OP_EQ:
-	case OP_EQ2:
-		return v->len == kl && memcmp(v->s, k, kl) == 0;
-	case OP_NE:
-		return !(v->len == kl && memcmp(v->s, k, kl) == 0);
 	case OP_LT:
 	case OP_LE:
 	case OP_GT:
 	case OP_GE:
 		r = strcmp_n(v->s, v->len, k, kl);
 		return c->op == OP_LT ? r < 0 : c->op == OP_LE ? r <= 0 : c->op == OP_GT ? r > 0 : r >= 0;
-	case OP_CONTAINS:
-	case OP_BCONTAINS:
-		return kl == 0 || memmem(v->s, v->len, k, kl) != NULL;
 	case OP_ICONTAINS:
 		return icontains(v->s, v->len, k, kl);
-	case OP_STARTSWITH:
-	case OP_BSTARTSWITH:
-		return v->len >= kl && memcmp(v->s, k, kl) == 0;
-	case OP_ENDSWITH:
-		return v->len >= kl && memcmp(v->s + v->len - kl, k, kl) == 0;
 	case OP_GLOB:
 		return fnmatch(k, cstr(v, tmp, sizeof(tmp)), FNM_NOESCAPE) == 0;
 	case OP_IGLOB:
 		return fnmatch(k, cstr(v, tmp, sizeof(tmp)), FNM_NOESCAPE | FNM_CASEFOLD) == 0;
 	case OP_REGEX:
 		return regexec(c->re, cstr(v, tmp, sizeof(tmp)), 0, NULL, 0) == 0;
-	case OP_IN:
-	case OP_INTERSECTS:
-		return in_sorted(c, v->s, v->len);
 	case OP_PMATCH:
 		return pmatch(c, v->s, v->len);
 	default:
 		return 0;
+	}
+}
+
+static int cmp_str(const struct cmp *c, const struct fval *v, const char *k, size_t kl)
+{
+	switch (c->op) {
+	case OP_EQ:
+	case OP_EQ2:
+		return v->len == kl && memcmp(v->s, k, kl) == 0;
+	case OP_NE:
+		return !(v->len == kl && memcmp(v->s, k, kl) == 0);
+	case OP_CONTAINS:
+	case OP_BCONTAINS:
+		if (c->skip && k == c->s)
+			return contains_skip(c->skip, v->s, v->len, k, kl);
+		return kl == 0 || memmem(v->s, v->len, k, kl) != NULL;
+	case OP_STARTSWITH:
+	case OP_BSTARTSWITH:
+		return v->len >= kl && memcmp(v->s, k, kl) == 0;
+	case OP_ENDSWITH:
+		return v->len >= kl && memcmp(v->s + v->len - kl, k, kl) == 0;
+	case OP_IN:
+	case OP_INTERSECTS:
+		return in_sorted(c, v->s, v->len);
+	default:
+		return cmp_str_slow(c, v, k, kl);
 	}
 }
 
@@ -205,7 +265,7 @@ static int cmp_value(struct evctx *ctx, const struct cmp *c, const struct fval *
 	if (!v->present)
 		return 0;
 	if (c->rslot >= 0) {
-		const struct fval *r = eval_slot(ctx, c->rslot);
+		const struct fval *r = slot_value(ctx, c->rslot);
 
 		if (!r->present)
 			return 0;
@@ -223,60 +283,71 @@ int eval_cmp_const(const struct cmp *c, const struct fval *v)
 	return c->rslot < 0 && cmp_value(NULL, c, v);
 }
 
-static int eval_cmp(struct evctx *ctx, const struct cmp *c)
+/* proc.aname / proc.apid with no index: any ancestor from the parent up */
+static int eval_any(struct evctx *ctx, const struct cmp *c, const struct slot *s)
 {
-	const struct slot *s = &ctx->e->slots[c->slot];
+	const struct as_hdr *h = ctx->ev->hdr;
+	int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS;
+	struct fval v;
 
-	if (c->fold) {
-		const struct as_hdr *h = ctx->ev->hdr;
-
-		if (h->syscall < AS_SC_MAX && names_syscall_type(h->syscall) == h->type)
-			return (c->fold_true >> h->syscall) & 1;
+	if (c->op == OP_EXISTS)
+		return n > 0;
+	for (int i = 1; i <= n; i++) {
+		fields_extract(ctx, s->field, i, NULL, &v, NULL, 0);
+		if (cmp_value(ctx, c, &v))
+			return 1;
 	}
+	return 0;
+}
 
-	if (s->any) {
-		/* proc.aname / proc.apid with no index: any ancestor from the parent up */
-		const struct as_hdr *h = ctx->ev->hdr;
-		int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS;
-		struct fval v;
-
-		if (c->op == OP_EXISTS)
-			return n > 0;
-		for (int i = 1; i <= n; i++) {
-			fields_extract(ctx, s->field, i, NULL, &v, NULL, 0);
-			if (cmp_value(ctx, c, &v))
-				return 1;
-		}
+/* cmp_value of a comparison with a constant */
+static int cmp_const(const struct cmp *c, const struct fval *v)
+{
+	if (!v->present)
 		return 0;
+	if (c->op == OP_EXISTS)
+		return 1;
+	if (v->type == T_STR)
+		return cmp_str(c, v, c->s, c->len);
+	return cmp_num(c, v->n, c->n);
+}
+
+static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
+{
+	const struct slot *s;
+	struct fval v;
+
+	/* a field read in place costs less than filling its slot */
+	if (c->dfield >= 0 && fields_direct(ctx->ev, c->dfield, c->didx, &v))
+		return cmp_const(c, &v);
+	s = &ctx->e->slots[c->slot];
+	if (s->any)
+		return eval_any(ctx, c, s);
+	return cmp_value(ctx, c, slot_value(ctx, c->slot));
+}
+
+/* One comparison for this event: its value folded at load for this syscall,
+ * or worked out once per event whichever rules ask. */
+static int eval_cmp(struct evctx *ctx, struct cmp *c)
+{
+	if ((c->fold_known >> ctx->sc) & 1)
+		return (c->fold_true >> ctx->sc) & 1;
+	if (c->gen != ctx->gen) {
+		c->gen = ctx->gen;
+		c->res = eval_cmp_uncached(ctx, c);
 	}
-	return cmp_value(ctx, c, eval_slot(ctx, c->slot));
+	return c->res;
 }
 
 int eval_rule(struct evctx *c, const struct rule *r)
 {
-	int acc = 0;
-	size_t pc = 0;
+	struct cmp *cmps = c->e->cmps;
+	int32_t pc = r->entry_sc[c->sc];
 
-	/* if-chain in order of frequency, not a switch: the switch compiled to
-	 * a jump table whose one indirect branch mispredicted at most steps */
-	while (pc < r->ncode) {
-		const struct insn *in = &r->code[pc];
-		int op = in->op;
+	while (pc >= 0) {
+		const struct bnode *b = &r->graph[pc];
 
-		if (op == I_CMP) {
-			acc = eval_cmp(c, &c->e->cmps[in->arg]);
-			pc++;
-		} else if (op == I_JF) {
-			pc = acc ? pc + 1 : in->arg;
-		} else if (op == I_JT) {
-			pc = acc ? in->arg : pc + 1;
-		} else if (op == I_NOT) {
-			acc = !acc;
-			pc++;
-		} else {
-			acc = op == I_TRUE;
-			pc++;
-		}
+		pc = eval_cmp(c, &cmps[b->cmp]) ? b->t : b->f;
 	}
-	return acc;
+	return pc == BN_TRUE;
 }

@@ -166,9 +166,32 @@ static void set_bool(struct fval *v, int b)
 	v->n = !!b;
 }
 
+/* strnlen(comm, AS_COMM_LEN), a word at a time where the layout allows:
+ * comms are the most compared strings (proc.name, proc.aname[N]). */
+static size_t comm_len(const char *comm)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (AS_COMM_LEN == 2 * sizeof(uint64_t)) {
+		const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+
+		for (size_t i = 0; i < 2; i++) {
+			uint64_t w, zero;
+
+			memcpy(&w, comm + i * sizeof(w), sizeof(w));
+			/* the lowest set bit marks the first NUL byte exactly */
+			zero = (w - ones) & ~w & highs;
+			if (zero)
+				return i * sizeof(w) + (size_t)__builtin_ctzll(zero) / 8;
+		}
+		return AS_COMM_LEN;
+	}
+#endif
+	return strnlen(comm, AS_COMM_LEN);
+}
+
 static void set_comm(struct fval *v, const char *comm)
 {
-	set_str(v, comm, strnlen(comm, AS_COMM_LEN));
+	set_str(v, comm, comm_len(comm));
 }
 
 /* argv of the process: from the event when it carries it, else the table. */
@@ -386,42 +409,51 @@ unsigned engine_open_class(const struct event *ev)
 	return c;
 }
 
+/* fd.* of an open; the path holds no NUL, so memrchr over its length is
+ * strrchr. */
+static void extract_fd_open(const struct event *ev, int f, struct fval *v, char *buf, size_t cap)
+{
+	const char *p = ev->path.s, *slash;
+
+	switch (f) {
+	case F_FD_NAME:
+		set_str(v, p, ev->path.len);
+		break;
+	case F_FD_NUM:
+		set_num(v, ev->res < 0 ? -1 : ev->res);
+		break;
+	case F_FD_TYPECHAR: /* as fields_fixed says */
+		set_str(v, "f", 1);
+		break;
+	case F_FD_TYPE:
+		set_str(v, "file", 4);
+		break;
+	case F_FD_DIRECTORY:
+		slash = memrchr(p, '/', ev->path.len);
+		if (!slash)
+			break;
+		if (slash == p)
+			snprintf(buf, cap, "/");
+		else
+			snprintf(buf, cap, "%.*s", (int)(slash - p), p);
+		set_cstr(v, buf);
+		break;
+	case F_FD_FILENAME:
+		slash = memrchr(p, '/', ev->path.len);
+		if (slash)
+			set_str(v, slash + 1, ev->path.len - (size_t)(slash + 1 - p));
+		break;
+	default:
+		break;
+	}
+}
+
 static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t cap)
 {
 	const struct event *ev = c->ev;
 
 	if (ev->hdr->type == AS_EV_OPEN) {
-		const char *p = ev->path.s, *slash = strrchr(p, '/');
-
-		switch (f) {
-		case F_FD_NAME:
-			set_str(v, p, ev->path.len);
-			break;
-		case F_FD_NUM:
-			set_num(v, ev->res < 0 ? -1 : ev->res);
-			break;
-		case F_FD_TYPECHAR:
-			set_cstr(v, "f");
-			break;
-		case F_FD_TYPE:
-			set_cstr(v, "file");
-			break;
-		case F_FD_DIRECTORY:
-			if (!slash)
-				break;
-			if (slash == p)
-				snprintf(buf, cap, "/");
-			else
-				snprintf(buf, cap, "%.*s", (int)(slash - p), p);
-			set_cstr(v, buf);
-			break;
-		case F_FD_FILENAME:
-			if (slash)
-				set_cstr(v, slash + 1);
-			break;
-		default:
-			break;
-		}
+		extract_fd_open(ev, f, v, buf, cap);
 		return;
 	}
 	if (ev->hdr->type != AS_EV_CONNECT)
@@ -486,6 +518,33 @@ static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t
 	}
 }
 
+int fields_fixed(int f, unsigned sc, struct fval *v)
+{
+	unsigned type = names_syscall_type(sc);
+
+	*v = (struct fval){ .type = fields_table[f].type };
+	switch (f) {
+	case F_EVT_TYPE:
+		set_cstr(v, names_evt_type(type, sc));
+		return 1;
+	case F_EVT_DIR:
+		set_cstr(v, "<");
+		return 1;
+	case F_FD_TYPECHAR:
+		if (type != AS_EV_OPEN)
+			return 0;
+		set_str(v, "f", 1);
+		return 1;
+	case F_FD_TYPE:
+		if (type != AS_EV_OPEN)
+			return 0;
+		set_str(v, "file", 4);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int has_res(const struct event *ev)
 {
 	unsigned t = ev->hdr->type;
@@ -508,8 +567,11 @@ static int ancestor(const struct as_hdr *h, int32_t idx, const char **comm, uint
 	return 1;
 }
 
-void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct fval *v,
-		    char *buf, size_t cap)
+/* Every field; out of line so that the fields fields_extract takes first
+ * do not pay for this frame. */
+static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_t idx,
+						  const char *arg, struct fval *v, char *buf,
+						  size_t cap)
 {
 	const struct event *ev = c->ev;
 	const struct as_hdr *h = ev->hdr;
@@ -691,4 +753,70 @@ void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct
 		extract_fd(c, f, v, buf, cap);
 		break;
 	}
+}
+
+int fields_direct_ok(int f)
+{
+	return f == F_PROC_NAME || f == F_PROC_PNAME || f == F_PROC_ANAME ||
+	       f == F_EVT_IS_OPEN_READ || f == F_EVT_IS_OPEN_WRITE || f == F_FD_NAME ||
+	       f == F_FD_NUM || f == F_FD_FILENAME;
+}
+
+int fields_direct(const struct event *ev, int f, int32_t idx, struct fval *v)
+{
+	const struct as_hdr *h = ev->hdr;
+	const char *comm;
+	uint32_t pid;
+
+	/* as extract_any does; for what conditions test on most events */
+	switch (f) {
+	case F_PROC_NAME:
+		*v = (struct fval){ .type = T_STR };
+		set_comm(v, h->comm);
+		return 1;
+	case F_PROC_PNAME:
+		idx = 1;
+		/* fall through */
+	case F_PROC_ANAME:
+		if (idx < 0)
+			return 0;
+		*v = (struct fval){ .type = T_STR };
+		if (ancestor(h, idx, &comm, &pid))
+			set_comm(v, comm);
+		return 1;
+	case F_EVT_IS_OPEN_READ:
+	case F_EVT_IS_OPEN_WRITE:
+		*v = (struct fval){ .type = T_BOOL };
+		if (h->type == AS_EV_OPEN)
+			set_bool(v, !!(engine_open_class(ev) &
+				       (f == F_EVT_IS_OPEN_READ ? AS_OPEN_READ : AS_OPEN_WRITE)));
+		return 1;
+	case F_FD_NAME:
+		if (h->type != AS_EV_OPEN)
+			return 0;
+		*v = (struct fval){ .type = T_STR };
+		set_str(v, ev->path.s, ev->path.len);
+		return 1;
+	case F_FD_NUM:
+		if (h->type != AS_EV_OPEN)
+			return 0;
+		*v = (struct fval){ .type = T_NUM };
+		set_num(v, ev->res < 0 ? -1 : ev->res);
+		return 1;
+	case F_FD_FILENAME:
+		if (h->type != AS_EV_OPEN)
+			return 0;
+		*v = (struct fval){ .type = T_STR };
+		extract_fd_open(ev, f, v, NULL, 0);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct fval *v,
+		    char *buf, size_t cap)
+{
+	if (!fields_direct(c->ev, f, idx, v))
+		extract_any(c, f, idx, arg, v, buf, cap);
 }

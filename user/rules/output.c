@@ -200,6 +200,122 @@ static void output_write(struct engine *e, const struct rule *r, const char *lin
 	fputc('\n', out);
 }
 
+/* Keys every line may carry, as jw_key writes them */
+#define OUTPUT_KEY_SESSION "\"agent.session\":"
+#define OUTPUT_KEY_SEQ "\"agent.seq\":"
+/* from the end of "output" to the first output_fields key */
+#define OUTPUT_FIELDS_OPEN "\",\"output_fields\":{"
+
+/* Room for a constant piece of text: any byte may become a 6-byte escape */
+static size_t piece_room(size_t textlen)
+{
+	return 6 * textlen + 64;
+}
+
+/* The text written into w (its own malloc'd buffer) as a string. */
+static char *piece_take(struct jw *w, size_t *len)
+{
+	if (w->overflow) { /* piece_room was short: cannot be */
+		free(w->buf);
+		return NULL;
+	}
+	w->buf[w->len] = 0; /* jw_raw keeps two bytes spare */
+	*len = w->len;
+	return w->buf;
+}
+
+int output_init(struct engine *e)
+{
+	size_t cap = piece_room(strlen(e->hostname) + sizeof("hostname") + sizeof("output"));
+	struct jw w;
+	char *b = malloc(cap);
+
+	if (!b)
+		return -ENOMEM;
+	jw_init(&w, b, cap);
+	jw_obj_open(&w, NULL);
+	jw_str(&w, "hostname", e->hostname);
+	jw_key(&w, "output");
+	jw_raw(&w, "\"", 1);
+	e->json_head = piece_take(&w, &e->json_head_len);
+	return e->json_head ? 0 : -ENOMEM;
+}
+
+/* "key": of each output field */
+static int prepare_keys(struct rule *r)
+{
+	for (size_t i = 0; i < r->nkeys; i++) {
+		struct outkey *k = &r->keys[i];
+		size_t cap = piece_room(strlen(k->key));
+		struct jw w;
+		char *b = malloc(cap);
+
+		if (!b)
+			return -ENOMEM;
+		jw_init(&w, b, cap);
+		jw_key(&w, k->key);
+		k->json = piece_take(&w, &k->jsonlen);
+		if (!k->json)
+			return -ENOMEM;
+		if (!strcmp(k->key, "agent.session"))
+			r->has_session_key = 1;
+	}
+	return 0;
+}
+
+int output_prepare(struct rule *r)
+{
+	size_t len = strlen(r->name) + strlen(r->source) + strlen(engine_priority_name(r->prio)) +
+		     sizeof("priority\"rule\"source\"tags\"time"),
+	       cap;
+	struct jw w;
+	char *b;
+
+	for (size_t i = 0; i < r->ntags; i++)
+		len += strlen(r->tags[i]) + 3;
+	cap = piece_room(len);
+	b = malloc(cap);
+	if (!b)
+		return -ENOMEM;
+	/* what output_alert wrote after the output fields, up to the time */
+	jw_init(&w, b, cap);
+	jw_obj_close(&w);
+	jw_str(&w, "priority", engine_priority_name(r->prio));
+	jw_str(&w, "rule", r->name);
+	jw_str(&w, "source", r->source);
+	jw_arr_open(&w, "tags");
+	for (size_t i = 0; i < r->ntags; i++)
+		jw_str(&w, NULL, r->tags[i]);
+	jw_arr_close(&w);
+	jw_key(&w, "time");
+	jw_raw(&w, "\"", 1);
+	r->json_tail = piece_take(&w, &r->json_tail_len);
+	if (!r->json_tail)
+		return -ENOMEM;
+	return prepare_keys(r);
+}
+
+/* A value after its key: a string, a number, true/false or null. */
+static void output_json_value(struct jw *w, const struct fval *v)
+{
+	char num[JW_NUM_MAX];
+
+	if (!v->present) {
+		jw_raw(w, "null", 4);
+	} else if (v->type == T_STR) {
+		jw_raw(w, "\"", 1);
+		jw_escape(w, v->s, v->len);
+		jw_raw(w, "\"", 1);
+	} else if (v->type == T_BOOL) {
+		if (v->n)
+			jw_raw(w, "true", 4);
+		else
+			jw_raw(w, "false", 5);
+	} else {
+		jw_raw(w, num, jw_fmt_i64(num, v->n));
+	}
+}
+
 /* Every alert of an agent session carries agent.session in output_fields,
  * whether or not the rule's output names it: it is what ties an alert to the
  * agent-bwrap launch that started the tree. */
@@ -208,12 +324,21 @@ static void output_session(struct evctx *c, const struct rule *r, struct jw *w)
 	struct fval v = { 0 };
 	char buf[AS_SESSION_MAX];
 
-	for (size_t i = 0; i < r->nkeys; i++)
-		if (!strcmp(r->keys[i].key, "agent.session"))
-			return;
+	if (r->has_session_key)
+		return;
 	fields_extract(c, F_AGENT_SESSION, -1, NULL, &v, buf, sizeof(buf));
-	if (v.present)
-		jw_strn(w, "agent.session", v.s, v.len);
+	if (v.present) {
+		jw_key_raw(w, OUTPUT_KEY_SESSION, sizeof(OUTPUT_KEY_SESSION) - 1);
+		output_json_value(w, &v);
+	}
+}
+
+static void output_seq(struct engine *e, struct jw *w)
+{
+	char num[JW_NUM_MAX];
+
+	jw_key_raw(w, OUTPUT_KEY_SEQ, sizeof(OUTPUT_KEY_SEQ) - 1);
+	jw_raw(w, num, jw_fmt_u64(num, ++e->seq));
 }
 
 static void sb_value(struct sbuf *s, const struct fval *v, int field, int width, int text_mode)
@@ -250,20 +375,28 @@ static void sb_value(struct sbuf *s, const struct fval *v, int field, int width,
 		sb_put(s, " ", 1);
 }
 
-/* prefix "." nine digits of ns, then suffix; dst holds 40 bytes. */
-static void output_stamp(char dst[40], const char *prefix, unsigned long long ns,
-			 const char *suffix)
-{
-	size_t n = strnlen(prefix, 24);
+#define OUTPUT_FRAC_LEN 10 /* ".nnnnnnnnn": the nanoseconds of a stamp */
 
-	memcpy(dst, prefix, n);
-	dst[n++] = '.';
-	for (int i = 8; i >= 0; i--) {
-		dst[n + (size_t)i] = (char)('0' + ns % 10);
+static void output_frac(char frac[OUTPUT_FRAC_LEN], unsigned long long ns)
+{
+	frac[0] = '.';
+	for (int i = OUTPUT_FRAC_LEN - 1; i >= 1; i--) {
+		frac[i] = (char)('0' + ns % 10);
 		ns /= 10;
 	}
-	n += 9;
-	memcpy(dst + n, suffix, strlen(suffix) + 1);
+}
+
+/* prefix, frac, then suffix; dst holds 40 bytes. Returns the length. */
+static size_t output_stamp(char dst[40], const char *prefix, const char frac[OUTPUT_FRAC_LEN],
+			   const char *suffix)
+{
+	size_t n = strnlen(prefix, 24), sl = strlen(suffix);
+
+	memcpy(dst, prefix, n);
+	memcpy(dst + n, frac, OUTPUT_FRAC_LEN);
+	n += OUTPUT_FRAC_LEN;
+	memcpy(dst + n, suffix, sl + 1);
+	return n + sl;
 }
 
 /* The cached formatting of second secs. */
@@ -287,16 +420,18 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 	struct engine *e = c->e;
 	struct sbuf s = { .b = e->textbuf, .cap = OUTPUT_LINE_MAX };
 	static const struct fval missing = { 0 };
-	char tod[40], iso[40];
+	char tod[40], iso[40], frac[OUTPUT_FRAC_LEN];
+	size_t todlen, isolen;
 	unsigned long long ns = c->ev->ts % 1000000000ull;
 	struct jw w;
 
 	output_second(e, (time_t)(c->ev->ts / 1000000000ull));
-	output_stamp(tod, e->second.tod, ns, "");
-	output_stamp(iso, e->second.iso, ns, "Z");
+	output_frac(frac, ns);
+	todlen = output_stamp(tod, e->second.tod, frac, "");
+	isolen = output_stamp(iso, e->second.iso, frac, "Z");
 
 	s.b[0] = 0;
-	sb_put(&s, tod, strlen(tod));
+	sb_put(&s, tod, todlen);
 	sb_put(&s, ": ", 2);
 	sb_put(&s, engine_priority_name(r->prio), strlen(engine_priority_name(r->prio)));
 	sb_put(&s, " ", 1);
@@ -318,37 +453,23 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 		output_write(e, r, s.b, s.len, out);
 		return;
 	}
+	/* the constant pieces were written once (output_init, output_prepare) */
 	jw_init(&w, e->line, OUTPUT_LINE_MAX);
-	jw_obj_open(&w, NULL);
-	jw_str(&w, "hostname", e->hostname);
-	jw_strn(&w, "output", s.b, s.len);
-	jw_obj_open(&w, "output_fields");
+	jw_raw(&w, e->json_head, e->json_head_len);
+	jw_escape(&w, s.b, s.len);
+	jw_raw(&w, OUTPUT_FIELDS_OPEN, sizeof(OUTPUT_FIELDS_OPEN) - 1);
 	for (size_t i = 0; i < r->nkeys; i++) {
 		const struct outkey *k = &r->keys[i];
-		const struct fval *v = k->slot >= 0 ? eval_slot(c, k->slot) : &missing;
 
-		if (!v->present)
-			jw_null(&w, k->key);
-		else if (v->type == T_STR)
-			jw_strn(&w, k->key, v->s, v->len);
-		else if (v->type == T_BOOL)
-			jw_bool(&w, k->key, (int)v->n);
-		else
-			jw_i64(&w, k->key, v->n);
+		jw_key_raw(&w, k->json, k->jsonlen);
+		output_json_value(&w, k->slot >= 0 ? eval_slot(c, k->slot) : &missing);
 	}
 	output_session(c, r, &w);
 	if (e->opts.seq)
-		jw_u64(&w, "agent.seq", ++e->seq);
-	jw_obj_close(&w);
-	jw_str(&w, "priority", engine_priority_name(r->prio));
-	jw_str(&w, "rule", r->name);
-	jw_str(&w, "source", r->source);
-	jw_arr_open(&w, "tags");
-	for (size_t i = 0; i < r->ntags; i++)
-		jw_str(&w, NULL, r->tags[i]);
-	jw_arr_close(&w);
-	jw_str(&w, "time", iso);
-	jw_obj_close(&w);
+		output_seq(e, &w);
+	jw_raw(&w, r->json_tail, r->json_tail_len);
+	jw_raw(&w, iso, isolen); /* digits, '-', ':', 'T', '.', 'Z': nothing to escape */
+	jw_raw(&w, "\"}", 2);
 	if (jw_finish(&w) >= 0)
 		w.len--; /* the newline: output_write adds its own */
 	output_write(e, r, w.buf, w.len, out); /* cut short or not: one line */

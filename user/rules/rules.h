@@ -157,6 +157,7 @@ struct slot {
 	int parent;
 	int type; /* result type */
 	int any; /* proc.aname/proc.apid with no index: any ancestor */
+	int direct; /* a plain fields_direct_ok field: comparisons read it in place */
 	char *text; /* as written */
 	char *buf;
 	size_t cap;
@@ -165,6 +166,8 @@ struct slot {
 };
 
 enum xform { XF_NONE, XF_TOLOWER, XF_TOUPPER, XF_BASENAME, XF_LEN, XF_MAX };
+
+#define SET_LEN_BITS 64 /* bits of cmp.setlens; longer strings share the last */
 
 struct cmp {
 	int slot;
@@ -177,11 +180,26 @@ struct cmp {
 	size_t *setlen;
 	int64_t *nset; /* numeric set */
 	size_t nsetv;
+	/* string sets: bit min(len, SET_LEN_BITS - 1) of every string's length,
+	 * and bit b of every first byte b; a value missing from either is not in
+	 * the set, without a search (most values are not in it) */
+	uint64_t setlens;
+	uint64_t setfirst[4];
 	regex_t *re;
-	/* evt.type compared with constants: the answer per syscall, worked out
-	 * once (bit sc of fold_true) instead of string compares per event */
-	int fold;
+	uint8_t *skip; /* contains of a constant: Horspool's shift per byte, or NULL */
+	/* a field whose value a syscall fixes (evt.type; fd.typechar of an open)
+	 * compared with constants: the answer for syscall sc (bit sc of
+	 * fold_known) is bit sc of fold_true, worked out at load */
+	uint32_t fold_known;
 	uint32_t fold_true;
+	/* a fields_direct field (slot.direct) compared with a constant is read
+	 * in place: its field and index; dfield -1: through the slot */
+	int dfield;
+	int32_t didx;
+	/* the result for the event of generation gen: rules share comparisons
+	 * (cond_compile merges equal ones), and each runs once per event */
+	uint32_t gen;
+	int res;
 };
 
 enum insn_op { I_CMP, I_JF, I_JT, I_NOT, I_TRUE, I_FALSE };
@@ -189,6 +207,19 @@ enum insn_op { I_CMP, I_JF, I_JT, I_NOT, I_TRUE, I_FALSE };
 struct insn {
 	uint32_t op; /* enum insn_op */
 	uint32_t arg; /* I_CMP: cmp index; I_JF/I_JT: target pc */
+};
+
+/*
+ * The code as the evaluator runs it (cond_graph): each comparison names the
+ * comparison to run next when it is true and when it is false. Chains of
+ * jumps and nots are followed once at load instead of one step per event.
+ */
+#define BN_FALSE (-1) /* the rule does not match */
+#define BN_TRUE (-2) /* the rule matches */
+
+struct bnode {
+	uint32_t cmp; /* cmp index */
+	int32_t t, f; /* pc of the next comparison, or BN_FALSE / BN_TRUE */
 };
 
 struct outseg {
@@ -203,6 +234,8 @@ struct outkey { /* output_fields, sorted by key */
 	const char *key;
 	int slot;
 	int unsupported;
+	char *json; /* "key": as the line has it (output_prepare) */
+	size_t jsonlen;
 };
 
 /* What a rule's condition implies about process and ancestor names (kfilter.c). */
@@ -252,11 +285,21 @@ struct rule {
 	uint32_t evmask; /* bit per enum as_syscall */
 	struct insn *code;
 	size_t ncode;
+	struct bnode *graph; /* indexed by pc; only comparisons' entries are used */
+	int32_t entry; /* first comparison, or BN_FALSE / BN_TRUE */
+	/* per syscall: the first comparison not folded for it (cond_entries);
+	 * most conditions open with an evt.type test every indexed event passes */
+	int32_t entry_sc[AS_SC_MAX];
 	char *outtext;
 	struct outseg *segs;
 	size_t nsegs;
 	struct outkey *keys;
 	size_t nkeys;
+	int has_session_key; /* agent.session is one of keys */
+	/* the constant end of the rule's JSON line, from closing output_fields
+	 * to the opening quote of "time" (output_prepare) */
+	char *json_tail;
+	size_t json_tail_len;
 	struct kfilter kf;
 	struct engine_kfopen kfo;
 };
@@ -280,6 +323,8 @@ struct engine {
 	uint64_t seq; /* agent.seq of the last alert: a gap downstream means a loss */
 	char *line;
 	char *textbuf;
+	char *json_head; /* {"hostname":"...","output":" (output_init) */
+	size_t json_head_len;
 	/* an alert's second, formatted once per second (localtime_r and
 	 * strftime were a tenth of the cost of an alert) */
 	struct {
@@ -346,6 +391,10 @@ struct cond_err {
 int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
 		 uint32_t *evmask, int *evtype_named, struct cond_err *err);
 int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err);
+/* The decision graph of code (jumps only go forward). Returns 0 or -ENOMEM. */
+int cond_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry);
+/* r->entry_sc from r->entry, past comparisons each syscall folds. */
+void cond_entries(const struct engine *e, struct rule *r);
 void cond_free_cmp(struct cmp *c);
 
 /* eval.c */
@@ -355,17 +404,31 @@ struct evctx {
 	const struct proctable *pt;
 	const struct proc_entry *pe;
 	int pe_done;
+	unsigned sc; /* the event's syscall; AS_SC_NONE when it is not of its type */
+	uint32_t gen; /* e->gen for this event */
 };
 int eval_rule(struct evctx *c, const struct rule *r);
 /* A comparison against a constant value (no val() on the right). */
 int eval_cmp_const(const struct cmp *c, const struct fval *v);
 void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct fval *v,
 		    char *buf, size_t cap);
+/* Fields read straight from the record (no buffer, no process table): for
+ * such a field of this event fill v and return 1, else 0 (fields_extract then
+ * works it out). fields_direct_ok(f): f may be one. */
+int fields_direct(const struct event *ev, int f, int32_t idx, struct fval *v);
+int fields_direct_ok(int f);
+/* The value of field f in every event of syscall sc, when the syscall fixes
+ * it (1, *v set); else 0. */
+int fields_fixed(int f, unsigned sc, struct fval *v);
 const struct fval *eval_slot(struct evctx *c, int slot);
 
 /* output.c */
 int output_compile(struct engine *e, struct rule *r, const struct text *t, struct cond_err *err,
 		   char *warn, size_t warnsz);
+/* The constant pieces of every alert line: the engine's (hostname) and a
+ * compiled rule's (keys, priority, name, source, tags). 0 or -ENOMEM. */
+int output_init(struct engine *e);
+int output_prepare(struct rule *r);
 void output_alert(struct evctx *c, const struct rule *r, FILE *out);
 void output_value_text(const struct fval *v, int field, char *buf, size_t cap);
 
