@@ -6,7 +6,8 @@
  *
  * *.test files hold cases:
  *   === name
- *   --- opts        (optional) "all" for rule_matching: all, "text" for --text
+ *   --- opts        (optional) "all" for rule_matching: all, "text" for --text,
+ *                   "seq" for agent.seq
  *   --- rules       YAML
  *   --- events      one event spec per line (see parse_event)
  *   --- expect      exact output lines
@@ -508,6 +509,8 @@ static void run_case(const char *file, struct tcase *t)
 		o.rule_matching_all = 1;
 	if (strstr(t->sec[S_OPTS].s, "text"))
 		o.json = 0;
+	if (strstr(t->sec[S_OPTS].s, "seq"))
+		o.seq = 1;
 	if (strstr(t->sec[S_OPTS].s, "min=notice"))
 		o.min_priority = ENGINE_PRIO_NOTICE;
 	rc = run(t->sec[S_RULES].s, t->sec[S_EVENTS].s, &o, &out, &diag, &dump, &pf);

@@ -260,6 +260,13 @@ static int prepare_keys(struct rule *r)
 		if (!strcmp(k->key, "agent.session"))
 			r->has_session_key = 1;
 	}
+	r->seq_at = r->session_at = r->nkeys;
+	for (size_t i = r->nkeys; i-- > 0;) {
+		if (strcmp(r->keys[i].key, "agent.seq") > 0)
+			r->seq_at = i;
+		if (strcmp(r->keys[i].key, "agent.session") > 0)
+			r->session_at = i;
+	}
 	return 0;
 }
 
@@ -458,15 +465,18 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 	jw_raw(&w, e->json_head, e->json_head_len);
 	jw_escape(&w, s.b, s.len);
 	jw_raw(&w, OUTPUT_FIELDS_OPEN, sizeof(OUTPUT_FIELDS_OPEN) - 1);
-	for (size_t i = 0; i < r->nkeys; i++) {
+	for (size_t i = 0; i <= r->nkeys; i++) {
 		const struct outkey *k = &r->keys[i];
 
+		if (i == r->seq_at && e->opts.seq)
+			output_seq(e, &w);
+		if (i == r->session_at)
+			output_session(c, r, &w);
+		if (i == r->nkeys)
+			break;
 		jw_key_raw(&w, k->json, k->jsonlen);
 		output_json_value(&w, k->slot >= 0 ? eval_slot(c, k->slot) : &missing);
 	}
-	output_session(c, r, &w);
-	if (e->opts.seq)
-		output_seq(e, &w);
 	jw_raw(&w, r->json_tail, r->json_tail_len);
 	jw_raw(&w, iso, isolen); /* digits, '-', ':', 'T', '.', 'Z': nothing to escape */
 	jw_raw(&w, "\"}", 2);

@@ -296,6 +296,9 @@ struct rule {
 	struct outkey *keys;
 	size_t nkeys;
 	int has_session_key; /* agent.session is one of keys */
+	/* where the keys the engine adds sort among keys (output_fields is a
+	 * sorted map, as in Falco): before keys[seq_at] and keys[session_at] */
+	size_t seq_at, session_at;
 	/* the constant end of the rule's JSON line, from closing output_fields
 	 * to the opening quote of "time" (output_prepare) */
 	char *json_tail;
