@@ -376,7 +376,7 @@ static long as_pfx_step(__u32 i, struct as_pfx_cmp *c)
  * The kernel renders "/" and the names nearest the root (at most
  * AS_OPEN_TOP_COMPS, at most AS_OPEN_PREFIX_LEN - 1 bytes, stopping once the
  * longest prefix is covered) exactly as userspace joins them; the rest stays
- * zero, so a prefix longer than what was rendered never matches.
+ * zero, so a prefix longer than what is rendered so far does not match yet.
  */
 __noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 {
@@ -394,8 +394,13 @@ __noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 		return 0; /* not reached the root: keep the event */
 	top = &s->top;
 	n = top->n;
-	if (n == 0)
+	if (n == 0) {
 		r[pos++] = '/'; /* the root itself */
+		bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &c, 0);
+		return c.hit;
+	}
+	/* a component at a time, testing after each: "/tmp" decides a path
+	 * under /tmp before its next name is read */
 	for (j = 0; j < AS_OPEN_TOP_COMPS && j < n; j++) {
 		__u32 k = (n - 1 - j) & (AS_OPEN_TOP_COMPS - 1), len = top->len[k];
 
@@ -412,9 +417,11 @@ __noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 		if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)top->name[k]))
 			break;
 		pos += len;
+		bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &c, 0);
+		if (c.hit)
+			return 1;
 	}
-	bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &c, 0);
-	return c.hit;
+	return 0;
 }
 
 struct as_cgwalk {
