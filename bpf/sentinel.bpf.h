@@ -83,6 +83,7 @@ struct as_path_top {
 struct as_scratch {
 	__u8 buf[AS_SCRATCH_SIZE];
 	struct as_path_top top;
+	__u64 word; /* a typed load's result, stored and read back as a number */
 };
 
 /* Arguments saved at sys_enter_*, consumed at the matching sys_exit_*. */
