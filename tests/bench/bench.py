@@ -347,6 +347,27 @@ WORKLOADS = (  # name, mode, inside, iterations option
 )
 
 
+def check_floor(env):
+    """The floor must attach the tracepoints agent-sentinel attaches, no more
+    and no fewer, or the w1 ratio compares against the wrong thing."""
+    r = subprocess.run([env.sentinel, "--rules", env.rules, "-v", "-M", "0.1"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r"(\d+) tracepoints attached", r.stderr)
+    f = subprocess.Popen([env.floor], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = f.stdout.readline().split()
+    finally:
+        f.terminate()
+        f.wait()
+    ours = int(m.group(1)) if m else None
+    floor = int(line[1]) if len(line) > 1 and line[0] == "READY" else None
+    if ours is None or floor is None or ours != floor:
+        raise RuntimeError(f"the floor attaches {floor} tracepoints, agent-sentinel {ours}: "
+                           "keep tests/bench/floor.bpf.c in step with bpf/ and user/attach.c")
+    log(f"floor and agent-sentinel both attach {ours} tracepoints")
+    return ours
+
+
 def part_alternating(env, args, configs):
     """Workloads 1, 2, 4 under each configuration, alternated round by round."""
     per = {c: {w[0]: [] for w in WORKLOADS} for c in configs}
@@ -930,6 +951,7 @@ def main():
             log(f"missing {b}: build first (cmake --build {args.build_dir})")
             return 1
     parts = args.only.split(",")
+    tracepoints = check_floor(env)
     configs = [c for c in args.configs.split(",") if c in CONFIGS]
     if "none" not in configs:
         configs.insert(0, "none")
@@ -943,7 +965,7 @@ def main():
                        "bpftrace": subprocess.run(["bpftrace", "--version"], stdout=subprocess.PIPE,
                                                   text=True).stdout.strip()
                        if shutil.which("bpftrace") else None},
-           "args": vars(args)}
+           "args": vars(args), "tracepoints_attached": tracepoints}
     try:
         if "alternating" in parts:
             res["alternating"] = part_alternating(env, args, configs)
