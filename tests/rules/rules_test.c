@@ -17,6 +17,7 @@
  *   --- prefilter   (optional) "kept N dropped M": the derived kernel pre-filter
  *                   over the events (every case checks that no event that
  *                   alerted would have been dropped)
+ *   an event key of note: junk=C sets every comm's bytes after its NUL to C
  * *.cond files hold a YAML prelude then triples:
  *   C: condition
  *   E: event spec
@@ -170,6 +171,7 @@ static size_t build_record(const char *line, void *rec)
 	uint64_t caps[3] = { 0 };
 	uint32_t child = 0;
 	const char *p;
+	char junk = 0;
 
 	memset(rec, 0, REC_MAX);
 	h->pid = h->tid = 100;
@@ -215,6 +217,8 @@ static size_t build_record(const char *line, void *rec)
 			h->ts = n;
 		else if (!strcmp(k, "comm"))
 			snprintf(h->comm, sizeof(h->comm), "%s", v);
+		else if (!strcmp(k, "junk")) /* what follows each comm's NUL */
+			junk = v[0];
 		else if (!strcmp(k, "session")) {
 			snprintf(h->session, sizeof(h->session), "%s", v);
 			h->flags |= AS_HF_SESSION;
@@ -285,6 +289,14 @@ static size_t build_record(const char *line, void *rec)
 			fprintf(stderr, "unknown event key '%s'\n", k);
 			return 0;
 		}
+	}
+	/* decode_record takes a comm with anything after its NUL; so must the engine */
+	for (int i = -1; junk && i < (int)h->n_anc; i++) {
+		char *comm = i < 0 ? h->comm : h->anc[i].comm;
+		size_t n = strnlen(comm, AS_COMM_LEN);
+
+		if (n + 1 < AS_COMM_LEN)
+			memset(comm + n + 1, junk, AS_COMM_LEN - n - 1);
 	}
 	h->type = (uint16_t)type;
 	h->syscall = (uint16_t)sc;

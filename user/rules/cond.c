@@ -687,6 +687,7 @@ void cond_free_cmp(struct cmp *c)
 	free(c->setlen);
 	free(c->nset);
 	free(c->skip);
+	free(c->ckeys);
 	if (c->re) {
 		regfree(c->re);
 		free(c->re);
@@ -776,6 +777,118 @@ static int contains_table(struct cmp *c)
 	for (size_t i = 0; i + 1 < c->len; i++)
 		c->skip[(unsigned char)c->s[i]] = (uint8_t)(c->len - 1 - i);
 	return 0;
+}
+
+/* evt.is_open_read/write =, != or exists: which bits of evctx.ocls decide */
+static void specialise_open_class(struct cmp *c, uint32_t bit)
+{
+	int want;
+
+	if (c->op == OP_EXISTS) {
+		c->omask = c->owant = EVAL_OCLS_OPEN; /* present on every open */
+		c->kind = CK_OPEN_CLASS;
+		return;
+	}
+	if (c->op == OP_EQ || c->op == OP_EQ2)
+		want = c->n != 0;
+	else if (c->op == OP_NE)
+		want = c->n == 0;
+	else
+		return;
+	c->omask = EVAL_OCLS_OPEN | bit;
+	c->owant = EVAL_OCLS_OPEN | (want ? bit : 0);
+	c->kind = CK_OPEN_CLASS;
+}
+
+/* A comm name compared with constants: each constant as a comm image (a
+ * longer one is no comm and is left out). Returns 0 or -ENOMEM. */
+static int specialise_comm(struct cmp *c, int32_t idx)
+{
+	const char *const *vals = c->set ? (const char *const *)c->set : (const char *const *)&c->s;
+	const size_t *lens = c->set ? c->setlen : &c->len;
+	size_t n = c->set ? c->nsetv : 1;
+
+	switch (c->op) {
+	case OP_EXISTS: /* present: not equal to nothing */
+		n = 0;
+		c->cneg = 1;
+		break;
+	case OP_NE:
+		c->cneg = 1;
+		break;
+	case OP_EQ:
+	case OP_EQ2:
+	case OP_IN:
+	case OP_INTERSECTS:
+		break;
+	default:
+		return 0;
+	}
+	if (n > CMP_COMM_KEYS_MAX)
+		return 0;
+	c->ckeys = calloc(n ? n : 1, sizeof(*c->ckeys));
+	if (!c->ckeys)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		char img[AS_COMM_LEN] = { 0 };
+
+		if (lens[i] > AS_COMM_LEN)
+			continue;
+		memcpy(img, vals[i], lens[i]);
+		memcpy(&c->ckeys[c->nckeys], img, sizeof(img));
+		c->chash |= 1ull << comm_key_hash(&c->ckeys[c->nckeys]);
+		c->nckeys++;
+	}
+	c->cidx = idx;
+	c->kind = CK_COMM;
+	return 0;
+}
+
+/* fd.name startswith: the prefix's first bytes (up to a word) and their mask */
+static void specialise_prefix(struct cmp *c)
+{
+	size_t n = c->len < sizeof(c->pword) ? c->len : sizeof(c->pword);
+	unsigned char ones[sizeof(c->pmask)] = { 0 };
+
+	c->pword = 0;
+	memcpy(&c->pword, c->s, n);
+	memset(ones, 0xff, n);
+	memcpy(&c->pmask, ones, sizeof(ones));
+	c->kind = CK_FD_PREFIX;
+}
+
+/* Pick how eval.c answers c (enum cmp_kind): a plain header field against
+ * constants is answered inline, as fields_direct and cmp_value would.
+ * Returns 0 or -ENOMEM. */
+static int cmp_specialise(struct cmp *c, const struct slot *sl)
+{
+	c->kind = CK_GENERIC;
+	if (!sl->direct || c->rslot >= 0)
+		return 0;
+	switch (sl->field) {
+	case F_EVT_IS_OPEN_READ:
+		specialise_open_class(c, AS_OPEN_READ);
+		return 0;
+	case F_EVT_IS_OPEN_WRITE:
+		specialise_open_class(c, AS_OPEN_WRITE);
+		return 0;
+	case F_PROC_NAME:
+		return specialise_comm(c, 0);
+	case F_PROC_PNAME:
+		return specialise_comm(c, 1);
+	case F_PROC_ANAME:
+		return sl->idx >= 0 ? specialise_comm(c, sl->idx) : 0;
+	case F_FD_NUM:
+		if (c->op != OP_EXISTS)
+			c->kind = CK_FD_NUM;
+		return 0;
+	case F_FD_NAME:
+		if (c->op == OP_STARTSWITH || c->op == OP_BSTARTSWITH)
+			specialise_prefix(c);
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 /* Note one string of a string set in its quick filter (eval.c in_sorted). */
@@ -936,7 +1049,7 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 	fold_fixed(&c, sl);
 	c.dfield = sl->direct && c.rslot < 0 ? sl->field : -1;
 	c.didx = sl->idx;
-	if (contains_table(&c)) {
+	if (contains_table(&c) || cmp_specialise(&c, sl)) {
 		cond_free_cmp(&c);
 		return -ENOMEM;
 	}
@@ -1127,21 +1240,51 @@ int cond_graph(const struct insn *code, size_t ncode, struct bnode **graph, int3
 	return 0;
 }
 
-void cond_entries(const struct engine *e, struct rule *r)
+/* Where pc leads for syscall sc once the comparisons sc folds are passed */
+static int32_t entry_follow(const struct engine *e, const struct bnode *g, unsigned sc, int32_t pc)
+{
+	while (pc >= 0) {
+		const struct cmp *c = &e->cmps[g[pc].cmp];
+
+		if (!((c->fold_known >> sc) & 1))
+			break;
+		pc = (c->fold_true >> sc) & 1 ? g[pc].t : g[pc].f;
+	}
+	return pc;
+}
+
+int cond_entries(const struct engine *e, struct rule *r)
 {
 	for (unsigned sc = 0; sc < AS_SC_MAX; sc++) {
-		int32_t pc = r->entry;
+		int folds = 0;
+		struct bnode *g;
 
-		while (pc >= 0) {
-			const struct bnode *b = &r->graph[pc];
-			const struct cmp *c = &e->cmps[b->cmp];
-
-			if (!((c->fold_known >> sc) & 1))
-				break;
-			pc = (c->fold_true >> sc) & 1 ? b->t : b->f;
+		r->entry_sc[sc] = entry_follow(e, r->graph, sc, r->entry);
+		r->graph_sc[sc] = r->graph;
+		/* a folded comparison left in a graph is still answered right (the
+		 * generic way), so only the syscalls the rule is indexed under are
+		 * worth a graph of their own */
+		if (!((r->evmask >> sc) & 1))
+			continue;
+		for (size_t pc = 0; pc < r->ncode; pc++)
+			if (r->code[pc].op == I_CMP &&
+			    ((e->cmps[r->graph[pc].cmp].fold_known >> sc) & 1))
+				folds = 1;
+		if (!folds)
+			continue;
+		g = malloc(r->ncode * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		for (size_t pc = 0; pc < r->ncode; pc++) {
+			g[pc] = r->graph[pc];
+			if (r->code[pc].op != I_CMP)
+				continue;
+			g[pc].t = entry_follow(e, r->graph, sc, g[pc].t);
+			g[pc].f = entry_follow(e, r->graph, sc, g[pc].f);
 		}
-		r->entry_sc[sc] = pc;
+		r->graph_sc[sc] = g;
 	}
+	return 0;
 }
 
 int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,

@@ -1129,6 +1129,9 @@ static void rule_free(struct rule *r)
 	strv_free(r->tags, r->ntags);
 	free(r->source);
 	free(r->code);
+	for (unsigned sc = 0; sc < AS_SC_MAX; sc++)
+		if (r->graph_sc[sc] != r->graph)
+			free(r->graph_sc[sc]);
 	free(r->graph);
 	free(r->outtext);
 	free(r->segs);
@@ -1247,7 +1250,9 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 	rc = cond_graph(r.code, r.ncode, &r.graph, &r.entry);
 	if (rc)
 		goto out;
-	cond_entries(e, &r);
+	rc = cond_entries(e, &r);
+	if (rc)
+		goto out;
 	kfilter_derive(a, &r.kf);
 	kfopen_derive(a, &r.kfo);
 	if (!r.evmask && named) {
@@ -1618,6 +1623,8 @@ int engine_process(struct engine *e, const struct event *ev, const struct procta
 		e->gen = 1;
 	}
 	c.gen = e->gen;
+	if (ev->hdr->type == AS_EV_OPEN)
+		c.ocls = EVAL_OCLS_OPEN | engine_open_class(ev);
 	for (size_t i = 0; i < e->nindex[sc]; i++) {
 		const struct rule *r = &e->rules[e->index[sc][i]];
 

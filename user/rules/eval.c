@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Evaluation: walks a rule's decision graph (cond_graph), one comparison per
- * step. A comparison's result is worked out at most once per event, however
+ * step. The header fields most conditions test (comm names, the open's class,
+ * fd.num, fd.name prefixes) are compared inline, as enum cmp_kind says; any
+ * other comparison's result is worked out at most once per event, however
  * many rules share it (comparisons carry the event generation of their
- * result), or at load when the syscall fixes it; field values are read in
- * place or extracted at most once per event into slots. Nothing is allocated
- * here.
+ * result), or at load when the syscall fixes it (cond_entries then leaves it
+ * out of that syscall's graph); field values are read in place or extracted
+ * at most once per event into slots. Nothing is allocated here.
  */
 #include <ctype.h>
 #include <fnmatch.h>
@@ -326,12 +328,97 @@ static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
 	return cmp_value(ctx, c, slot_value(ctx, c->slot));
 }
 
-/* One comparison for this event: its value folded at load for this syscall,
- * or worked out once per event whichever rules ask. */
+/* Ancestor idx's comm (0: the process itself), or NULL when the event does
+ * not reach that far; as fields.c ancestor() */
+static inline const char *anc_comm(const struct as_hdr *h, int32_t idx)
+{
+	if (idx == 0)
+		return h->comm;
+	if (idx - 1 >= h->n_anc || idx - 1 >= AS_MAX_ANCESTORS)
+		return NULL;
+	return h->anc[idx - 1].comm;
+}
+
+/* CK_COMM: the comm's image (struct comm_key) against the constants' */
+static int eval_comm(const struct evctx *ctx, const struct cmp *c)
+{
+	const char *comm = anc_comm(ctx->ev->hdr, c->cidx);
+	struct comm_key k;
+
+	if (!comm)
+		return 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+		uint64_t z;
+
+		memcpy(&k, comm, sizeof(k));
+		/* the lowest set bit of z marks the first NUL exactly (as comm_len
+		 * in fields.c); the bytes from it on are cleared */
+		z = (k.w[0] - ones) & ~k.w[0] & highs;
+		if (z) {
+			k.w[0] &= ((z & -z) >> 7) - 1;
+			k.w[1] = 0;
+		} else {
+			z = (k.w[1] - ones) & ~k.w[1] & highs;
+			if (z)
+				k.w[1] &= ((z & -z) >> 7) - 1;
+		}
+	}
+#else
+	{
+		char img[AS_COMM_LEN] = { 0 };
+
+		memcpy(img, comm, strnlen(comm, AS_COMM_LEN));
+		memcpy(&k, img, sizeof(k));
+	}
+#endif
+	if (!((c->chash >> comm_key_hash(&k)) & 1))
+		return c->cneg;
+	for (size_t i = 0; i < c->nckeys; i++)
+		if (c->ckeys[i].w[0] == k.w[0] && c->ckeys[i].w[1] == k.w[1])
+			return !c->cneg;
+	return c->cneg;
+}
+
+/* CK_FD_PREFIX on an open: the path starts with the constant */
+static int eval_fd_prefix(const struct cmp *c, const struct event_path *p)
+{
+	uint64_t w;
+
+	if (p->len < c->len)
+		return 0;
+	if (p->len < sizeof(w))
+		return memcmp(p->s, c->s, c->len) == 0;
+	/* most paths differ from the prefix in its first bytes */
+	memcpy(&w, p->s, sizeof(w));
+	if ((w & c->pmask) != c->pword)
+		return 0;
+	return c->len <= sizeof(w) ||
+	       memcmp(p->s + sizeof(w), c->s + sizeof(w), c->len - sizeof(w)) == 0;
+}
+
+/* One comparison for this event (those folded at load for its syscall are
+ * not in its graph): answered inline (enum cmp_kind), or worked out once per
+ * event whichever rules ask. */
 static int eval_cmp(struct evctx *ctx, struct cmp *c)
 {
-	if ((c->fold_known >> ctx->sc) & 1)
-		return (c->fold_true >> ctx->sc) & 1;
+	switch (c->kind) {
+	case CK_OPEN_CLASS:
+		return (ctx->ocls & c->omask) == c->owant;
+	case CK_COMM:
+		return eval_comm(ctx, c);
+	case CK_FD_NUM:
+		if (ctx->ocls)
+			return cmp_num(c, ctx->ev->res < 0 ? -1 : ctx->ev->res, c->n);
+		break;
+	case CK_FD_PREFIX:
+		if (ctx->ocls)
+			return eval_fd_prefix(c, &ctx->ev->path);
+		break;
+	default:
+		break;
+	}
 	if (c->gen != ctx->gen) {
 		c->gen = ctx->gen;
 		c->res = eval_cmp_uncached(ctx, c);
@@ -342,10 +429,11 @@ static int eval_cmp(struct evctx *ctx, struct cmp *c)
 int eval_rule(struct evctx *c, const struct rule *r)
 {
 	struct cmp *cmps = c->e->cmps;
+	const struct bnode *g = r->graph_sc[c->sc]; /* the folded comparisons bypassed */
 	int32_t pc = r->entry_sc[c->sc];
 
 	while (pc >= 0) {
-		const struct bnode *b = &r->graph[pc];
+		const struct bnode *b = &g[pc];
 
 		pc = eval_cmp(c, &cmps[b->cmp]) ? b->t : b->f;
 	}

@@ -466,7 +466,7 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 	jw_escape(&w, s.b, s.len);
 	jw_raw(&w, OUTPUT_FIELDS_OPEN, sizeof(OUTPUT_FIELDS_OPEN) - 1);
 	for (size_t i = 0; i <= r->nkeys; i++) {
-		const struct outkey *k = &r->keys[i];
+		const struct outkey *k;
 
 		if (i == r->seq_at && e->opts.seq)
 			output_seq(e, &w);
@@ -474,6 +474,7 @@ void output_alert(struct evctx *c, const struct rule *r, FILE *out)
 			output_session(c, r, &w);
 		if (i == r->nkeys)
 			break;
+		k = &r->keys[i]; /* not before: keys is NULL when there are none */
 		jw_key_raw(&w, k->json, k->jsonlen);
 		output_json_value(&w, k->slot >= 0 ? eval_slot(c, k->slot) : &missing);
 	}

@@ -200,7 +200,51 @@ struct cmp {
 	 * (cond_compile merges equal ones), and each runs once per event */
 	uint32_t gen;
 	int res;
+	/* how eval.c answers it (cond.c cmp_specialise): the header fields most
+	 * conditions test are compared inline, without building a value */
+	int kind; /* enum cmp_kind */
+	uint32_t omask, owant; /* CK_OPEN_CLASS: (evctx.ocls & omask) == owant */
+	int32_t cidx; /* CK_COMM: ancestor index, 0 the process itself */
+	int cneg; /* CK_COMM: true when the comm is none of ckeys */
+	struct comm_key *ckeys; /* CK_COMM: the constants as comm images */
+	size_t nckeys;
+	uint64_t chash; /* CK_COMM: bit comm_key_hash() of every key in ckeys */
+	uint64_t pword, pmask; /* CK_FD_PREFIX: the prefix's first bytes, masked */
 };
+
+/*
+ * The comparisons eval.c answers without the generic value path. Each is a
+ * plain field of the header or of an open compared with constants; what is
+ * not of that shape (or not that event type) goes the generic way.
+ */
+enum cmp_kind {
+	CK_GENERIC,
+	CK_OPEN_CLASS, /* evt.is_open_read/write =, != or exists: a bit test */
+	CK_COMM, /* proc.name, proc.pname, proc.aname[N]: =, !=, in, exists */
+	CK_FD_NUM, /* fd.num against numbers; opens inline, others generic */
+	/* fd.name startswith a constant; opens inline, others generic (other
+	 * operators cost more than a lookup: they keep their per-event answer) */
+	CK_FD_PREFIX,
+};
+
+#define CMP_COMM_KEYS_MAX 16 /* longer in-lists on comms are searched as strings */
+
+/* A comm as its AS_COMM_LEN bytes with everything from the first NUL zeroed:
+ * two names are equal when their images are. */
+struct comm_key {
+	uint64_t w[2];
+};
+_Static_assert(sizeof(struct comm_key) == AS_COMM_LEN, "a comm image is one comm");
+
+/* Which of 64 bits a comm image sets in cmp.chash: a name whose bit is clear
+ * is in no set, without a search (most names are in none). */
+static inline unsigned comm_key_hash(const struct comm_key *k)
+{
+	return (unsigned)(((k->w[0] ^ (k->w[1] * 31)) * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+/* evctx.ocls: the open's class (AS_OPEN_*) with this bit; 0 for other events */
+#define EVAL_OCLS_OPEN 0x80u
 
 enum insn_op { I_CMP, I_JF, I_JT, I_NOT, I_TRUE, I_FALSE };
 
@@ -290,6 +334,10 @@ struct rule {
 	/* per syscall: the first comparison not folded for it (cond_entries);
 	 * most conditions open with an evt.type test every indexed event passes */
 	int32_t entry_sc[AS_SC_MAX];
+	/* per syscall: the graph with the comparisons folded for it bypassed
+	 * (cond_entries), so that evaluation never meets one; graph itself when
+	 * nothing folds (and for AS_SC_NONE, which folds nothing) */
+	struct bnode *graph_sc[AS_SC_MAX];
 	char *outtext;
 	struct outseg *segs;
 	size_t nsegs;
@@ -396,8 +444,9 @@ int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size
 int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err);
 /* The decision graph of code (jumps only go forward). Returns 0 or -ENOMEM. */
 int cond_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry);
-/* r->entry_sc from r->entry, past comparisons each syscall folds. */
-void cond_entries(const struct engine *e, struct rule *r);
+/* r->entry_sc and r->graph_sc from r->entry and r->graph, past comparisons
+ * each syscall folds. Returns 0 or -ENOMEM. */
+int cond_entries(const struct engine *e, struct rule *r);
 void cond_free_cmp(struct cmp *c);
 
 /* eval.c */
@@ -409,6 +458,7 @@ struct evctx {
 	int pe_done;
 	unsigned sc; /* the event's syscall; AS_SC_NONE when it is not of its type */
 	uint32_t gen; /* e->gen for this event */
+	uint32_t ocls; /* an open: EVAL_OCLS_OPEN | engine_open_class; else 0 */
 };
 int eval_rule(struct evctx *c, const struct rule *r);
 /* A comparison against a constant value (no val() on the right). */
