@@ -604,6 +604,7 @@ static int agent_replay(struct agent *a)
 		return -ENOMEM;
 	err = replayer_open(r, a->o->replay);
 	a->started = !err;
+	outputs_set_block(a->outputs, 1); /* a recording's alerts all get out */
 	while (!err && !agent_stop && (len = replayer_next(r)) != 0) {
 		if (len < 0) {
 			err = (int)len;

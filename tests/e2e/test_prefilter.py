@@ -4,6 +4,7 @@
 workload gives the same alerts with and without it, live on the real kernel
 and in replays of one unfiltered recording, for every rules file in the tests;
 and it does drop the events no rule can match."""
+import fcntl
 import glob
 import json
 import os
@@ -12,11 +13,13 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import unittest
 
 import harness
 from harness import AS_BIN, AS_SOURCE_DIR, AS_WORKLOAD, Sentinel
 
+F_SETPIPE_SZ = 1031  # linux/fcntl.h; Python names it only from 3.10
 RULE_FILES = [os.path.join(AS_SOURCE_DIR, "rules/agent.yaml"),
               os.path.join(AS_SOURCE_DIR, "tests/rules/falco/falco_rules.yaml")] + \
     sorted(glob.glob(os.path.join(AS_SOURCE_DIR, "tests/e2e/prefilter/*.yaml")))
@@ -154,6 +157,29 @@ class Prefilter(unittest.TestCase):
             if rules.endswith("agent.yaml") or rules.endswith("names.yaml"):
                 self.assertGreater(len(runs[0][0]), 3, rules)  # the rules did fire
                 self.assertLess(runs[0][1], runs[1][1], rules)  # and events were dropped
+
+    def test_replay_waits_for_a_slow_output(self):
+        # live, an output queue that is full drops (the ring must drain);
+        # a replay has no such hurry: it waits, and every alert gets out
+        rec = os.path.join(self.tmp, "slow.asrec")
+        with Sentinel("--trace", "--record", rec):
+            self.workload()
+        cmd = [AS_BIN, "--rules", RULE_FILES[0], "--replay", rec]
+        fast = subprocess.run(cmd, capture_output=True)
+        self.assertEqual(fast.returncode, 0, fast.stderr)
+        rfd, wfd = os.pipe()
+        fcntl.fcntl(wfd, F_SETPIPE_SZ, 4096)  # the smallest pipe fills first
+        p = subprocess.Popen(cmd + ["-o", "outputs_queue.capacity=1"], stdout=wfd,
+                             stderr=subprocess.PIPE)
+        os.close(wfd)
+        time.sleep(1)  # nothing read meanwhile: the pipe and the queue are full
+        with os.fdopen(rfd, "rb") as r:
+            out = r.read()
+        err = p.communicate()[1]
+        self.assertEqual(p.returncode, 0, err)
+        self.assertGreater(len(fast.stdout), 3 * 4096)  # more than the pipe holds
+        self.assertNotIn(b"dropped", err)
+        self.assertEqual(out, fast.stdout)
 
     def test_derived_filter_is_reported(self):
         r = subprocess.run([AS_BIN, "--rules", os.path.join(AS_SOURCE_DIR, "tests/e2e/prefilter/names.yaml"),

@@ -274,6 +274,92 @@ static void test_kick_and_batch_wakeups(void **state)
 	assert_int_equal(outq_destroy(&q), OUTQ_WAKE_BATCH);
 }
 
+struct slow {
+	struct outq *q;
+	long n, got, order_ok;
+};
+
+/* Takes n messages, slower than the producer pushes them. */
+static void *slow_consume(void *arg)
+{
+	struct slow *c = arg;
+
+	while (c->got < c->n) {
+		struct outmsg *m = outq_peek(c->q, 60000);
+
+		if (!m)
+			break;
+		c->order_ok &= strtol(m->line, NULL, 10) == c->got;
+		c->got++;
+		outq_pop(c->q);
+		nanosleep(&(struct timespec){ .tv_nsec = 200000 }, NULL);
+	}
+	return NULL;
+}
+
+/* A replay's queue: a full one makes the producer wait and wakes the
+ * consumer even below a batch (cap 4 < OUTQ_WAKE_BATCH, no kick): nothing is
+ * dropped, nothing reordered. */
+static void test_block_loses_nothing(void **state)
+{
+	struct slow c = { .n = 300, .order_ok = 1 };
+	struct outq q;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(outq_init(&q, 4), 0);
+	outq_set_block(&q, 60000);
+	c.q = &q;
+	assert_int_equal(pthread_create(&t, NULL, slow_consume, &c), 0);
+	for (long i = 0; i < c.n; i++) {
+		char text[32];
+		struct outmsg *m;
+
+		snprintf(text, sizeof(text), "%ld", i);
+		m = msg(text, 1);
+		assert_int_equal(outq_push(&q, m, "r"), 0);
+		outmsg_put(m);
+	}
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(c.got, c.n);
+	assert_true(c.order_ok);
+	assert_int_equal(outq_dropped(&q, NULL, 0), 0);
+	outq_stop(&q);
+	assert_int_equal(outq_destroy(&q), 0);
+}
+
+/* An output that never takes anything: the blocking push gives up after its
+ * wait, drops, and every later push drops at once. */
+static void test_block_gives_up(void **state)
+{
+	struct timespec t0, t1;
+	struct outq q;
+	long ms;
+
+	(void)state;
+	assert_int_equal(outq_init(&q, 2), 0);
+	outq_set_block(&q, 50);
+	for (int i = 0; i < 2; i++) {
+		struct outmsg *m = msg("x", 1);
+
+		assert_int_equal(outq_push(&q, m, "r"), 0);
+		outmsg_put(m);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < 3; i++) {
+		struct outmsg *m = msg("y", 1);
+
+		assert_int_equal(outq_push(&q, m, "stuck"), -ENOBUFS);
+		outmsg_put(m);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(ms >= 50); /* it did wait, once */
+	assert_int_equal(outq_dropped(&q, NULL, 0), 3);
+	outq_stop(&q);
+	assert_int_equal(outq_destroy(&q), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +367,8 @@ int main(void)
 	    cmocka_unit_test(test_shared_message), cmocka_unit_test(test_waits_and_stop),
 	    cmocka_unit_test(test_zero_capacity),  cmocka_unit_test(test_threaded),
 	    cmocka_unit_test(test_kick_and_batch_wakeups),
+	    cmocka_unit_test(test_block_loses_nothing),
+	    cmocka_unit_test(test_block_gives_up),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

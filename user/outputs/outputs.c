@@ -131,6 +131,12 @@ void outputs_emit(struct outputs *s, const char *line, size_t len, int prio, con
 	outmsg_put(m);
 }
 
+void outputs_set_block(struct outputs *s, int block)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		outq_set_block(&s->outs[i].q, block ? OUTQ_BLOCK_MS : 0);
+}
+
 void outputs_kick(struct outputs *s)
 {
 	for (size_t i = 0; s && i < s->n; i++)

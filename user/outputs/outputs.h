@@ -81,13 +81,16 @@ int outputs_open(struct outputs **out, const struct outputs_config *cfg);
  * Queue one alert: line is one complete line WITHOUT the trailing newline;
  * prio 1..8 = Emergency..Debug (enum engine_priority order); rule = rule name
  * (named in drop reports). Never blocks the caller: a full queue drops
- * (counted per output). Thread-safe for one producer.
+ * (counted per output), unless outputs_set_block. Thread-safe for one producer.
  */
 void outputs_emit(struct outputs *o, const char *line, size_t len, int prio, const char *rule);
-/* SIGUSR1: reopen file outputs (logrotate). Async-signal-safe: it only sets a
- * flag, which each file output acts on within OUT_TICK_MS. */
 /* After each batch of events: hand what was emitted to the output threads. */
 void outputs_kick(struct outputs *o);
+/* A replay: full queues make the producer wait (outq_set_block), so the
+ * alerts of a recording do not depend on how fast the outputs are. */
+void outputs_set_block(struct outputs *o, int block);
+/* SIGUSR1: reopen file outputs (logrotate). Async-signal-safe: it only sets a
+ * flag, which each file output acts on within OUT_TICK_MS. */
 void outputs_reopen(struct outputs *o);
 
 struct outputs_stats {

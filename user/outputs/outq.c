@@ -71,6 +71,13 @@ int outq_init(struct outq *q, size_t cap)
 			if (err)
 				pthread_cond_destroy(&q->more);
 		}
+		if (!err) {
+			err = pthread_cond_init(&q->room, &ca);
+			if (err) {
+				pthread_cond_destroy(&q->drained);
+				pthread_cond_destroy(&q->more);
+			}
+		}
 		if (err)
 			pthread_mutex_destroy(&q->lock);
 	}
@@ -96,6 +103,7 @@ size_t outq_destroy(struct outq *q)
 	}
 	free(q->ring);
 	q->ring = NULL;
+	pthread_cond_destroy(&q->room);
 	pthread_cond_destroy(&q->drained);
 	pthread_cond_destroy(&q->more);
 	pthread_mutex_destroy(&q->lock);
@@ -111,11 +119,40 @@ static void outq_note_drop(struct outq *q, const char *rule)
 	}
 }
 
+/* Under q->lock, with the queue full: wake the consumer and wait until it
+ * takes a message, or block_ms pass (then stop blocking for good). */
+static void outq_wait_room(struct outq *q)
+{
+	struct timespec dl;
+
+	outq_deadline(&dl, q->block_ms);
+	while (q->count == q->cap && !q->stop) {
+		if (q->waiting) {
+			q->waiting = 0;
+			pthread_cond_signal(&q->more);
+		}
+		if (pthread_cond_timedwait(&q->room, &q->lock, &dl) == ETIMEDOUT) {
+			q->stuck = q->count == q->cap;
+			break;
+		}
+	}
+}
+
+void outq_set_block(struct outq *q, long wait_ms)
+{
+	pthread_mutex_lock(&q->lock);
+	q->block_ms = wait_ms > 0 ? wait_ms : 0;
+	q->stuck = 0;
+	pthread_mutex_unlock(&q->lock);
+}
+
 int outq_push(struct outq *q, struct outmsg *m, const char *rule)
 {
 	int err = 0;
 
 	pthread_mutex_lock(&q->lock);
+	if (q->count == q->cap && q->block_ms && !q->stuck && !q->stop)
+		outq_wait_room(q);
 	if (q->count == q->cap || q->stop) {
 		outq_note_drop(q, rule);
 		err = -ENOBUFS;
@@ -186,6 +223,8 @@ void outq_pop(struct outq *q)
 		q->count--;
 		if (!q->count)
 			pthread_cond_broadcast(&q->drained);
+		if (q->block_ms)
+			pthread_cond_signal(&q->room);
 	}
 	pthread_mutex_unlock(&q->lock);
 	outmsg_put(m);
@@ -229,6 +268,7 @@ void outq_stop(struct outq *q)
 	q->stop = 1;
 	pthread_cond_broadcast(&q->more);
 	pthread_cond_broadcast(&q->drained);
+	pthread_cond_broadcast(&q->room);
 	pthread_mutex_unlock(&q->lock);
 }
 

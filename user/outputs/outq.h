@@ -38,6 +38,9 @@ struct outq {
 	char last_drop_rule[OUTQ_RULE_MAX];
 	int stop;
 	int waiting; /* the consumer sleeps in outq_peek: only then does a push signal */
+	pthread_cond_t room; /* a blocked producer: a message was taken */
+	long block_ms; /* a full queue makes push wait this long (a replay); 0: drop (live) */
+	int stuck; /* a blocking push timed out once: drop from then on */
 };
 
 int outq_init(struct outq *q, size_t cap);
@@ -47,8 +50,16 @@ size_t outq_destroy(struct outq *q);
  * this many messages wait. */
 #define OUTQ_WAKE_BATCH 64
 
-/* Queue m, taking a reference; -ENOBUFS when full (dropped, rule remembered). */
+/* How long a blocking push (a replay) waits for room before it gives up on
+ * the consumer (an output that does not deliver), drops, and stops blocking. */
+#define OUTQ_BLOCK_MS 10000
+
+/* Queue m, taking a reference; -ENOBUFS when full (dropped, rule remembered).
+ * With outq_set_block, a full queue waits for room instead. */
 int outq_push(struct outq *q, struct outmsg *m, const char *rule);
+/* Live, an alert the output cannot take is dropped (and reported): the ring
+ * buffer must be drained. A replay has no such hurry and loses nothing. */
+void outq_set_block(struct outq *q, long wait_ms);
 /* Wake the consumer if it sleeps with messages queued: the producer calls it
  * after each batch of events, so a burst costs one wakeup, not one per alert. */
 void outq_kick(struct outq *q);
