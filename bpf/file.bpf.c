@@ -21,32 +21,6 @@ static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
 	return acc == AS_O_RDONLY ? AS_OPEN_READ : 0;
 }
 
-/* The syscall numbers of the family, which the one exit program serves. */
-#if defined(__TARGET_ARCH_x86)
-#define AS_NR_OPEN 2
-#define AS_NR_CREAT 85
-#define AS_NR_OPENAT 257
-#define AS_NR_OPENAT2 437
-#elif defined(__TARGET_ARCH_arm64)
-#define AS_NR_OPEN -1 /* none: openat only */
-#define AS_NR_CREAT -1
-#define AS_NR_OPENAT 56
-#define AS_NR_OPENAT2 437
-#else
-#error "the open family's syscall numbers for this architecture"
-#endif
-
-static __always_inline __u32 as_open_sc(long nr)
-{
-	if (nr == AS_NR_OPENAT)
-		return AS_SC_OPENAT;
-	if (nr == AS_NR_OPEN)
-		return AS_SC_OPEN;
-	if (nr == AS_NR_OPENAT2)
-		return AS_SC_OPENAT2;
-	return nr == AS_NR_CREAT ? AS_SC_CREAT : AS_SC_NONE;
-}
-
 /*
  * One record per open attempt. A successful open reports the opened file's
  * own path (dentry and mount walk, as the process sees it). A failed one has
@@ -57,16 +31,17 @@ static __always_inline __u32 as_open_sc(long nr)
 static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u32 sc = as_open_sc(ctx->id), off, pf = 0, class;
+	__u32 sc = as_sc_of(ctx->id), off, pf = 0, class;
+	__u64 args[AS_SYSCALL_ARGS];
 	long ret = ctx->ret;
 	struct as_task_state *st;
-	struct pt_regs *regs;
 	const char *upath;
 	struct as_open *o;
 	int trunc = 0;
 	__u8 *buf;
 
-	if (sc == AS_SC_NONE || as_skip_self())
+	if ((sc != AS_SC_OPENAT && sc != AS_SC_OPEN && sc != AS_SC_OPENAT2 && sc != AS_SC_CREAT) ||
+	    as_skip_self())
 		return 0;
 	st = as_task_state(1);
 	if (!st) { /* the event is lost: say so */
@@ -84,37 +59,35 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 	o->ino = 0;
 	o->pflags = 0;
 	o->base_len = 0;
-	/* the arguments are still in the user registers saved at entry (no
-	 * syscall of the family changes them): no program at sys_enter */
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	as_syscall_args(args);
 	switch (sc) {
 	case AS_SC_OPEN:
-		upath = (const char *)PT_REGS_PARM1_SYSCALL(regs);
+		upath = (const char *)args[0];
 		o->dirfd = AS_AT_FDCWD;
-		o->flags = PT_REGS_PARM2_SYSCALL(regs);
-		o->mode = PT_REGS_PARM3_SYSCALL(regs);
+		o->flags = args[1];
+		o->mode = args[2];
 		break;
 	case AS_SC_CREAT:
-		upath = (const char *)PT_REGS_PARM1_SYSCALL(regs);
+		upath = (const char *)args[0];
 		o->dirfd = AS_AT_FDCWD;
 		o->flags = AS_O_CREAT | AS_O_WRONLY | AS_O_TRUNC;
-		o->mode = PT_REGS_PARM2_SYSCALL(regs);
+		o->mode = args[1];
 		break;
 	case AS_SC_OPENAT2: {
 		struct as_open_how how = {};
 
-		upath = (const char *)PT_REGS_PARM2_SYSCALL(regs);
-		o->dirfd = PT_REGS_PARM1_SYSCALL(regs);
-		bpf_probe_read_user(&how, sizeof(how), (void *)PT_REGS_PARM3_SYSCALL(regs));
+		upath = (const char *)args[1];
+		o->dirfd = args[0];
+		bpf_probe_read_user(&how, sizeof(how), (void *)args[2]);
 		o->flags = how.flags;
 		o->mode = how.mode;
 		break;
 	}
 	default:
-		upath = (const char *)PT_REGS_PARM2_SYSCALL(regs);
-		o->dirfd = PT_REGS_PARM1_SYSCALL(regs);
-		o->flags = PT_REGS_PARM3_SYSCALL(regs);
-		o->mode = PT_REGS_PARM4_SYSCALL(regs);
+		upath = (const char *)args[1];
+		o->dirfd = args[0];
+		o->flags = args[2];
+		o->mode = args[3];
 		break;
 	}
 	class = as_open_mode(sc, o->flags) | (ret >= 0 ? AS_OPEN_OK : 0);

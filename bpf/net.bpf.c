@@ -8,12 +8,6 @@
 #define AS_S_IFMT 00170000
 #define AS_S_IFSOCK 0140000
 
-SEC("tracepoint/syscalls/sys_enter_connect")
-int tp_sys_enter_connect(struct as_sys_enter *ctx)
-{
-	return as_inflight_save(ctx, AS_SC_CONNECT, 3, AS_EV_CONNECT);
-}
-
 /* The socket behind fd, or NULL when fd is not a socket. */
 static __always_inline struct socket *as_task_socket(struct task_struct *task, __s32 fd)
 {
@@ -50,23 +44,24 @@ int tp_sys_exit_connect(struct as_sys_exit *ctx)
 {
 	long ret = ctx->ret;
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 args[AS_SYSCALL_ARGS];
 	const void *uaddr;
-	struct as_inflight in;
 	struct as_connect *c;
 	struct socket *sock;
 	__u32 addrlen;
 	__u16 family = 0;
+	__u32 sc;
 	__u8 *buf;
 
-	buf = as_exit_begin(&in, AS_EV_CONNECT);
+	buf = as_exit_begin(ctx, AS_EV_CONNECT, &sc, args);
 	if (!buf)
 		return 0;
 	c = (struct as_connect *)buf;
 	__builtin_memset(&c->res, 0, sizeof(*c) - sizeof(c->hdr));
 	c->res = ret;
-	c->fd = in.args[0];
-	uaddr = (const void *)in.args[1];
-	addrlen = in.args[2];
+	c->fd = args[0];
+	uaddr = (const void *)args[1];
+	addrlen = args[2];
 	bpf_probe_read_user(&family, sizeof(family), uaddr);
 	c->family = family;
 

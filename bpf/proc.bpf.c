@@ -92,25 +92,28 @@ static __always_inline void as_session_from_env(struct task_struct *task)
 	bpf_map_update_elem(&sessions, &tgid, &sess, BPF_ANY);
 }
 
+/* Which exec is in progress, for sched_process_exec: after a successful
+ * execveat the saved registers say execve (orig_ax is 59 by then on x86),
+ * so the syscall is noted on the way in. Also attached to
+ * sys_enter_execveat (user/attach.c). */
 SEC("tracepoint/syscalls/sys_enter_execve")
-int tp_sys_enter_execve(struct as_sys_enter *ctx)
+int tp_sys_enter_execve(struct as_sys_enter_id *ctx)
 {
-	/* not filtered here: exec decides with the new program's name */
-	return as_inflight_save(ctx, AS_SC_EXECVE, 3, AS_EV_MAX);
-}
+	struct as_task_state *st;
 
-SEC("tracepoint/syscalls/sys_enter_execveat")
-int tp_sys_enter_execveat(struct as_sys_enter *ctx)
-{
-	return as_inflight_save(ctx, AS_SC_EXECVEAT, 5, AS_EV_MAX);
+	if (as_skip_self())
+		return 0;
+	st = as_task_state(1);
+	if (st)
+		st->exec_sc = (__u8)as_sc_of(ctx->id);
+	return 0;
 }
 
 SEC("tracepoint/sched/sched_process_exec")
 int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u32 sc = AS_SC_EXECVE, off;
-	struct as_inflight in;
+	__u32 sc, off;
 	struct mm_struct *mm;
 	struct as_exec *e;
 	__u64 arg_start, len;
@@ -122,9 +125,14 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
-	/* the task that called execve (its task storage moved with it) */
-	if (as_inflight_take(&in, AS_EV_MAX))
-		sc = in.sc;
+	/* the task that called exec (its task storage stays with it) */
+	{
+		struct as_task_state *st = as_task_state(0);
+
+		sc = st && st->exec_sc == AS_SC_EXECVEAT ? AS_SC_EXECVEAT : AS_SC_EXECVE;
+		if (st)
+			st->exec_sc = AS_SC_NONE;
+	}
 	/* a new program, maybe a new name: judge the process afresh */
 	as_verdict_forget();
 	if (!as_filter_pass(AS_EV_EXEC))
@@ -205,34 +213,38 @@ static long as_argv_step(__u32 index, struct as_argv *av)
 
 /* A failed execve/execveat: the new program never ran, so this is the only
  * trace of the attempt. Filename and argv come from the caller's memory. */
-static __always_inline int as_exec_failed(long ret)
+static __always_inline int as_exec_failed(struct as_sys_exit *ctx)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 args[AS_SYSCALL_ARGS];
 	const char *const *argv;
-	struct as_inflight in;
 	struct as_exec *e;
 	struct as_argv av = {};
 	const char *fname;
-	__u32 off, args = 0;
+	long ret = ctx->ret;
+	__u32 off, args_len = 0, sc = as_sc_of(ctx->id);
 	int trunc = 0;
 	__u8 *buf;
 
-	if (!as_inflight_take(&in, AS_EV_MAX) || ret >= 0 || !as_filter_pass(AS_EV_EXEC))
+	/* a failed exec leaves the caller's registers as they were */
+	if (ret >= 0 || (sc != AS_SC_EXECVE && sc != AS_SC_EXECVEAT) || as_skip_self() ||
+	    !as_filter_pass(AS_EV_EXEC))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
+	as_syscall_args(args);
 	e = (struct as_exec *)buf;
-	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, in.sc);
+	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
 	e->res = ret;
 	e->pflags = 0;
 	off = sizeof(*e);
-	if (in.sc == AS_SC_EXECVEAT) {
-		fname = (const char *)in.args[1];
-		argv = (const char *const *)in.args[2];
+	if (sc == AS_SC_EXECVEAT) {
+		fname = (const char *)args[1];
+		argv = (const char *const *)args[2];
 	} else {
-		fname = (const char *)in.args[0];
-		argv = (const char *const *)in.args[1];
+		fname = (const char *)args[0];
+		argv = (const char *const *)args[1];
 	}
 	e->filename_len = as_put_user_str(buf, off, fname, AS_FILENAME_MAX, &trunc);
 	if (trunc)
@@ -242,22 +254,22 @@ static __always_inline int as_exec_failed(long ret)
 	av.argv = argv;
 	av.start = off;
 	bpf_loop(AS_MAX_ARGV, as_argv_step, &av, 0);
-	args = av.len;
+	args_len = av.len;
 	if (av.trunc || av.n == AS_MAX_ARGV)
 		e->pflags |= AS_XF_ARGS_TRUNC;
-	e->args_len = args;
-	off += args;
+	e->args_len = args_len;
+	off += args_len;
 
 	off = as_put_exec_tail(buf, off, e, task);
 	as_emit(buf, off);
 	return 0;
 }
 
-/* Also attached to sys_exit_execveat (user/attach.c): in.sc tells them apart. */
+/* Also attached to sys_exit_execveat (user/attach.c): ctx->id tells them apart. */
 SEC("tracepoint/syscalls/sys_exit_execve")
 int tp_sys_exit_execve(struct as_sys_exit *ctx)
 {
-	return as_exec_failed(ctx->ret);
+	return as_exec_failed(ctx);
 }
 
 /* raw_tp gives the child task, which the classic tracepoint does not: we

@@ -15,6 +15,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_endian.h>
 #include "events.h"
+#include "syscalls.h"
 
 /* Scratch space per CPU where a record is assembled before bpf_ringbuf_output.
  * Every write lands at (offset & AS_SCRATCH_OFF_MASK) and writes at most
@@ -33,14 +34,13 @@
 #define AS_VERIFIER_MASK(v, mask) asm volatile("%0 &= " #mask : "+r"(v))
 
 /*
- * ABI layouts read without CO-RE relocation: the records of the syscall
+ * ABI layouts read without CO-RE relocation: the record of the syscall exit
  * tracepoints (their tracefs format files) and UAPI structs. Each type
  * libbpf relocates costs a search of the kernel's BTF, ~1.3 ms of start-up.
  */
-struct as_sys_enter {
-	__u64 common; /* struct trace_entry */
+struct as_sys_enter_id { /* the start of every sys_enter record */
+	__u64 common;
 	long id;
-	unsigned long args[6];
 };
 
 struct as_sys_exit {
@@ -86,20 +86,13 @@ struct as_scratch {
 	__u64 word; /* a typed load's result, stored and read back as a number */
 };
 
-/* Arguments saved at sys_enter_*, consumed at the matching sys_exit_*. */
-struct as_inflight {
-	__u64 args[6];
-	__u32 sc; /* enum as_syscall; AS_SC_NONE: nothing saved */
-	__u32 type; /* enum as_event_type the exit reports */
-};
-
 /* Per thread, in task storage (no hashing, freed with the task): the
- * arguments of the syscall in progress and the cached pre-filter verdict. */
+ * cached pre-filter verdict. */
 struct as_task_state {
-	struct as_inflight in;
 	__u32 verdict_gen; /* cfg_filter_gen the verdict was taken under; 0: none */
 	__u8 verdict; /* first ancestor level named in filter_names, or AS_VERDICT_NONE */
-	__u8 _pad0[3];
+	__u8 exec_sc; /* enum as_syscall of the exec in progress (sys_enter_execve*) */
+	__u8 _pad0[2];
 };
 
 struct {
@@ -369,68 +362,23 @@ static __always_inline void as_emit(__u8 *buf, __u32 size)
 		as_count_drop(h->type);
 }
 
-/* Save the syscall's first nargs arguments for the matching exit, when an
- * event of this type from this process passes the pre-filter. nargs must be
- * the syscall's real arity: the kernel refuses to attach a program that
- * reads past the end of a tracepoint's context. */
-static __always_inline int as_inflight_save(struct as_sys_enter *ctx, __u32 sc,
-					    int nargs, __u32 type)
-{
-	struct as_task_state *st;
-
-	if (as_skip_self())
-		return 0;
-	st = as_task_state(1);
-	if (!st) { /* the event is lost: say so */
-		as_count_drop(type);
-		return 0;
-	}
-	st->in.sc = AS_SC_NONE;
-	/* filtered here, at enter: the matching exit then finds nothing to do */
-	if (!as_filter_pass_st(st, type))
-		return 0;
-	st->in.type = type;
-	st->in.args[0] = ctx->args[0];
-	if (nargs > 1)
-		st->in.args[1] = ctx->args[1];
-	if (nargs > 2)
-		st->in.args[2] = ctx->args[2];
-	if (nargs > 3)
-		st->in.args[3] = ctx->args[3];
-	if (nargs > 4)
-		st->in.args[4] = ctx->args[4];
-	st->in.sc = sc;
-	return 0;
-}
-
-/* Take (and forget) the arguments saved at enter for an exit reporting
- * type; 0 when there are none (the enter was filtered, or its program was
- * not attached: a saved call of another type is not this one's). */
-static __always_inline int as_inflight_take(struct as_inflight *out, __u32 type)
-{
-	struct as_task_state *st = as_task_state(0);
-
-	if (!st || st->in.sc == AS_SC_NONE)
-		return 0;
-	*out = st->in;
-	st->in.sc = AS_SC_NONE;
-	return out->type == type;
-}
-
-/* Start the record of a syscall exit: the arguments saved at enter (none:
- * the enter was filtered out, so there is nothing to report), this CPU's
- * scratch buffer, and the header filled in. Returns the buffer or NULL. */
-static __always_inline __u8 *as_exit_begin(struct as_inflight *in, __u32 type)
+/* Start the record of a syscall exit: when an event of this type from this
+ * thread passes the pre-filter, the syscall (sc), its arguments, this CPU's
+ * scratch buffer with the header filled in. Returns the buffer or NULL. */
+static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, __u32 *sc,
+					   __u64 args[AS_SYSCALL_ARGS])
 {
 	__u8 *buf;
 
-	if (!as_inflight_take(in, type))
+	*sc = as_sc_of(ctx->id);
+	if (*sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(type))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
+	as_syscall_args(args);
 	as_hdr_fill((struct as_hdr *)buf, (struct task_struct *)bpf_get_current_task(), type,
-		    in->sc);
+		    *sc);
 	return buf;
 }
 

@@ -10,10 +10,10 @@
 #include "diag.h"
 
 /*
- * Tracepoints a program serves besides the one its SEC() names. Each is an
- * exit whose record is only the return value, and whose program learns the
- * syscall from the state its enter saved, so one verified copy serves all:
- * verifying the open exit takes 8-11 ms, the exec exit 10 ms, here.
+ * Tracepoints a program serves besides the one its SEC() names. The records
+ * start alike and the program learns the syscall from ctx->id, so one
+ * verified copy serves all: verifying the open exit takes 8-11 ms, the exec
+ * exit 10 ms, here.
  */
 static const struct {
 	const char *prog;
@@ -23,6 +23,7 @@ static const struct {
 	{ "tp_sys_exit_openat", "sys_exit_creat" },
 	{ "tp_sys_exit_openat", "sys_exit_openat2" },
 	{ "tp_sys_exit_execve", "sys_exit_execveat" },
+	{ "tp_sys_enter_execve", "sys_enter_execveat" },
 	{ "tp_sys_exit_setuid", "sys_exit_setgid" },
 	{ "tp_sys_exit_setuid", "sys_exit_setreuid" },
 	{ "tp_sys_exit_setuid", "sys_exit_setregid" },

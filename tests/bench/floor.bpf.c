@@ -18,28 +18,27 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 		return 0;                                                      \
 	}
 
-#define FLOOR_SYSCALL(name)                                                    \
-	FLOOR_TP(syscalls, sys_enter_##name)                                   \
-	FLOOR_TP(syscalls, sys_exit_##name)
-
-/* file.bpf.c: the exits only (the arguments are read from the saved registers) */
+/* the syscall exits: the arguments are read from the saved registers */
+/* file.bpf.c */
 FLOOR_TP(syscalls, sys_exit_open)
 FLOOR_TP(syscalls, sys_exit_creat)
 FLOOR_TP(syscalls, sys_exit_openat)
 FLOOR_TP(syscalls, sys_exit_openat2)
 /* net.bpf.c */
-FLOOR_SYSCALL(connect)
-/* cred.bpf.c (capset: enter and exit too) */
-FLOOR_SYSCALL(setuid)
-FLOOR_SYSCALL(setgid)
-FLOOR_SYSCALL(setreuid)
-FLOOR_SYSCALL(setregid)
-FLOOR_SYSCALL(setresuid)
-FLOOR_SYSCALL(setresgid)
-FLOOR_SYSCALL(capset)
-/* proc.bpf.c */
-FLOOR_SYSCALL(execve)
-FLOOR_SYSCALL(execveat)
+FLOOR_TP(syscalls, sys_exit_connect)
+/* cred.bpf.c */
+FLOOR_TP(syscalls, sys_exit_setuid)
+FLOOR_TP(syscalls, sys_exit_setgid)
+FLOOR_TP(syscalls, sys_exit_setreuid)
+FLOOR_TP(syscalls, sys_exit_setregid)
+FLOOR_TP(syscalls, sys_exit_setresuid)
+FLOOR_TP(syscalls, sys_exit_setresgid)
+FLOOR_TP(syscalls, sys_exit_capset)
+/* proc.bpf.c (exec: enter too) */
+FLOOR_TP(syscalls, sys_enter_execve)
+FLOOR_TP(syscalls, sys_enter_execveat)
+FLOOR_TP(syscalls, sys_exit_execve)
+FLOOR_TP(syscalls, sys_exit_execveat)
 FLOOR_TP(sched, sched_process_exec)
 FLOOR_TP(sched, sched_process_exit)
 

@@ -84,11 +84,14 @@ class Cred(unittest.TestCase):
         with Sentinel("--trace") as s:
             pu, ru = workload("setuid", 0)
             pg, rg = workload("setgid", 0)
+            pre, rre = workload("setreuid", 1000, -1)
+            prge, rrge = workload("setregid", -1, 0)
             pr, rr = workload("setresuid", 1000, -1, 1001)
             prg, rrg = workload("setresgid", -1, 0, -1)
             pc, rc = workload("capset", 0x1, 0x3, 0x0)
             pf, rf = workload("as-user", 65534, "setuid", 0)
-        self.assertEqual([ru, rg, rr, rrg, rc, rf], [["0"], ["0"], ["0"], ["0"], ["0"], ["-1"]])
+        self.assertEqual([ru, rg, rre, rrge, rr, rrg, rc, rf],
+                         [["0"], ["0"], ["0"], ["0"], ["0"], ["0"], ["0"], ["-1"]])
         ev = s.events()
 
         def one(pid, t):
@@ -100,6 +103,10 @@ class Cred(unittest.TestCase):
         self.assertEqual((e["evt.arg.uid"], e["evt.res"]), (0, "SUCCESS"))
         e = one(pg, "setgid")
         self.assertEqual(e["evt.arg.gid"], 0)
+        e = one(pre, "setreuid")
+        self.assertEqual((e["evt.arg.ruid"], e["evt.arg.euid"]), (1000, -1))
+        e = one(prge, "setregid")
+        self.assertEqual((e["evt.arg.rgid"], e["evt.arg.egid"]), (-1, 0))
         e = one(pr, "setresuid")
         self.assertEqual((e["evt.arg.ruid"], e["evt.arg.euid"], e["evt.arg.suid"]), (1000, -1, 1001))
         e = one(prg, "setresgid")

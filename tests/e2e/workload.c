@@ -6,9 +6,11 @@
  *   open PATH | creat PATH | openat-cwd REL | openat-dirfd DIR REL
  *   openat2-dirfd DIR REL | chdir-openat DIR REL | read PATH
  *   as-user UID OP ARGS... (drop to UID, then run OP)
- *   setuid U | setgid G | setresuid R E S | setresgid R E S | capset E P I
+ *   setuid U | setgid G | setreuid R E | setregid R E | setresuid R E S |
+ *   setresgid R E S | capset E P I
  *   connect4 IP PORT | connect6 IP PORT | connect-unix PATH | connect-abstract NAME
- *   forkstorm N | execfail PATH [ARGS...]
+ *   forkstorm N | execfail PATH [ARGS...] | execveat PATH [ARGS...] (through a
+ *   dirfd of PATH's directory; on failure prints -errno)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,6 +28,8 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static long res(long r)
 {
@@ -92,6 +96,10 @@ static int run(int argc, char **argv)
 		return report(res(syscall(SYS_setuid, atoi(argv[1]))));
 	if (!strcmp(op, "setgid") && argc == 2)
 		return report(res(syscall(SYS_setgid, atoi(argv[1]))));
+	if (!strcmp(op, "setreuid") && argc == 3)
+		return report(res(syscall(SYS_setreuid, atoi(argv[1]), atoi(argv[2]))));
+	if (!strcmp(op, "setregid") && argc == 3)
+		return report(res(syscall(SYS_setregid, atoi(argv[1]), atoi(argv[2]))));
 	if (!strcmp(op, "setresuid") && argc == 4)
 		return report(res(syscall(SYS_setresuid, atoi(argv[1]), atoi(argv[2]), atoi(argv[3]))));
 	if (!strcmp(op, "setresgid") && argc == 4)
@@ -147,6 +155,22 @@ static int run(int argc, char **argv)
 	}
 	if (!strcmp(op, "execfail") && argc >= 2) {
 		execv(argv[1], argv + 1);
+		return report(-errno);
+	}
+	if (!strcmp(op, "execveat") && argc >= 2) {
+		char dir[4096];
+		const char *slash = strrchr(argv[1], '/');
+		int dfd;
+
+		if (!slash || (size_t)(slash - argv[1]) >= sizeof(dir))
+			return 2;
+		memcpy(dir, argv[1], (size_t)(slash - argv[1]));
+		dir[slash - argv[1]] = 0;
+		dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY);
+		if (dfd < 0)
+			return report(-errno);
+		fflush(stdout);
+		syscall(SYS_execveat, dfd, slash + 1, argv + 1, environ, 0);
 		return report(-errno);
 	}
 	fprintf(stderr, "as-workload: unknown operation or arguments: %s\n", op);
