@@ -66,16 +66,24 @@ int recorder_close(struct recorder *r)
 	return r->failed ? -EIO : err;
 }
 
+/* Up to this size a recording is mapped with all its pages at once: one
+ * call instead of a page fault per 64 KiB took ~10 % off a replay of 196 MB.
+ * Larger files are faulted in as they are read, not held in memory whole. */
+#define REPLAYER_POPULATE_MAX (1ull << 30)
+
 /* A regular file is read in place from a read-only mapping: no copy of
  * every byte through read(), which was a sixth of a replay's time. */
 static void replayer_map(struct replayer *p)
 {
 	struct stat st;
 	void *m;
+	int flags = MAP_PRIVATE;
 
 	if (fstat(fileno(p->f), &st) || !S_ISREG(st.st_mode) || st.st_size <= (off_t)p->offset)
 		return;
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(p->f), 0);
+	if ((unsigned long long)st.st_size <= REPLAYER_POPULATE_MAX)
+		flags |= MAP_POPULATE;
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fileno(p->f), 0);
 	if (m == MAP_FAILED)
 		return; /* stdio reads it */
 	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
