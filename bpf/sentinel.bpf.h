@@ -83,7 +83,7 @@ struct as_path_top {
 struct as_scratch {
 	__u8 buf[AS_SCRATCH_SIZE];
 	struct as_path_top top;
-	__u64 word; /* a typed load's result, stored and read back as a number */
+	__u64 word[2]; /* typed loads' results, stored and read back as numbers */
 };
 
 /* Per thread, in task storage (no hashing, freed with the task): the
@@ -266,13 +266,15 @@ static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *ta
 /*
  * Append the component list of (dentry, vfsmnt) as the task sees it: names
  * from the leaf up to the task's root (task->fs->root), crossing mounts, each
- * NUL-terminated, at offset start of this CPU's scratch buffer. Returns the
- * bytes written in the low 32 bits and AS_PATH_* flags in the high ones.
+ * NUL-terminated, at offset start of this CPU's scratch buffer (copy = 0:
+ * only the names nearest the root are noted, in the scratch map's top).
+ * Returns the bytes written in the low 32 bits and AS_PATH_* flags in the
+ * high ones.
  * A global function (walk.bpf.c), so the verifier checks the walk once, not
  * at every call site; kernel pointers travel as scalars for that reason.
  */
 
-__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task);
+__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task, __u32 copy);
 
 /*
  * The open pre-filter's prefix test (walk.bpf.c): walks the path of file
@@ -287,7 +289,7 @@ static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const stru
 					      struct task_struct *task, __u32 *pflags)
 {
 	__u64 r = as_path_walk(start, (__u64)BPF_CORE_READ(path, dentry),
-			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task);
+			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task, 1);
 
 	(void)buf;
 	*pflags = r >> 32;

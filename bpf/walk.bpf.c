@@ -230,8 +230,8 @@ __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
 
 			asm volatile("" : "+r"(at)); /* cast the sum, not fds */
 			slot = AS_KPTR(struct kiocb, at);
-			*(volatile __u64 *)&s->word = (__u64)slot->ki_filp;
-			return *(volatile __u64 *)&s->word;
+			*(volatile __u64 *)&s->word[0] = (__u64)slot->ki_filp;
+			return *(volatile __u64 *)&s->word[0];
 		}
 		bpf_probe_read_kernel(&f, sizeof(f), fds + fd);
 	}
@@ -318,40 +318,35 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	return 0;
 }
 
-/* Walk from (dentry, vfsmnt) up to task's root, copying the names into the
- * scratch buffer from start when copy is set. Returns the walk's state. */
-static __always_inline void as_walk_run(struct as_walk *w, __u32 start, __u64 dentry_p,
-					__u64 vfsmnt_p, __u64 task_p, int copy)
+/* One global function for both uses (copying or not), so the verifier
+ * checks the walk and its callback once per program, not once per use. */
+__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p,
+			      __u32 copy)
 {
 	struct as_scratch *s = as_scratch();
 	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
 	__u64 mnt_p = vfsmnt_p - bpf_core_field_offset(struct mount, mnt);
+	struct as_walk w = {
+		.start = start,
+		.off = start,
+		.flags = AS_PATH_TRUNC, /* unless the walk reaches a root */
+	};
 
-	w->start = start;
-	w->off = start;
-	w->flags = AS_PATH_TRUNC; /* unless the walk reaches a root */
-	w->dentry = AS_KPTR(struct dentry, dentry_p);
-	w->vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
-	w->mnt = AS_KPTR(struct mount, mnt_p);
+	w.dentry = AS_KPTR(struct dentry, dentry_p);
+	w.vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
+	w.mnt = AS_KPTR(struct mount, mnt_p);
 	{
-		struct vfsmount *vfsmnt = w->vfsmnt;
+		struct vfsmount *vfsmnt = w.vfsmnt;
 
-		w->mnt_root = AS_RD(vfsmnt, mnt_root);
+		w.mnt_root = AS_RD(vfsmnt, mnt_root);
 	}
-	w->buf = s && copy ? s->buf : 0;
-	w->top = s ? &s->top : 0;
+	w.buf = s && copy ? s->buf : 0;
+	w.top = s ? &s->top : 0;
 	if (s)
 		s->top.n = 0;
-	w->root_dentry = AS_RD2(task, fs, root.dentry);
-	w->root_mnt = AS_RD2(task, fs, root.mnt);
-	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, w, 0);
-}
-
-__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p)
-{
-	struct as_walk w = {};
-
-	as_walk_run(&w, start, dentry_p, vfsmnt_p, task_p, 1);
+	w.root_dentry = AS_RD2(task, fs, root.dentry);
+	w.root_mnt = AS_RD2(task, fs, root.mnt);
+	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
 	return (__u64)w.flags << 32 | (w.off - w.start);
 }
 
@@ -393,50 +388,69 @@ static long as_pfx_step(__u32 i, struct as_pfx_cmp *c)
  * longest prefix is covered) exactly as userspace joins them; the rest stays
  * zero, so a prefix longer than what is rendered so far does not match yet.
  */
+struct as_render {
+	struct as_pfx_cmp c; /* c.rw: the path rendered so far */
+	struct as_path_top *top; /* in the scratch map */
+	__u32 n, pos, need;
+	__u32 _pad0;
+};
+
+/* Render component j (from the root) and test the prefixes on what is
+ * rendered so far: "/tmp" decides a path under /tmp before its next name is
+ * read. A bpf_loop() callback, so the verifier checks it once, not once per
+ * component. */
+static long as_render_step(__u32 j, struct as_render *rd)
+{
+	struct as_path_top *top = rd->top;
+	char *r = (char *)rd->c.rw;
+	__u32 pos = rd->pos, k, len;
+
+	if (j >= rd->n || j >= AS_OPEN_TOP_COMPS || pos >= AS_OPEN_PREFIX_LEN - 1 ||
+	    pos > rd->need || !top)
+		return 1;
+	k = (rd->n - 1 - j) & (AS_OPEN_TOP_COMPS - 1);
+	len = top->len[k];
+	r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
+	pos++;
+	/* a plain read of the name's known length: the _str helper copies
+	 * byte by byte */
+	if (len > AS_OPEN_PREFIX_LEN - 1 - pos)
+		len = AS_OPEN_PREFIX_LEN - 1 - pos;
+	AS_VERIFIER_MASK(pos, 63);
+	AS_VERIFIER_MASK(len, 63);
+	if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)top->name[k]))
+		return 1;
+	rd->pos = pos + len;
+	bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &rd->c, 0);
+	return rd->c.hit ? 1 : 0;
+}
+
 __noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 {
 	struct file *f = AS_KPTR(struct file, file_p);
-	struct as_pfx_cmp c = { .mask = mask };
-	char *r = (char *)c.rw;
-	__u32 pos = 0, n, j, need = cfg_open_filter.plen_max;
-	struct as_walk w = {};
-	struct as_scratch *s;
-	struct as_path_top *top;
+	struct as_render rd = { .c = { .mask = mask }, .need = cfg_open_filter.plen_max };
+	struct as_scratch *s = as_scratch();
+	__u64 walked;
 
-	as_walk_run(&w, 0, (__u64)AS_RD(f, f_path.dentry), (__u64)AS_RD(f, f_path.mnt), task_p, 0);
-	s = as_scratch();
-	if (w.flags || !s)
+	if (!s)
+		return 0;
+	/* a global function takes numbers: the typed loads go through map
+	 * memory (see as_task_file_p) */
+	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, f_path.dentry);
+	*(volatile __u64 *)&s->word[1] = (__u64)AS_RD(f, f_path.mnt);
+	walked = as_path_walk(0, *(volatile __u64 *)&s->word[0], *(volatile __u64 *)&s->word[1],
+			      task_p, 0);
+	if (walked >> 32)
 		return 0; /* not reached the root: keep the event */
-	top = &s->top;
-	n = top->n;
-	if (n == 0) {
-		r[pos++] = '/'; /* the root itself */
-		bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &c, 0);
-		return c.hit;
+	rd.top = &s->top;
+	rd.n = s->top.n;
+	if (rd.n == 0) {
+		((char *)rd.c.rw)[0] = '/'; /* the root itself */
+		bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &rd.c, 0);
+		return rd.c.hit;
 	}
-	/* a component at a time, testing after each: "/tmp" decides a path
-	 * under /tmp before its next name is read */
-	for (j = 0; j < AS_OPEN_TOP_COMPS && j < n; j++) {
-		__u32 k = (n - 1 - j) & (AS_OPEN_TOP_COMPS - 1), len = top->len[k];
-
-		if (pos >= AS_OPEN_PREFIX_LEN - 1 || pos > need)
-			break;
-		r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
-		pos++;
-		/* a plain read of the name's known length: the _str helper
-		 * copies byte by byte */
-		if (len > AS_OPEN_PREFIX_LEN - 1 - pos)
-			len = AS_OPEN_PREFIX_LEN - 1 - pos;
-		AS_VERIFIER_MASK(pos, 63);
-		AS_VERIFIER_MASK(len, 63);
-		if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)top->name[k]))
-			break;
-		pos += len;
-		bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &c, 0);
-		if (c.hit)
-			return 1;
-	}
-	return 0;
+	bpf_loop(AS_OPEN_TOP_COMPS, as_render_step, &rd, 0);
+	return rd.c.hit;
 }
 
 struct as_cgwalk {
