@@ -30,8 +30,8 @@ static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
  */
 static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u32 sc = as_sc_of(ctx->id), off, pf = 0, class;
+	struct task_struct *task;
 	__u64 args[AS_SYSCALL_ARGS];
 	long ret = ctx->ret;
 	struct as_task_state *st;
@@ -49,7 +49,8 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 		return 0;
 	}
 	if (!as_filter_pass_st(st, AS_EV_OPEN))
-		return 0;
+		return 0; /* an open outside any agent tree ends here */
+	task = (struct task_struct *)bpf_get_current_task();
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
