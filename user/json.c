@@ -2,6 +2,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "json.h"
 
 void jw_init(struct jw *w, char *buf, size_t cap)
@@ -15,15 +18,9 @@ void jw_init(struct jw *w, char *buf, size_t cap)
 		buf[0] = 0;
 }
 
-void jw_raw(struct jw *w, const char *s, size_t n)
+__attribute__((noinline)) void jw_copy_long(char *d, const char *s, size_t n)
 {
-	/* keep room for the "\n\0" that jw_finish adds */
-	if (w->overflow || w->len + n + 2 > w->cap) {
-		w->overflow = 1;
-		return;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
+	memcpy(d, s, n);
 }
 
 static void jw_ch(struct jw *w, char c)
@@ -142,32 +139,74 @@ static void jw_escape_byte(struct jw *w, unsigned char c)
 	}
 }
 
-/* Runs of bytes copied as they are go out in one jw_raw each, cut only by
- * a byte that needs escaping. */
-void jw_escape(struct jw *w, const char *s, size_t n)
+#ifdef __SSE2__
+#define JW_VEC 16 /* bytes of an SSE2 register */
+
+/* Bit j for each byte p[j] of sixteen that jw_plain does not copy as it is:
+ * below 0x20 or above 0x7e (signed: below 0x20, or 0x7f), '"', '\\'. */
+static inline unsigned jw_unplain16(const unsigned char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i bad = _mm_or_si128(
+	    _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+
+	return (unsigned)_mm_movemask_epi8(bad);
+}
+#endif
+
+/* Where the next byte at or after i that is not copied as is stands; n when
+ * there is none. Most text is plain ASCII: sixteen or eight bytes at a
+ * time, the last ones as the last sixteen or eight again (bytes already
+ * seen are plain). */
+static inline size_t jw_next_unplain(const unsigned char *p, size_t i, size_t n)
 {
 	const size_t word = sizeof(uint64_t);
+
+#ifdef __SSE2__
+	if (n >= JW_VEC) {
+		unsigned m;
+
+		for (; n - i >= JW_VEC; i += JW_VEC)
+			if ((m = jw_unplain16(p + i)) != 0)
+				return i + (size_t)__builtin_ctz(m);
+		if (i == n)
+			return n;
+		m = jw_unplain16(p + n - JW_VEC) >> (JW_VEC - (n - i));
+		return m ? i + (size_t)__builtin_ctz(m) : n;
+	}
+#endif
+	for (; n - i >= word; i += word) {
+		if (!jw_plain8(jw_load8(p + i))) {
+			/* a word that fails holds such a byte */
+			while (jw_plain[p[i]])
+				i++;
+			return i;
+		}
+	}
+	if (i < n && n >= word && jw_plain8(jw_load8(p + n - word)))
+		return n;
+	while (i < n && jw_plain[p[i]])
+		i++;
+	return i;
+}
+
+/* Runs of bytes copied as they are go out in one jw_raw each, cut only by
+ * a byte that needs escaping. ascii: stop at the first byte above 0x7f
+ * (-1) instead of checking it for UTF-8. */
+static inline int jw_escape_run(struct jw *w, const char *s, size_t n, int ascii)
+{
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, start = 0;
 
-	while (i < n) {
-		size_t stop, seq;
-		unsigned char c;
+	while ((i = jw_next_unplain(p, i, n)) < n) {
+		unsigned char c = p[i];
 
-		/* most text is plain ASCII: a word at a time, and the last
-		 * bytes as the last word (overlapping bytes known plain) */
-		while (n - i >= word && jw_plain8(jw_load8(p + i)))
-			i += word;
-		if (i < n && n - i < word && n >= word && jw_plain8(jw_load8(p + n - word)))
-			break;
-		/* then byte by byte, to the end of this word at most */
-		stop = n - i < word ? n : i + word;
-		while (i < stop && jw_plain[p[i]])
-			i++;
-		if (i == stop)
-			continue;
-		c = p[i];
 		if (c >= 0x80) {
+			size_t seq;
+
+			if (ascii)
+				return -1;
 			seq = utf8_seq(p + i, n - i);
 			if (seq) {
 				i += seq;
@@ -179,6 +218,17 @@ void jw_escape(struct jw *w, const char *s, size_t n)
 		start = ++i;
 	}
 	jw_raw(w, (const char *)p + start, n - start);
+	return 0;
+}
+
+void jw_escape(struct jw *w, const char *s, size_t n)
+{
+	jw_escape_run(w, s, n, 0);
+}
+
+int jw_escape_ascii(struct jw *w, const char *s, size_t n)
+{
+	return jw_escape_run(w, s, n, 1);
 }
 
 static void jw_sep(struct jw *w)
@@ -186,12 +236,6 @@ static void jw_sep(struct jw *w)
 	if (w->need_comma)
 		jw_ch(w, ',');
 	w->need_comma = 1;
-}
-
-void jw_key_raw(struct jw *w, const char *json, size_t n)
-{
-	jw_sep(w);
-	jw_raw(w, json, n);
 }
 
 void jw_key(struct jw *w, const char *key)
@@ -247,22 +291,34 @@ void jw_str(struct jw *w, const char *key, const char *s)
 	jw_strn(w, key, s, strlen(s));
 }
 
+/* Two digits at a time: a division by 100 per pair instead of by 10 per digit. */
+static const char jw_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
 /* The digits of v after a '-' when neg: at most 1 + 20 digits + NUL. */
 static size_t jw_fmt(char *buf, uint64_t v, int neg)
 {
 	char tmp[JW_NUM_MAX];
-	size_t n = 0, i = 0;
+	size_t n = sizeof(tmp), i = 0, len;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		tmp[--n] = jw_pairs[d + 1];
+		tmp[--n] = jw_pairs[d];
+	}
+	if (v >= 10) {
+		tmp[--n] = jw_pairs[v * 2 + 1];
+		tmp[--n] = jw_pairs[v * 2];
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
 	if (neg)
 		buf[i++] = '-';
-	while (n)
-		buf[i++] = tmp[--n];
-	buf[i] = 0;
-	return i;
+	len = sizeof(tmp) - n;
+	jw_copy(buf + i, tmp + n, len); /* 20 digits at most: no memcpy call */
+	buf[i + len] = 0;
+	return i + len;
 }
 
 size_t jw_fmt_u64(char buf[JW_NUM_MAX], uint64_t v)

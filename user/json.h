@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct jw {
 	char *buf;
@@ -20,6 +21,60 @@ struct jw {
 };
 
 void jw_init(struct jw *w, char *buf, size_t cap);
+#define JW_COPY_INLINE 32 /* pieces up to this long are copied without a call */
+
+void jw_copy_long(char *d, const char *s, size_t n); /* memcpy, n > JW_COPY_INLINE */
+
+/* n bytes from s to d, n small: two loads and stores of one width, which
+ * overlap when n is not that width (nothing read or written outside). */
+static inline void jw_copy(char *d, const char *s, size_t n)
+{
+	if (n > JW_COPY_INLINE) {
+		/* out of line: inlined, the compiler would hold this branch
+		 * against every small buffer a piece comes from */
+		jw_copy_long(d, s, n);
+	} else if (n >= 16) {
+		char a[16], b[16];
+
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(d, a, 16);
+		memcpy(d + n - 16, b, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
+/* Raw text, no escaping, no separator handling. Inline: an alert line is
+ * written in a couple of dozen small pieces, and a call each (this one and
+ * memcpy's) cost more than the copy. */
+static inline void jw_raw(struct jw *w, const char *s, size_t n)
+{
+	/* keep room for the "\n\0" that jw_finish adds */
+	if (w->overflow || w->len + n + 2 > w->cap) {
+		w->overflow = 1;
+		return;
+	}
+	jw_copy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
 /* key NULL: a top-level object or an array element */
 void jw_obj_open(struct jw *w, const char *key);
 void jw_obj_close(struct jw *w);
@@ -29,7 +84,13 @@ void jw_arr_close(struct jw *w);
 void jw_key(struct jw *w, const char *key);
 /* Separator and a key already written out: json is "key": quoted, escaped,
  * with its colon (a constant key formatted once instead of per line). */
-void jw_key_raw(struct jw *w, const char *json, size_t n);
+static inline void jw_key_raw(struct jw *w, const char *json, size_t n)
+{
+	if (w->need_comma)
+		jw_raw(w, ",", 1);
+	w->need_comma = 1;
+	jw_raw(w, json, n);
+}
 void jw_str(struct jw *w, const char *key, const char *s);
 void jw_strn(struct jw *w, const char *key, const char *s, size_t n);
 /* Decimal digits of v (snprintf's "%" PRIu64 / PRId64, without its cost), NUL
@@ -43,8 +104,11 @@ void jw_bool(struct jw *w, const char *key, int v);
 void jw_null(struct jw *w, const char *key);
 /* Append s escaped (no quotes) to the buffer. */
 void jw_escape(struct jw *w, const char *s, size_t n);
-/* Raw text, no escaping, no separator handling. */
-void jw_raw(struct jw *w, const char *s, size_t n);
+/* jw_escape of text that is all ASCII, where each byte escapes alone, so
+ * text escaped piece by piece is the text escaped whole: 0. -1 at the first
+ * byte above 0x7f (which may belong to a sequence a neighbour completes),
+ * having written part of s: the caller rewinds w->len and escapes the whole. */
+int jw_escape_ascii(struct jw *w, const char *s, size_t n);
 /* Terminate with "\n" and NUL; returns the line length or -1 on overflow. */
 long jw_finish(struct jw *w);
 

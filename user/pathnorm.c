@@ -1,21 +1,74 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "pathnorm.h"
 
-/* Components of one path walk in the kernel: bounded by AS_PATH_MAX_DEPTH,
- * but a recorded or hand-made list may hold more; a list with more is
- * refused, as the kernel never sends one. */
-#define PATHNORM_MAX_COMPONENTS 4096
+
+#define PATHNORM_WORD sizeof(uint64_t)
+#define PATHNORM_VEC 16 /* bytes of an SSE2 register */
+#define PATHNORM_LOW7 0x7f7f7f7f7f7f7f7full
+
+/* The high bit of each zero byte of x, and no other bit (no borrow runs
+ * from one byte to the next, unlike the (x - 0x01..) & ~x test). */
+static inline uint64_t pathnorm_zeros(uint64_t x)
+{
+	return ~(((x & PATHNORM_LOW7) + PATHNORM_LOW7) | x | PATHNORM_LOW7);
+}
+
+static inline uint64_t pathnorm_load(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, sizeof(x));
+	return x;
+}
+
+/* n bytes from s to d with two loads and stores of one width (they overlap
+ * when n is not that width): most names are short, and a memcpy call cost
+ * more than the copy. */
+static inline void pathnorm_copy(char *d, const char *s, size_t n)
+{
+	if (n > 4 * PATHNORM_WORD) {
+		memcpy(d, s, n);
+	} else if (n > 2 * PATHNORM_WORD) {
+		char a[2 * PATHNORM_WORD], b[2 * PATHNORM_WORD];
+
+		memcpy(a, s, sizeof(a));
+		memcpy(b, s + n - sizeof(b), sizeof(b));
+		memcpy(d, a, sizeof(a));
+		memcpy(d + n - sizeof(b), b, sizeof(b));
+	} else if (n >= PATHNORM_WORD) {
+		uint64_t a = pathnorm_load(s), b = pathnorm_load(s + n - PATHNORM_WORD);
+
+		memcpy(d, &a, PATHNORM_WORD);
+		memcpy(d + n - PATHNORM_WORD, &b, PATHNORM_WORD);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
 
 /*
  * The list "c\0b\0a\0" is the path "/a/b/c": exactly as long, each
  * component's NUL becoming the '/' in front of it. So each component goes
  * straight to its mirror position, in one pass, with no table of components
- * and no second length scan.
+ * and no second length scan. The NULs are found eight bytes at a time (a
+ * memchr call per component cost more than the component).
  */
 long pathnorm_from_components(const char *list, size_t list_len, char *out, size_t cap)
 {
-	size_t n = 0, pos = 0;
+	size_t start = 0, i = 0;
 
 	if (list_len == 0) {
 		if (cap < 2)
@@ -26,16 +79,72 @@ long pathnorm_from_components(const char *list, size_t list_len, char *out, size
 	}
 	if (list[list_len - 1] != 0 || list_len + 1 > cap)
 		return -1;
-	while (pos < list_len) {
-		const char *nul = memchr(list + pos, 0, list_len - pos);
-		size_t l = (size_t)(nul - list) - pos, at = list_len - (pos + l) - 1;
+	/* a list has no more components than bytes: only a longer one can
+	 * have too many, and only it is counted first */
+	if (list_len > PATHNORM_MAX_COMPONENTS) {
+		size_t nuls = 0;
 
-		if (++n > PATHNORM_MAX_COMPONENTS)
+		for (size_t k = 0; k < list_len; k++)
+			nuls += !list[k];
+		if (nuls > PATHNORM_MAX_COMPONENTS)
 			return -1;
-		out[at] = '/';
-		memcpy(out + at + 1, list + pos, l);
-		pos += l + 1;
 	}
+/* the component [start, nul) to its mirror place, after its '/' */
+#define PATHNORM_PUT(nul)                                                      \
+	do {                                                                   \
+		size_t at_ = list_len - (nul)-1;                               \
+                                                                               \
+		out[at_] = '/';                                                \
+		pathnorm_copy(out + at_ + 1, list + start, (nul)-start);       \
+		start = (nul) + 1;                                             \
+	} while (0)
+#ifdef __SSE2__
+	if (list_len >= PATHNORM_VEC) {
+		/* sixteen bytes at a time, a bit per NUL; then the last
+		 * sixteen again with the bytes already seen masked off */
+		const __m128i zero = _mm_setzero_si128();
+		uint32_t z;
+
+		for (; i + PATHNORM_VEC <= list_len; i += PATHNORM_VEC) {
+			z = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(list + i)), zero));
+			for (; z; z &= z - 1)
+				PATHNORM_PUT(i + (size_t)__builtin_ctz(z));
+		}
+		if (i < list_len) {
+			size_t base = list_len - PATHNORM_VEC, seen = i - base;
+
+			z = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(list + base)), zero));
+			for (z &= ~0u << seen; z; z &= z - 1)
+				PATHNORM_PUT(base + (size_t)__builtin_ctz(z));
+			i = list_len;
+		}
+	}
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (i < list_len && list_len >= PATHNORM_WORD) {
+		/* whole words, then the last word again with the bytes
+		 * already seen masked off */
+		for (; i + PATHNORM_WORD <= list_len; i += PATHNORM_WORD) {
+			for (uint64_t z = pathnorm_zeros(pathnorm_load(list + i)); z; z &= z - 1)
+				PATHNORM_PUT(i + ((size_t)__builtin_ctzll(z) >> 3));
+		}
+		if (i < list_len) {
+			size_t base = list_len - PATHNORM_WORD, seen = i - base;
+			uint64_t z = pathnorm_zeros(pathnorm_load(list + base)) &
+				     (~0ull << (8 * seen));
+
+			for (; z; z &= z - 1)
+				PATHNORM_PUT(base + ((size_t)__builtin_ctzll(z) >> 3));
+			i = list_len;
+		}
+	}
+#endif
+	for (; i < list_len; i++)
+		if (!list[i])
+			PATHNORM_PUT(i);
+#undef PATHNORM_PUT
 	out[list_len] = 0;
 	return (long)list_len;
 }

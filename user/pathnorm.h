@@ -5,6 +5,11 @@
 
 #include <stddef.h>
 
+/* Components of one path walk in the kernel: bounded by AS_PATH_MAX_DEPTH,
+ * but a recorded or hand-made list may hold more; a list with more is
+ * refused, as the kernel never sends one. */
+#define PATHNORM_MAX_COMPONENTS 4096
+
 /* Rebuild "/a/b/c" from a kernel component list ("c\0b\0a\0", leaf first).
  * Writes at most cap bytes including the NUL; returns the length, or -1 when
  * the list is malformed (a component not NUL-terminated) or does not fit. */

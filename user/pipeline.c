@@ -46,6 +46,7 @@ int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kern
 {
 	struct event *ev = p->ev;
 	char err[DECODE_ERR_MAX];
+	unsigned type;
 	int ret = 0;
 
 	if (decode_record(rec, len, ev, err) != 0) {
@@ -57,15 +58,17 @@ int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kern
 		return 0;
 	if (from_kernel)
 		ev->ts = clock_boot_to_wall(ev->hdr->ts);
-	ev->num = ev->hdr->type == AS_EV_PROC ? 0 : ++p->num;
-	p->by_type[ev->hdr->type]++;
-	if (proctable_apply(p->pt, ev) == -ENOSPC)
+	type = ev->hdr->type;
+	ev->num = type == AS_EV_PROC ? 0 : ++p->num;
+	p->by_type[type]++;
+	if (proctable_applies(type) && proctable_apply(p->pt, ev) == -ENOSPC)
 		p->untracked++;
 	if (p->recorder)
 		pipeline_record(p, rec, len, ev->ts);
-	if (p->sink && ev->hdr->type != AS_EV_PROC)
+	if (p->sink && type != AS_EV_PROC)
 		ret = p->sink(p->sink_ctx, ev, p->pt);
-	proctable_retire(p->pt, ev);
+	if (proctable_retires(type))
+		proctable_retire(p->pt, ev);
 	return ret;
 }
 

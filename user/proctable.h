@@ -46,6 +46,18 @@ const struct proc_entry *proctable_lookup(const struct proctable *pt, uint32_t p
 int proctable_apply(struct proctable *pt, const struct event *ev);
 /* Apply an event after it is evaluated: exit frees the process's entry. */
 void proctable_retire(struct proctable *pt, const struct event *ev);
+/* Whether proctable_apply / proctable_retire do anything for an event of
+ * this type: most events (opens) change nothing, and the caller skips two
+ * calls per event. */
+static inline int proctable_applies(unsigned type)
+{
+	return type == AS_EV_EXEC || type == AS_EV_PROC || type == AS_EV_FORK;
+}
+
+static inline int proctable_retires(unsigned type)
+{
+	return type == AS_EV_EXIT;
+}
 uint32_t proctable_count(const struct proctable *pt);
 uint64_t proctable_untracked(const struct proctable *pt); /* inserts refused: table full */
 

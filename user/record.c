@@ -91,7 +91,8 @@ static void replayer_map(struct replayer *p)
 	p->map_len = (uint64_t)st.st_size;
 }
 
-static long replayer_next_mapped(struct replayer *p)
+/* The next record of a mapped file, or why there is none. */
+__attribute__((noinline)) static long replayer_next_mapped(struct replayer *p)
 {
 	uint64_t left = p->map_len - p->offset;
 	uint32_t size;
@@ -163,13 +164,12 @@ bad:
 	return -EINVAL;
 }
 
-long replayer_next(struct replayer *p)
+/* A record through stdio: a file that could not be mapped. */
+__attribute__((noinline)) static long replayer_next_read(struct replayer *p)
 {
 	uint32_t size;
 	size_t pad, got;
 
-	if (p->map)
-		return replayer_next_mapped(p);
 	got = fread(&size, 1, sizeof(size), p->f);
 	if (got == 0 && feof(p->f))
 		return 0;
@@ -193,6 +193,30 @@ long replayer_next(struct replayer *p)
 	}
 	p->offset += size + pad;
 	return size;
+}
+
+long replayer_next(struct replayer *p)
+{
+	uint64_t left;
+	uint32_t size;
+
+	if (!p->map)
+		return replayer_next_read(p);
+	/* the usual record, whole and of a size that can be, is taken here in
+	 * place with no stack frame; the end, or anything wrong, goes to
+	 * replayer_next_mapped, which says why */
+	left = p->map_len - p->offset;
+	if (left >= sizeof(size)) {
+		memcpy(&size, p->map + p->offset, sizeof(size));
+		if (size >= sizeof(struct as_hdr) && size <= RECORD_MAX && size <= left) {
+			size_t pad = (RECORD_ALIGN - size % RECORD_ALIGN) % RECORD_ALIGN;
+
+			p->rec = p->map + p->offset;
+			p->offset += size + (left - size < pad ? left - size : pad);
+			return size;
+		}
+	}
+	return replayer_next_mapped(p);
 }
 
 void replayer_close(struct replayer *p)

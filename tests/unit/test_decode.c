@@ -602,6 +602,48 @@ static void test_reject_ancestors_and_strings(void **state)
 	free(r);
 }
 
+/* The header's strings at every place: each ancestor count with one comm
+ * unterminated at each position (refused within n_anc, ignored past it),
+ * a comm not padded after its NUL (taken), and the session's one NUL at
+ * each of its 64 places (taken) or nowhere (refused). */
+static void test_header_strings_every_place(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_exit ex;
+	struct as_exit *r;
+	size_t len;
+
+	memset(&ex, 0, sizeof(ex));
+	tu_hdr(&ex.hdr, AS_EV_EXIT, AS_SC_PROCEXIT, 5);
+	r = tu_fixed(&ex, sizeof(ex), &len);
+	for (unsigned n = 0; n <= AS_MAX_ANCESTORS; n++) {
+		r->hdr.n_anc = (uint8_t)n;
+		for (unsigned bad = 0; bad < AS_MAX_ANCESTORS; bad++) {
+			for (unsigned k = 0; k < AS_MAX_ANCESTORS; k++)
+				snprintf(r->hdr.anc[k].comm, AS_COMM_LEN, "p%u", k);
+			memset(r->hdr.anc[bad].comm, 'x', AS_COMM_LEN);
+			if (bad < n)
+				expect_einval(r, len, ev, "unterminated comm or session");
+			else
+				tu_decode_ok(r, len, ev);
+			/* a NUL in the middle, bytes after it: a comm still */
+			r->hdr.anc[bad].comm[5] = 0;
+			tu_decode_ok(r, len, ev);
+		}
+	}
+	memset(r->hdr.comm, 'c', AS_COMM_LEN);
+	r->hdr.comm[AS_COMM_LEN - 2] = 0;
+	tu_decode_ok(r, len, ev);
+	for (unsigned at = 0; at < AS_SESSION_MAX; at++) {
+		memset(r->hdr.session, 's', AS_SESSION_MAX);
+		r->hdr.session[at] = 0;
+		tu_decode_ok(r, len, ev);
+	}
+	memset(r->hdr.session, 's', AS_SESSION_MAX);
+	expect_einval(r, len, ev, "unterminated comm or session");
+	free(r);
+}
+
 static void test_reject_exec_lengths(void **state)
 {
 	struct event *ev = ((struct fx *)*state)->ev;
@@ -1054,6 +1096,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reject_unknown_type, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_type_syscall_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_ancestors_and_strings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_strings_every_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_exec_lengths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_exec_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_open, setup, teardown),

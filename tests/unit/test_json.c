@@ -44,6 +44,80 @@ static void test_fmt_integers(void **state)
 		assert_string_equal(got, want);
 		assert_int_equal(n, strlen(want));
 	}
+	/* digits go two at a time: each count of digits, odd and even, at
+	 * both ends of its range, and either sign */
+	for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+		const uint64_t around[] = { p - 1, p, p + 1, p * 5 + 3 };
+
+		for (size_t j = 0; j < sizeof(around) / sizeof(around[0]); j++) {
+			size_t n = jw_fmt_u64(got, around[j]);
+
+			snprintf(want, sizeof(want), "%" PRIu64, around[j]);
+			assert_string_equal(got, want);
+			assert_int_equal(n, strlen(want));
+			if (around[j] > (uint64_t)INT64_MAX)
+				continue;
+			n = jw_fmt_i64(got, -(int64_t)around[j]);
+			snprintf(want, sizeof(want), "%" PRId64, -(int64_t)around[j]);
+			assert_string_equal(got, want);
+			assert_int_equal(n, strlen(want));
+		}
+	}
+}
+
+/* jw_raw copies pieces of every length the same, inline or not. */
+static void test_raw_lengths(void **state)
+{
+	char src[80], buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (char)('!' + i % 90);
+	for (size_t n = 0; n <= sizeof(src); n++) {
+		struct jw w;
+
+		memset(buf, '#', sizeof(buf));
+		jw_init(&w, buf, sizeof(buf));
+		jw_raw(&w, "<", 1);
+		jw_raw(&w, src, n);
+		jw_raw(&w, ">", 1);
+		assert_int_equal(w.len, n + 2);
+		assert_int_equal(buf[0], '<');
+		assert_memory_equal(buf + 1, src, n);
+		assert_int_equal(buf[n + 1], '>');
+		assert_int_equal(buf[n + 2], '#'); /* nothing written past the piece */
+	}
+}
+
+/* jw_escape_ascii: the same bytes as jw_escape for ASCII text, -1 at once
+ * for a byte above 0x7f wherever it is. */
+static void test_escape_ascii_only(void **state)
+{
+	static const char *const plain[] = { "", "a", "abcdefgh", "abcdefghi", "/etc/\"x\"",
+					      "tab\there\x01\x1f\x7f", "0123456789abcdef\\" };
+	char a[256], b[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		struct jw w1, w2;
+
+		jw_init(&w1, a, sizeof(a));
+		jw_init(&w2, b, sizeof(b));
+		jw_escape(&w1, plain[i], strlen(plain[i]));
+		assert_int_equal(jw_escape_ascii(&w2, plain[i], strlen(plain[i])), 0);
+		assert_int_equal(w1.len, w2.len);
+		assert_memory_equal(a, b, w1.len);
+	}
+	for (size_t at = 0; at < 20; at++) {
+		char s[21];
+		struct jw w;
+
+		memset(s, 'x', 20);
+		s[20] = 0;
+		s[at] = (char)0xc3; /* valid or not, the caller escapes it whole */
+		jw_init(&w, a, sizeof(a));
+		assert_int_equal(jw_escape_ascii(&w, s, 20), -1);
+	}
 }
 
 static void test_escape_ascii(void **state)
@@ -373,6 +447,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_integers),
+		cmocka_unit_test(test_raw_lengths),
+		cmocka_unit_test(test_escape_ascii_only),
 		cmocka_unit_test(test_escape_ascii),
 		cmocka_unit_test(test_escape_quotes_backslash),
 		cmocka_unit_test(test_escape_control),

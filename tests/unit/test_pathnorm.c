@@ -110,6 +110,108 @@ static void test_from_components_deep_and_long(void **state)
 	free(list);
 }
 
+/* The plain reading of a component list, one byte at a time: what the
+ * word-at-a-time scan must agree with. */
+static long ref_from_components(const char *list, size_t len, char *out, size_t cap)
+{
+	size_t start = 0;
+
+	if (len == 0) {
+		if (cap < 2)
+			return -1;
+		memcpy(out, "/", 2);
+		return 1;
+	}
+	if (list[len - 1] != 0 || len + 1 > cap)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (list[i])
+			continue;
+		out[len - i - 1] = '/';
+		memcpy(out + len - i, list + start, i - start);
+		start = i + 1;
+	}
+	out[len] = 0;
+	return (long)len;
+}
+
+static void test_from_components_word_edges(void **state)
+{
+	/* every list of up to 40 bytes whose components have lengths drawn
+	 * from a pattern that puts NULs at each place in a word: empty
+	 * components, names across word boundaries, a last word re-read */
+	static const size_t lens[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 31, 33 };
+	const size_t nl = sizeof(lens) / sizeof(lens[0]);
+	char list[128], out[160], want[160];
+
+	(void)state;
+	for (size_t a = 0; a < nl; a++)
+		for (size_t b = 0; b < nl; b++)
+			for (size_t c = 0; c < 4; c++) {
+				size_t n = 0, parts[3] = { lens[a], lens[b], lens[c] };
+
+				for (size_t k = 0; k < 3; k++) {
+					for (size_t j = 0; j < parts[k]; j++, n++)
+						list[n] = (char)('a' + (n + k) % 26);
+					list[n++] = 0;
+				}
+				for (size_t drop = 0; drop < 3; drop++) {
+					/* lists of one, two and three components */
+					size_t len = n;
+					long got, ref;
+
+					for (size_t k = 0; k < drop; k++)
+						len -= parts[2 - k] + 1;
+					ref = ref_from_components(list, len, want, sizeof(want));
+					memset(out, GUARD, sizeof(out));
+					got = pathnorm_from_components(list, len, out, len + 1);
+					assert_int_equal(got, ref);
+					assert_memory_equal(out, want, (size_t)ref + 1);
+					assert_int_equal((unsigned char)out[len + 1], GUARD);
+				}
+			}
+}
+
+static void test_from_components_odd_bytes(void **state)
+{
+	/* bytes a zero test with borrows could take for NUL: 0x01 after a
+	 * NUL, 0x80 and 0xff; a list whose last word has NULs on both sides of
+	 * the bytes seen before */
+	static const char lists[][24] = {
+		"\x01\x01\x01\x01\x01\x01\x01\0\x01\0",
+		"\x80\0\xff\0\x01\x80\0\x7f\0\x01\0",
+		"a\0\0\0\0\0\0\0\0\0b\0",
+		"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+	};
+	static const size_t lens[] = { 10, 11, 12, 16 };
+	char out[64], want[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		long ref = ref_from_components(lists[i], lens[i], want, sizeof(want));
+
+		assert_int_equal(fc(pc_mem(lists[i], lens[i]), out, lens[i] + 1), ref);
+		assert_memory_equal(out, want, (size_t)ref + 1);
+	}
+}
+
+static void test_from_components_too_many(void **state)
+{
+	/* more components than any kernel walk sends: refused */
+	size_t len = 2 * (PATHNORM_MAX_COMPONENTS + 1);
+	char *list = malloc(len), *out = malloc(len + 1);
+
+	(void)state;
+	for (size_t i = 0; i < len; i += 2) {
+		list[i] = 'x';
+		list[i + 1] = 0;
+	}
+	assert_int_equal(pathnorm_from_components(list, len, out, len + 1), -1);
+	assert_int_equal(pathnorm_from_components(list, len - 2, out, len + 1), (long)len - 2);
+	free(out);
+	free(list);
+}
+
 struct norm_case {
 	const char *in, *out;
 };
@@ -325,6 +427,9 @@ int main(void)
 		cmocka_unit_test(test_from_components_malformed),
 		cmocka_unit_test(test_from_components_overflow),
 		cmocka_unit_test(test_from_components_deep_and_long),
+		cmocka_unit_test(test_from_components_word_edges),
+		cmocka_unit_test(test_from_components_odd_bytes),
+		cmocka_unit_test(test_from_components_too_many),
 		cmocka_unit_test(test_normalize_table),
 		cmocka_unit_test(test_normalize_random_idempotent),
 		cmocka_unit_test(test_join),

@@ -299,6 +299,57 @@ static void test_session_inherited_on_exec(void **state)
 	proctable_free(pt);
 }
 
+/* proctable_applies / proctable_retires name exactly the types that change
+ * the table: an event of any other type, applied and retired, leaves it as
+ * it was (the pipeline skips those calls). */
+static void test_which_types_change_the_table(void **state)
+{
+	struct proctable *pt = proctable_new(64);
+	struct exec_args a = {
+		.pid = 900, .ppid = 1, .args = PC("x\0"), .exe = PC("x\0"),
+		.cwd = PC_NONE, .cg = PC_NONE,
+	};
+	struct as_open o;
+	struct as_connect cn;
+	struct as_setid si;
+	struct as_capset cp;
+	size_t len;
+	void *rec;
+
+	(void)state;
+	assert_true(proctable_applies(AS_EV_EXEC));
+	assert_true(proctable_applies(AS_EV_PROC));
+	assert_true(proctable_applies(AS_EV_FORK));
+	assert_true(proctable_retires(AS_EV_EXIT));
+	for (unsigned t = 0; t < AS_EV_MAX; t++) {
+		if (t != AS_EV_EXEC && t != AS_EV_PROC && t != AS_EV_FORK)
+			assert_false(proctable_applies(t));
+		if (t != AS_EV_EXIT)
+			assert_false(proctable_retires(t));
+	}
+	assert_int_equal(do_exec(pt, &a), 0);
+	memset(&o, 0, sizeof(o));
+	tu_hdr(&o.hdr, AS_EV_OPEN, AS_SC_OPENAT, 900);
+	o.pflags = AS_OF_RESOLVED;
+	rec = tu_open(&o, PC("f\0"), PC_NONE, &len);
+	assert_int_equal(apply_rec(pt, rec, len), 0);
+	memset(&cn, 0, sizeof(cn));
+	tu_hdr(&cn.hdr, AS_EV_CONNECT, AS_SC_CONNECT, 900);
+	rec = tu_fixed(&cn, sizeof(cn), &len);
+	assert_int_equal(apply_rec(pt, rec, len), 0);
+	memset(&si, 0, sizeof(si));
+	tu_hdr(&si.hdr, AS_EV_SETID, AS_SC_SETUID, 900);
+	rec = tu_fixed(&si, sizeof(si), &len);
+	assert_int_equal(apply_rec(pt, rec, len), 0);
+	memset(&cp, 0, sizeof(cp));
+	tu_hdr(&cp.hdr, AS_EV_CAPSET, AS_SC_CAPSET, 900);
+	rec = tu_fixed(&cp, sizeof(cp), &len);
+	assert_int_equal(apply_rec(pt, rec, len), 0);
+	assert_int_equal(proctable_count(pt), 1);
+	assert_non_null(proctable_lookup(pt, 900));
+	proctable_free(pt);
+}
+
 static void test_exit_frees(void **state)
 {
 	struct proctable *pt = proctable_new(64);
@@ -712,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_fork_of_unknown_parent),
 		cmocka_unit_test(test_session_inherited_on_exec),
 		cmocka_unit_test(test_exit_frees),
+		cmocka_unit_test(test_which_types_change_the_table),
 		cmocka_unit_test(test_churn_small_table),
 		cmocka_unit_test(test_churn_colliding_pids),
 		cmocka_unit_test(test_grows_and_keeps_entries),

@@ -21,6 +21,8 @@
 #define RULES_MAX_ITEMS 100000 /* items across all files */
 #define ENGINE_MSG_MAX 512 /* one diagnostic sentence */
 #define OUTPUT_LINE_MAX (256 * 1024) /* one alert line; longer is cut (json.h marks it) */
+#define OUTPUT_FRAC_LEN 10 /* ".nnnnnnnnn": the nanoseconds of a stamp */
+#define OUTPUT_REUSE_MAX 32 /* output text segments whose escaped value output_fields may copy */
 #define FIELDS_BUF_MAX (AS_ARGS_MAX + AS_COMM_LEN + 2 * AS_PATH_MAX) /* built field values */
 
 /* Where text came from: file, 1-based line/col, and for offset mapping the
@@ -272,14 +274,26 @@ struct outseg {
 	int slot; /* -1: literal only */
 	int width; /* %20field */
 	int unsupported; /* Falco field we do not have: always <NA> */
+	/* a literal as the JSON "output" string has it, escaped once at load
+	 * (output_prepare; it lives in the rule's json_tail allocation); the
+	 * last segment, always a literal, goes on to the output_fields key */
+	const char *json;
+	size_t jsonlen;
 };
 
 struct outkey { /* output_fields, sorted by key */
 	const char *key;
 	int slot;
 	int unsupported;
-	char *json; /* "key": as the line has it (output_prepare) */
+	/* ,"key": as the line has it (output_prepare), followed by the '"'
+	 * that opens a string value (json[jsonlen]); the first key of
+	 * output_fields is written from json + 1 */
+	char *json;
 	size_t jsonlen;
+	/* the first segment of the output text showing this value, whose
+	 * escaped text output_fields copies instead of escaping it again; -1:
+	 * none (or beyond OUTPUT_REUSE_MAX) */
+	int seg;
 };
 
 /* What a rule's condition implies about process and ancestor names (kfilter.c). */
@@ -351,6 +365,13 @@ struct rule {
 	 * to the opening quote of "time" (output_prepare) */
 	char *json_tail;
 	size_t json_tail_len;
+	/* ": <priority> " as the "output" string has it, after the time */
+	const char *json_prio;
+	size_t json_prio_len;
+	/* every literal of the output text is ASCII: the text can be written
+	 * escaped piece by piece (a byte below 0x80 escapes the same wherever it
+	 * is), with no text buffer to escape afterwards */
+	int json_direct;
 	struct kfilter kf;
 	struct engine_kfopen kfo;
 };
@@ -380,8 +401,13 @@ struct engine {
 	 * strftime were a tenth of the cost of an alert) */
 	struct {
 		int64_t secs; /* -1: nothing cached */
-		char tod[16]; /* HH:MM:SS, local time, as Falco's output prefix */
-		char iso[24]; /* YYYY-MM-DDTHH:MM:SS, UTC */
+		/* HH:MM:SS, local time, as Falco's output prefix; then the
+		 * alert's nanoseconds (output_alert writes them in place) */
+		char tod[16 + OUTPUT_FRAC_LEN];
+		/* YYYY-MM-DDTHH:MM:SS, UTC; then nanoseconds, 'Z' and the
+		 * "} that ends the line */
+		char iso[24 + OUTPUT_FRAC_LEN + 3];
+		size_t todlen, isolen; /* of the second's part */
 	} second;
 };
 
