@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "smallcopy.h"
 
 struct jw {
 	char *buf;
@@ -21,49 +22,21 @@ struct jw {
 };
 
 void jw_init(struct jw *w, char *buf, size_t cap);
-#define JW_COPY_INLINE 32 /* pieces up to this long are copied without a call */
+#define JW_COPY_INLINE SMALLCOPY_MAX /* pieces up to this long are copied without a call */
 
 void jw_copy_long(char *d, const char *s, size_t n); /* memcpy, n > JW_COPY_INLINE */
 
-/* n bytes from s to d, n small: two loads and stores of one width, which
- * overlap when n is not that width (nothing read or written outside). */
+/* n bytes from s to d; small pieces without a call (smallcopy.h) */
 static inline void jw_copy(char *d, const char *s, size_t n)
 {
-	if (n > JW_COPY_INLINE) {
+	if (n > JW_COPY_INLINE)
 		/* out of line: inlined, the compiler would hold this branch
 		 * against every small buffer a piece comes from */
 		jw_copy_long(d, s, n);
-	} else if (n >= 16) {
-		char a[16], b[16];
-
-		memcpy(a, s, 16);
-		memcpy(b, s + n - 16, 16);
-		memcpy(d, a, 16);
-		memcpy(d + n - 16, b, 16);
-	} else if (n >= 8) {
-		uint64_t a, b;
-
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-	} else if (n) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
+	else
+		smallcopy(d, s, n);
 }
 
-/* Raw text, no escaping, no separator handling. Inline: an alert line is
- * written in a couple of dozen small pieces, and a call each (this one and
- * memcpy's) cost more than the copy. */
 static inline void jw_raw(struct jw *w, const char *s, size_t n)
 {
 	/* keep room for the "\n\0" that jw_finish adds */

@@ -5,6 +5,7 @@
 #include <emmintrin.h>
 #endif
 #include "pathnorm.h"
+#include "smallcopy.h"
 
 
 #define PATHNORM_WORD sizeof(uint64_t)
@@ -26,37 +27,13 @@ static inline uint64_t pathnorm_load(const char *p)
 	return x;
 }
 
-/* n bytes from s to d with two loads and stores of one width (they overlap
- * when n is not that width): most names are short, and a memcpy call cost
- * more than the copy. */
+/* n bytes from s to d: most names are short (smallcopy.h) */
 static inline void pathnorm_copy(char *d, const char *s, size_t n)
 {
-	if (n > 4 * PATHNORM_WORD) {
+	if (n > SMALLCOPY_MAX)
 		memcpy(d, s, n);
-	} else if (n > 2 * PATHNORM_WORD) {
-		char a[2 * PATHNORM_WORD], b[2 * PATHNORM_WORD];
-
-		memcpy(a, s, sizeof(a));
-		memcpy(b, s + n - sizeof(b), sizeof(b));
-		memcpy(d, a, sizeof(a));
-		memcpy(d + n - sizeof(b), b, sizeof(b));
-	} else if (n >= PATHNORM_WORD) {
-		uint64_t a = pathnorm_load(s), b = pathnorm_load(s + n - PATHNORM_WORD);
-
-		memcpy(d, &a, PATHNORM_WORD);
-		memcpy(d + n - PATHNORM_WORD, &b, PATHNORM_WORD);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-	} else if (n) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
+	else
+		smallcopy(d, s, n);
 }
 
 /*
