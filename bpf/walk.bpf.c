@@ -123,6 +123,10 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 
 	if (!h)
 		return 0;
+	/* the scratch buffer holds what earlier events left (an exec's
+	 * environment among them): no stale byte may ride along in the unused
+	 * ends of session, comm or the ancestor slots */
+	__builtin_memset(h, 0, sizeof(*h));
 	h->type = type;
 	h->syscall = sc;
 	h->ts = bpf_ktime_get_boot_ns();
@@ -142,7 +146,6 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 		h->loginuid = AS_RD(task, loginuid.val);
 	h->flags = 0;
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
-	h->session[0] = 0;
 	{
 		__u32 tgid = h->pid;
 		struct as_session *sess = bpf_map_lookup_elem(&sessions, &tgid);

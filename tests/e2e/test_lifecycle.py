@@ -63,6 +63,22 @@ class Lifecycle(unittest.TestCase):
         self.assertEqual(e[0]["evt.arg.argv"], ["/nonexistent/tool", "--flag", "x y"])
         self.assertEqual(e[0]["proc.name"], "as-workload")
 
+    def test_records_carry_no_stale_kernel_bytes(self):
+        # an exec's environment passes through the kernel side's scratch
+        # buffer (the session scan); none of it may ride along in a later
+        # record's unused header bytes, into the stream or a recording
+        marker = "as-secret-%d" % os.getpid()
+        rec = os.path.join(self.dir, "stale.asrec")
+        # long enough to reach past the header's first bytes in the buffer
+        env = dict(os.environ, AS_TOKEN=marker * 80)
+        with Sentinel("--trace", "--record", rec) as s:
+            for _ in range(20):
+                subprocess.run([AS_WORKLOAD, "open", "/etc/hostname"], env=env,
+                               stdout=subprocess.DEVNULL, check=True)
+        self.assertTrue(find(s.events(), {"evt.type": "execve", "proc.name": "as-workload"}))
+        with open(rec, "rb") as f:
+            self.assertNotIn(marker.encode(), f.read())
+
     def test_execveat(self):
         # the exit program tells execveat from execve by the syscall number,
         # and the exec event by the number still in the saved registers
