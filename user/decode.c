@@ -2,9 +2,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #include "decode.h"
 #include "names.h"
 #include "pathnorm.h"
@@ -166,35 +163,12 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 }
 
 /* Every fixed char array we print must hold its NUL within bounds. */
-/* The kernel pads every comm with NULs (set_task_comm): the last byte says
- * it at once; memchr only for what is not padded. */
+/* The kernel pads every comm with NULs (set_task_comm) and clears the
+ * header's session before filling it: the last byte says it at once; memchr
+ * only for what is not padded (a hand-made or older recording). */
 static int nul_within(const char *s, size_t n)
 {
 	return s[n - 1] == 0 || memchr(s, 0, n) != NULL;
-}
-
-/* The session array holds whatever follows its NUL (the kernel side does
- * not clear it), so its last byte seldom tells: all of it at once. */
-static int session_ok(const char *s)
-{
-#ifdef __SSE2__
-#define DECODE_VEC 16 /* bytes of an SSE2 register */
-	_Static_assert(AS_SESSION_MAX == 4 * DECODE_VEC, "the session is four registers");
-/* 0xff for each NUL of the k-th sixteen bytes at s */
-#define DECODE_NULS(s, k) \
-	_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)((s) + (k)*DECODE_VEC)), zero)
-	const __m128i zero = _mm_setzero_si128();
-	__m128i any = DECODE_NULS(s, 0);
-
-	/* written out: as a loop it cost twice as much */
-	any = _mm_or_si128(any, DECODE_NULS(s, 1));
-	any = _mm_or_si128(any, DECODE_NULS(s, 2));
-	any = _mm_or_si128(any, DECODE_NULS(s, 3));
-	return _mm_movemask_epi8(any) != 0;
-#undef DECODE_NULS
-#else
-	return memchr(s, 0, AS_SESSION_MAX) != NULL;
-#endif
 }
 
 static int hdr_strings_ok(const struct as_hdr *h)
@@ -230,7 +204,7 @@ static int hdr_strings_ok(const struct as_hdr *h)
 			if (!nul_within(h->anc[i].comm, sizeof(h->anc[i].comm)))
 				return 0;
 	}
-	return session_ok(h->session);
+	return nul_within(h->session, sizeof(h->session));
 }
 
 int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE_ERR_MAX])
