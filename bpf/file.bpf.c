@@ -34,21 +34,13 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 	struct task_struct *task;
 	__u64 args[AS_SYSCALL_ARGS];
 	long ret = ctx->ret;
-	struct as_task_state *st;
 	const char *upath;
 	struct as_open *o;
 	int trunc = 0;
 	__u8 *buf;
 
 	if ((sc != AS_SC_OPENAT && sc != AS_SC_OPEN && sc != AS_SC_OPENAT2 && sc != AS_SC_CREAT) ||
-	    as_skip_self())
-		return 0;
-	st = as_task_state(1);
-	if (!st) { /* the event is lost: say so */
-		as_count_drop(AS_EV_OPEN);
-		return 0;
-	}
-	if (!as_filter_pass_st(st, AS_EV_OPEN))
+	    as_skip_self() || !as_filter_pass(AS_EV_OPEN))
 		return 0; /* an open outside any agent tree ends here */
 	task = (struct task_struct *)bpf_get_current_task();
 	buf = as_scratch_buf();
