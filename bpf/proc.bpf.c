@@ -222,20 +222,17 @@ static __always_inline int as_exec_failed(struct as_sys_exit *ctx)
 	struct as_argv av = {};
 	const char *fname;
 	long ret = ctx->ret;
-	__u32 off, args_len = 0, sc = as_sc_of(ctx->id);
+	__u32 off, args_len = 0, sc;
 	int trunc = 0;
 	__u8 *buf;
 
 	/* a failed exec leaves the caller's registers as they were */
-	if (ret >= 0 || (sc != AS_SC_EXECVE && sc != AS_SC_EXECVEAT) || as_skip_self() ||
-	    !as_filter_pass(AS_EV_EXEC))
+	if (ret >= 0)
 		return 0;
-	buf = as_scratch_buf();
+	buf = as_exit_begin(ctx, AS_EV_EXEC, &sc, args);
 	if (!buf)
 		return 0;
-	as_syscall_args(args);
 	e = (struct as_exec *)buf;
-	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
 	e->res = ret;
 	e->pflags = 0;
 	off = sizeof(*e);
