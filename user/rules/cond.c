@@ -759,9 +759,9 @@ static void fold_fixed(struct cmp *c, const struct slot *sl)
 
 		if (!fields_fixed(sl->field, sc, &v))
 			continue;
-		c->fold_known |= 1u << sc;
+		scset_add(&c->fold_known, sc);
 		if (eval_cmp_const(c, &v))
-			c->fold_true |= 1u << sc;
+			scset_add(&c->fold_true, sc);
 	}
 }
 
@@ -1083,50 +1083,50 @@ static int emit(struct gen *g, uint32_t op, uint32_t arg)
 }
 
 /* syscalls named by an evt.type comparison; unknown names counted */
-static uint32_t evtype_set(const struct ast *a, int *unknown)
+static struct scset evtype_set(const struct ast *a, int *unknown)
 {
-	uint32_t m = 0;
+	struct scset m = { { 0 } };
 
 	for (size_t i = 0; i < a->nvals; i++) {
 		unsigned t, sc;
 
 		if (names_evt_type_parse(a->vals[i], &t, &sc) == 0)
-			m |= 1u << sc;
+			scset_add(&m, sc);
 		else if (unknown)
 			(*unknown)++;
 	}
 	return m;
 }
 
-static uint32_t evmask(const struct ast *a, int neg, int depth)
+static struct scset evmask(const struct ast *a, int neg, int depth)
 {
-	uint32_t l, r, s;
+	struct scset l, r, s, none = { { 0 } };
 
 	if (!a || depth > COND_MAX_MACRO_DEPTH + COND_MAX_DEPTH)
-		return EVMASK_ALL;
+		return scset_all();
 	switch (a->kind) {
 	case A_AND:
 	case A_OR:
 		l = evmask(a->l, neg, depth + 1);
 		r = evmask(a->r, neg, depth + 1);
-		return (a->kind == A_AND) != neg ? (l & r) : (l | r);
+		return (a->kind == A_AND) != neg ? scset_and(l, r) : scset_or(l, r);
 	case A_NOT:
 		return evmask(a->l, !neg, depth + 1);
 	case A_MACRO:
-		return a->m ? evmask(a->m->ast, neg, depth + 1) : EVMASK_ALL;
+		return a->m ? evmask(a->m->ast, neg, depth + 1) : scset_all();
 	case A_CONST:
-		return (a->val != 0) != neg ? EVMASK_ALL : 0;
+		return (a->val != 0) != neg ? scset_all() : none;
 	case A_CMP:
 		if (!is_evtype(NULL, a))
-			return EVMASK_ALL;
+			return scset_all();
 		s = evtype_set(a, NULL);
 		if (a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_IN || a->op == OP_INTERSECTS)
-			return neg ? EVMASK_ALL & ~s : s;
+			return neg ? scset_not(s) : s;
 		if (a->op == OP_NE)
-			return neg ? s : EVMASK_ALL & ~s;
-		return EVMASK_ALL;
+			return neg ? s : scset_not(s);
+		return scset_all();
 	default:
-		return EVMASK_ALL;
+		return scset_all();
 	}
 }
 
@@ -1171,10 +1171,10 @@ static int gen_node(struct engine *e, struct gen *g, const struct ast *a, int de
 	case A_CMP:
 		if (is_evtype(e, a)) {
 			int unknown = 0;
-			uint32_t s = evtype_set(a, &unknown);
+			struct scset s = evtype_set(a, &unknown);
 
 			(*named)++;
-			if (unknown && !s && (a->op == OP_EQ || a->op == OP_EQ2 ||
+			if (unknown && scset_empty(&s) && (a->op == OP_EQ || a->op == OP_EQ2 ||
 					      a->op == OP_IN || a->op == OP_INTERSECTS)) {
 				/* only types we never see: never true */
 				return emit(g, I_FALSE, 0) < 0 ? -ENOMEM : 0;
@@ -1246,9 +1246,9 @@ static int32_t entry_follow(const struct engine *e, const struct bnode *g, unsig
 	while (pc >= 0) {
 		const struct cmp *c = &e->cmps[g[pc].cmp];
 
-		if (!((c->fold_known >> sc) & 1))
+		if (!scset_has(&c->fold_known, sc))
 			break;
-		pc = (c->fold_true >> sc) & 1 ? g[pc].t : g[pc].f;
+		pc = scset_has(&c->fold_true, sc) ? g[pc].t : g[pc].f;
 	}
 	return pc;
 }
@@ -1264,11 +1264,11 @@ int cond_entries(const struct engine *e, struct rule *r)
 		/* a folded comparison left in a graph is still answered right (the
 		 * generic way), so only the syscalls the rule is indexed under are
 		 * worth a graph of their own */
-		if (!((r->evmask >> sc) & 1))
+		if (!scset_has(&r->evmask, sc))
 			continue;
 		for (size_t pc = 0; pc < r->ncode; pc++)
 			if (r->code[pc].op == I_CMP &&
-			    ((e->cmps[r->graph[pc].cmp].fold_known >> sc) & 1))
+			    scset_has(&e->cmps[r->graph[pc].cmp].fold_known, sc))
 				folds = 1;
 		if (!folds)
 			continue;
@@ -1288,7 +1288,7 @@ int cond_entries(const struct engine *e, struct rule *r)
 }
 
 int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
-		 uint32_t *mask, int *evtype_named, struct cond_err *err)
+		 struct scset *mask, int *evtype_named, struct cond_err *err)
 {
 	struct gen g = { 0 };
 	int rc;

@@ -39,8 +39,18 @@ static void dump_cmp(const struct engine *e, const struct cmp *c, FILE *out)
 
 void dump_rule(const struct engine *e, const struct rule *r, FILE *out)
 {
-	fprintf(out, "rule \"%s\" %s mask=0x%05x%s\n", r->name, engine_priority_name(r->prio),
-		r->evmask, r->enabled ? "" : " disabled");
+	fprintf(out, "rule \"%s\" %s mask=0x", r->name, engine_priority_name(r->prio));
+	/* the words from the highest one in use, the lowest at least five digits */
+	{
+		int top = SCSET_WORDS - 1;
+
+		while (top > 0 && !r->evmask.w[top])
+			top--;
+		for (int i = top; i >= 0; i--)
+			fprintf(out, i == top ? (i ? "%llx" : "%05llx") : "%016llx",
+				(unsigned long long)r->evmask.w[i]);
+	}
+	fprintf(out, "%s\n", r->enabled ? "" : " disabled");
 	for (size_t pc = 0; pc < r->ncode; pc++) {
 		const struct insn *in = &r->code[pc];
 

@@ -1255,7 +1255,7 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 		goto out;
 	kfilter_derive(a, &r.kf);
 	kfopen_derive(a, &r.kfo);
-	if (!r.evmask && named) {
+	if (scset_empty(&r.evmask) && named) {
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
 			    "skipped: needs event types agent-sentinel does not capture");
 		goto out;
@@ -1279,7 +1279,7 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 
 		engine_diag(&L->d, &p, 0, "rule", rd->name, "%s", warn);
 	}
-	if (rd->enabled && rd->warn_evttypes && r.evmask == EVMASK_ALL)
+	if (rd->enabled && rd->warn_evttypes && evmask_all(&r.evmask))
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
 			    "Rule matches too many evt.type values. This has a significant performance penalty.");
 	r.name = strdup(rd->name);
@@ -1322,15 +1322,15 @@ static int build_index(struct engine *e)
 		size_t n = 0;
 
 		for (size_t i = 0; i < e->nrules; i++)
-			n += e->rules[i].enabled && (e->rules[i].evmask & (1u << sc));
+			n += e->rules[i].enabled && scset_has(&e->rules[i].evmask, sc);
 		e->index[sc] = calloc(n ? n : 1, sizeof(uint32_t));
 		if (!e->index[sc])
 			return -ENOMEM;
 		for (size_t i = 0; i < e->nrules; i++)
-			if (e->rules[i].enabled && (e->rules[i].evmask & (1u << sc)))
+			if (e->rules[i].enabled && scset_has(&e->rules[i].evmask, sc))
 				e->index[sc][e->nindex[sc]++] = (uint32_t)i;
 		if (n)
-			e->wants |= 1u << sc;
+			scset_add(&e->wants, sc);
 	}
 	return 0;
 }
@@ -1597,7 +1597,7 @@ int engine_wants(const struct engine *e, unsigned type, unsigned syscall)
 {
 	if (!e || type == AS_EV_PROC || syscall >= AS_SC_MAX)
 		return 0;
-	return !!(e->wants & (1u << syscall));
+	return scset_has(&e->wants, syscall);
 }
 
 int engine_process(struct engine *e, const struct event *ev, const struct proctable *pt,
@@ -1649,12 +1649,12 @@ size_t engine_rule_count(const struct engine *e)
 	return e ? e->nrules : 0;
 }
 
-static void evtypes_text(uint32_t mask, char *buf, size_t cap)
+static void evtypes_text(const struct scset *mask, char *buf, size_t cap)
 {
 	size_t pos = 0;
 
 	buf[0] = 0;
-	if (mask == EVMASK_ALL) {
+	if (evmask_all(mask)) {
 		snprintf(buf, cap, "all");
 		return;
 	}
@@ -1662,7 +1662,7 @@ static void evtypes_text(uint32_t mask, char *buf, size_t cap)
 		unsigned t;
 		const char *name;
 
-		if (!(mask & (1u << sc)))
+		if (!scset_has(mask, sc))
 			continue;
 		/* the type of a syscall: try each event type */
 		name = "unknown";
@@ -1695,7 +1695,7 @@ int engine_list_rules(const struct engine *e, FILE *out, int json)
 	for (size_t i = 0; i < e->nrules; i++) {
 		const struct rule *r = &e->rules[i];
 
-		evtypes_text(r->evmask, types, sizeof(types));
+		evtypes_text(&r->evmask, types, sizeof(types));
 		if (!json) {
 			fprintf(out, "%s\t%s\t%s\t%s\t%s:%u\n", r->name,
 				engine_priority_name(r->prio), types,

@@ -197,7 +197,7 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 		for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
 			unsigned type = AS_EV_NONE;
 
-			if (!(r->evmask & (1u << sc)))
+			if (!scset_has(&r->evmask, sc))
 				continue;
 			for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
 				if (strcmp(names_evt_type(t, sc), "unknown"))

@@ -12,6 +12,7 @@
 #include "proctable.h"
 #include "fields.h"
 #include "ops.h"
+#include "scset.h"
 
 #define COND_MAX_DEPTH 100 /* parenthesis/not nesting; Lua's LUAI_MAXCCALLS is 200 */
 #define COND_MAX_MACRO_DEPTH 64 /* macros inside macros while compiling a rule */
@@ -192,8 +193,8 @@ struct cmp {
 	/* a field whose value a syscall fixes (evt.type; fd.typechar of an open)
 	 * compared with constants: the answer for syscall sc (bit sc of
 	 * fold_known) is bit sc of fold_true, worked out at load */
-	uint32_t fold_known;
-	uint32_t fold_true;
+	struct scset fold_known;
+	struct scset fold_true;
 	/* a fields_direct field (slot.direct) compared with a constant is read
 	 * in place: its field and index; dfield -1: through the slot */
 	int dfield;
@@ -340,7 +341,7 @@ struct rule {
 	size_t ntags;
 	int enabled;
 	char *source;
-	uint32_t evmask; /* bit per enum as_syscall */
+	struct scset evmask; /* bit per enum as_syscall */
 	struct insn *code;
 	size_t ncode;
 	struct bnode *graph; /* indexed by pc; only comparisons' entries are used */
@@ -376,7 +377,14 @@ struct rule {
 	struct engine_kfopen kfo;
 };
 
-#define EVMASK_ALL ((1u << AS_SC_MAX) - 1)
+
+/* a rule indexed under every syscall: no evt.type narrows it */
+static inline int evmask_all(const struct scset *m)
+{
+	struct scset all = scset_all();
+
+	return scset_eq(m, &all);
+}
 
 struct engine {
 	struct engine_opts opts;
@@ -385,7 +393,7 @@ struct engine {
 	size_t nrules;
 	uint32_t *index[AS_SC_MAX];
 	size_t nindex[AS_SC_MAX];
-	uint32_t wants; /* union of enabled rules' masks */
+	struct scset wants; /* union of enabled rules' masks */
 	struct slot *slots;
 	size_t nslots, capslots;
 	struct cmp *cmps;
@@ -466,7 +474,7 @@ struct cond_err {
 	int unsupported;
 };
 int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
-		 uint32_t *evmask, int *evtype_named, struct cond_err *err);
+		 struct scset *evmask, int *evtype_named, struct cond_err *err);
 int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err);
 /* The decision graph of code (jumps only go forward). Returns 0 or -ENOMEM. */
 int cond_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry);
