@@ -15,7 +15,9 @@ static __always_inline int as_setid_exit(struct as_sys_exit *ctx)
 		return 0;
 	s = (struct as_setid *)buf;
 	s->res = ctx->ret;
-	nargs = (sc == AS_SC_SETUID || sc == AS_SC_SETGID) ? 1 :
+	nargs = (sc == AS_SC_SETUID || sc == AS_SC_SETGID || sc == AS_SC_SETFSUID ||
+		 sc == AS_SC_SETFSGID) ? 1 :
+		sc == AS_SC_SETGROUPS ? 1 : /* setgroups: id[0] is the size of the list */
 		(sc == AS_SC_SETREUID || sc == AS_SC_SETREGID) ? 2 : 3;
 	s->id[0] = args[0];
 	s->id[1] = nargs > 1 ? (__u32)args[1] : AS_ID_UNSET;
@@ -25,8 +27,10 @@ static __always_inline int as_setid_exit(struct as_sys_exit *ctx)
 	return 0;
 }
 
-/* Also attached to the exits of setgid, setreuid, setregid, setresuid and
- * setresgid (user/attach.c): ctx->id tells them apart. */
+/* Also attached to the exits of setgid, setreuid, setregid, setresuid,
+ * setresgid, setfsuid, setfsgid and setgroups (user/attach.c): ctx->id
+ * tells them apart. setfsuid and setfsgid return the previous id, never
+ * an error: a rule sees the request in id[0] and compares. */
 SEC("tracepoint/syscalls/sys_exit_setuid")
 int tp_sys_exit_setuid(struct as_sys_exit *ctx)
 {

@@ -17,7 +17,7 @@
 #define AS_EVENTS_H
 
 /* Bumped whenever a struct below changes layout; recorded files carry it. */
-#define AS_ABI_VERSION 1
+#define AS_ABI_VERSION 2
 
 #define AS_COMM_LEN 16 /* TASK_COMM_LEN in the kernel */
 #define AS_MAX_ANCESTORS 12 /* real_parent hops captured per event (>= 8 asked) */
@@ -36,39 +36,133 @@ enum as_event_type {
 	AS_EV_EXEC = 1, /* sched_process_exec, or a failed execve/execveat */
 	AS_EV_FORK = 2, /* sched_process_fork of a new process (not a thread) */
 	AS_EV_EXIT = 3, /* sched_process_exit of the last thread of a process */
-	AS_EV_OPEN = 4, /* open, openat, openat2, creat */
-	AS_EV_CONNECT = 5,
-	AS_EV_SETID = 6, /* setuid, setgid, setreuid, setregid, setresuid, setresgid */
+	AS_EV_OPEN = 4, /* open, openat, openat2, creat, open_by_handle_at */
+	AS_EV_CONNECT = 5, /* socket acts: connect, sendto/sendmsg with an address, bind, ... */
+	AS_EV_SETID = 6, /* setuid, setgid, setreuid, setregid, setresuid, setresgid, setfs*, setgroups */
 	AS_EV_CAPSET = 7,
 	AS_EV_PROC = 8, /* userspace only: a /proc snapshot of a process alive at start */
-	AS_EV_MAX = 9,
+	AS_EV_FILE = 9, /* file changes: rename, link, unlink, mkdir, chmod, chown, truncate, ... */
+	AS_EV_SYS = 10, /* privilege, isolation, code and cwd: unshare, mount, ptrace, bpf, ... */
+	AS_EV_URING = 11, /* an io_uring request (io_uring:io_uring_submit_req) */
+	AS_EV_MAX = 12,
 };
 
-/* The syscall behind an event; names match Falco's evt.type. */
-enum as_syscall {
-	AS_SC_NONE = 0,
-	AS_SC_EXECVE,
-	AS_SC_EXECVEAT,
-	AS_SC_OPEN,
-	AS_SC_OPENAT,
-	AS_SC_OPENAT2,
-	AS_SC_CREAT,
-	AS_SC_CONNECT,
-	AS_SC_SETUID,
-	AS_SC_SETGID,
-	AS_SC_SETREUID,
-	AS_SC_SETREGID,
-	AS_SC_SETRESUID,
-	AS_SC_SETRESGID,
-	AS_SC_CAPSET,
-	AS_SC_CLONE, /* process creation (sched_process_fork) */
-	AS_SC_PROCEXIT,
-	AS_SC_MAX,
-};
+/*
+ * The syscall behind an event; names match Falco's evt.type. X(ID, name,
+ * event type): the enum here, the name and type tables in userspace
+ * (user/names.c). New rows go at the end: a value is part of the recording
+ * format.
+ */
+#define AS_SYSCALL_LIST(X)                          \
+	X(NONE, "none", AS_EV_NONE)                 \
+	X(EXECVE, "execve", AS_EV_EXEC)             \
+	X(EXECVEAT, "execveat", AS_EV_EXEC)         \
+	X(OPEN, "open", AS_EV_OPEN)                 \
+	X(OPENAT, "openat", AS_EV_OPEN)             \
+	X(OPENAT2, "openat2", AS_EV_OPEN)           \
+	X(CREAT, "creat", AS_EV_OPEN)               \
+	X(CONNECT, "connect", AS_EV_CONNECT)        \
+	X(SETUID, "setuid", AS_EV_SETID)            \
+	X(SETGID, "setgid", AS_EV_SETID)            \
+	X(SETREUID, "setreuid", AS_EV_SETID)        \
+	X(SETREGID, "setregid", AS_EV_SETID)        \
+	X(SETRESUID, "setresuid", AS_EV_SETID)      \
+	X(SETRESGID, "setresgid", AS_EV_SETID)      \
+	X(CAPSET, "capset", AS_EV_CAPSET)           \
+	X(CLONE, "clone", AS_EV_FORK)               \
+	X(PROCEXIT, "procexit", AS_EV_EXIT)         \
+	X(OPEN_BY_HANDLE_AT, "open_by_handle_at", AS_EV_OPEN) \
+	X(CLONE3, "clone3", AS_EV_FORK)             \
+	X(FORK, "fork", AS_EV_FORK)                 \
+	X(VFORK, "vfork", AS_EV_FORK)               \
+	X(SETFSUID, "setfsuid", AS_EV_SETID)        \
+	X(SETFSGID, "setfsgid", AS_EV_SETID)        \
+	X(SETGROUPS, "setgroups", AS_EV_SETID)      \
+	X(SENDTO, "sendto", AS_EV_CONNECT)          \
+	X(SENDMSG, "sendmsg", AS_EV_CONNECT)        \
+	X(SENDMMSG, "sendmmsg", AS_EV_CONNECT)      \
+	X(BIND, "bind", AS_EV_CONNECT)              \
+	X(LISTEN, "listen", AS_EV_CONNECT)          \
+	X(ACCEPT, "accept", AS_EV_CONNECT)          \
+	X(ACCEPT4, "accept4", AS_EV_CONNECT)        \
+	X(SOCKET, "socket", AS_EV_CONNECT)          \
+	X(RENAME, "rename", AS_EV_FILE)             \
+	X(RENAMEAT, "renameat", AS_EV_FILE)         \
+	X(RENAMEAT2, "renameat2", AS_EV_FILE)       \
+	X(LINK, "link", AS_EV_FILE)                 \
+	X(LINKAT, "linkat", AS_EV_FILE)             \
+	X(SYMLINK, "symlink", AS_EV_FILE)           \
+	X(SYMLINKAT, "symlinkat", AS_EV_FILE)       \
+	X(UNLINK, "unlink", AS_EV_FILE)             \
+	X(UNLINKAT, "unlinkat", AS_EV_FILE)         \
+	X(RMDIR, "rmdir", AS_EV_FILE)               \
+	X(MKDIR, "mkdir", AS_EV_FILE)               \
+	X(MKDIRAT, "mkdirat", AS_EV_FILE)           \
+	X(MKNOD, "mknod", AS_EV_FILE)               \
+	X(MKNODAT, "mknodat", AS_EV_FILE)           \
+	X(CHMOD, "chmod", AS_EV_FILE)               \
+	X(FCHMOD, "fchmod", AS_EV_FILE)             \
+	X(FCHMODAT, "fchmodat", AS_EV_FILE)         \
+	X(FCHMODAT2, "fchmodat2", AS_EV_FILE)       \
+	X(CHOWN, "chown", AS_EV_FILE)               \
+	X(FCHOWN, "fchown", AS_EV_FILE)             \
+	X(LCHOWN, "lchown", AS_EV_FILE)             \
+	X(FCHOWNAT, "fchownat", AS_EV_FILE)         \
+	X(TRUNCATE, "truncate", AS_EV_FILE)         \
+	X(FTRUNCATE, "ftruncate", AS_EV_FILE)       \
+	X(SETXATTR, "setxattr", AS_EV_FILE)         \
+	X(LSETXATTR, "lsetxattr", AS_EV_FILE)       \
+	X(FSETXATTR, "fsetxattr", AS_EV_FILE)       \
+	X(REMOVEXATTR, "removexattr", AS_EV_FILE)   \
+	X(LREMOVEXATTR, "lremovexattr", AS_EV_FILE) \
+	X(FREMOVEXATTR, "fremovexattr", AS_EV_FILE) \
+	X(UTIMENSAT, "utimensat", AS_EV_FILE)       \
+	X(UTIMES, "utimes", AS_EV_FILE)             \
+	X(UTIME, "utime", AS_EV_FILE)               \
+	X(FUTIMESAT, "futimesat", AS_EV_FILE)       \
+	X(UNSHARE, "unshare", AS_EV_SYS)            \
+	X(SETNS, "setns", AS_EV_SYS)                \
+	X(PTRACE, "ptrace", AS_EV_SYS)              \
+	X(MOUNT, "mount", AS_EV_SYS)                \
+	X(UMOUNT2, "umount2", AS_EV_SYS)            \
+	X(FSOPEN, "fsopen", AS_EV_SYS)              \
+	X(FSMOUNT, "fsmount", AS_EV_SYS)            \
+	X(MOVE_MOUNT, "move_mount", AS_EV_SYS)      \
+	X(OPEN_TREE, "open_tree", AS_EV_SYS)        \
+	X(MOUNT_SETATTR, "mount_setattr", AS_EV_SYS) \
+	X(PIVOT_ROOT, "pivot_root", AS_EV_SYS)      \
+	X(CHROOT, "chroot", AS_EV_SYS)              \
+	X(INIT_MODULE, "init_module", AS_EV_SYS)    \
+	X(FINIT_MODULE, "finit_module", AS_EV_SYS)  \
+	X(DELETE_MODULE, "delete_module", AS_EV_SYS) \
+	X(KEXEC_LOAD, "kexec_load", AS_EV_SYS)      \
+	X(KEXEC_FILE_LOAD, "kexec_file_load", AS_EV_SYS) \
+	X(BPF, "bpf", AS_EV_SYS)                    \
+	X(PERF_EVENT_OPEN, "perf_event_open", AS_EV_SYS) \
+	X(PRCTL, "prctl", AS_EV_SYS)                \
+	X(MEMFD_CREATE, "memfd_create", AS_EV_SYS)  \
+	X(IO_URING_SETUP, "io_uring_setup", AS_EV_SYS) \
+	X(CHDIR, "chdir", AS_EV_SYS)                \
+	X(FCHDIR, "fchdir", AS_EV_SYS)              \
+	X(SETSID, "setsid", AS_EV_SYS)              \
+	X(PROCESS_VM_WRITEV, "process_vm_writev", AS_EV_SYS) \
+	X(PROCESS_VM_READV, "process_vm_readv", AS_EV_SYS) \
+	X(PIDFD_GETFD, "pidfd_getfd", AS_EV_SYS)    \
+	X(IOPL, "iopl", AS_EV_SYS)                  \
+	X(IOPERM, "ioperm", AS_EV_SYS)              \
+	X(IO_URING_SUBMIT_REQ, "io_uring_submit_req", AS_EV_URING)
+
+#define AS_SC_ENUM_ROW(id, name, type) AS_SC_##id,
+enum as_syscall { AS_SYSCALL_LIST(AS_SC_ENUM_ROW) AS_SC_MAX };
+#undef AS_SC_ENUM_ROW
 
 /* as_hdr.flags */
 #define AS_HF_ANC_TRUNC (1u << 0) /* more ancestors than AS_MAX_ANCESTORS */
 #define AS_HF_SESSION (1u << 1) /* session[] holds an agent session id */
+#define AS_HF_WALL_START (1u << 2) /* start_ns is wall-clock ns (a recording), not boot time */
+
+/* as_hdr.sflags: the sandbox state of the task */
+#define AS_SF_NO_NEW_PRIVS (1u << 0) /* prctl(PR_SET_NO_NEW_PRIVS) is set */
 
 struct as_ancestor {
 	__u32 pid;
@@ -94,7 +188,13 @@ struct as_hdr {
 	__u32 loginuid; /* audit login uid, 4294967295 when unset */
 	__u32 flags; /* AS_HF_* */
 	__u8 n_anc; /* valid entries in anc[] */
-	__u8 _pad0[7];
+	__u8 seccomp; /* task->seccomp.mode: 0 off, 1 strict, 2 filter */
+	__u8 sflags; /* AS_SF_* */
+	__u8 _pad0[5];
+	__u64 cap_effective; /* of the task's credentials */
+	__u64 cap_permitted;
+	__u64 cap_inheritable;
+	__u64 start_ns; /* CLOCK_BOOTTIME ns at which the process (group leader) started */
 	char comm[AS_COMM_LEN];
 	struct as_ancestor anc[AS_MAX_ANCESTORS]; /* [0] is the parent */
 	char session[AS_SESSION_MAX]; /* agent session id, NUL-terminated */
@@ -111,6 +211,11 @@ struct as_hdr {
 #define AS_XF_CWD_SHIFT 8
 #define AS_XF_CGROUP_SHIFT 12
 #define AS_XF_PLAIN (1u << 16) /* exe/cwd/cgroup are plain strings (AS_EV_PROC) */
+#define AS_XF_EXE_MEMFD (1u << 17) /* the executable is a memfd (memfd_create) */
+#define AS_XF_EXE_DELETED (1u << 18) /* the executable has no link left on disk */
+#define AS_XF_EXE_WRITABLE (1u << 19) /* its mode lets the process's user write it */
+#define AS_XF_EXE_UPPER (1u << 20) /* on an overlayfs upper layer (written in the container) */
+#define AS_XF_PREV (1u << 21) /* prev_* hold the credentials before the exec */
 
 struct as_exec {
 	struct as_hdr hdr;
@@ -122,6 +227,14 @@ struct as_exec {
 	__u16 cwd_len; /* component list of fs->pwd */
 	__u16 cgroup_len; /* component list of the cgroup v2 path */
 	__u16 _pad0;
+	/* the credentials before a successful exec (AS_XF_PREV): a setuid or
+	 * setgid bit, or file capabilities, change them on the way */
+	__u32 prev_uid;
+	__u32 prev_gid;
+	__u32 prev_euid;
+	__u32 prev_egid;
+	__u64 prev_cap_permitted;
+	__u64 prev_cap_effective;
 	/* followed by filename, args, exe, cwd, cgroup */
 };
 
@@ -174,6 +287,8 @@ struct as_open_filter {
 /* as_connect.cflags */
 #define AS_CF_ABSTRACT (1u << 0) /* unix socket in the abstract namespace */
 #define AS_CF_LOCAL (1u << 1) /* saddr/sport read from the socket */
+#define AS_CF_PEER (1u << 2) /* daddr/dport read from the socket's peer (accept) */
+#define AS_CF_ADDR (1u << 3) /* daddr/dport/path from an address the caller passed */
 
 struct as_connect {
 	struct as_hdr hdr;
@@ -186,7 +301,7 @@ struct as_connect {
 	__u16 path_len; /* bytes of path[] used (abstract: without the leading NUL) */
 	__u16 sock_type; /* SOCK_STREAM, SOCK_DGRAM, ... */
 	__u32 cflags; /* AS_CF_* */
-	__u32 _pad0;
+	__u32 aux; /* listen: backlog; send*: flags (MSG_FASTOPEN...); accept4, socket: flags */
 	__u8 daddr[16]; /* IPv4 in the first 4 bytes */
 	__u8 saddr[16];
 	char path[AS_UNIX_PATH_MAX];
@@ -216,7 +331,68 @@ struct as_fork {
 	struct as_hdr hdr; /* the parent */
 	__u32 child_pid;
 	__u32 child_tid;
-	__u64 clone_flags; /* 0 when not known */
+	__u64 clone_flags; /* clone(2)/clone3(2) flags; fork: SIGCHLD; vfork: CLONE_VM|CLONE_VFORK|SIGCHLD */
+};
+
+/*
+ * Every other traced syscall (AS_EV_FILE, AS_EV_SYS) and every io_uring
+ * request (AS_EV_URING) is one generic record: the raw arguments, and up to
+ * AS_SYS_SLOTS strings read behind them. A slot holds a path argument as the
+ * caller passed it (plus, when relative, the component list of the
+ * directory it starts from: cwd or the dirfd's), the component list of the
+ * file behind an fd argument, a plain string (a module's parameters, an
+ * xattr name), or a sockaddr's bytes (an io_uring connect or send). Which
+ * argument feeds which slot is the syscall table's (user/sctable.c), which
+ * the loader writes into the kernel.
+ *
+ * An io_uring request's arguments: arg[0] the opcode, arg[1] the fd, arg[2]
+ * the operation's flags (open flags, rename/unlink/link flags, send flags),
+ * arg[3] its mode, arg[4] the request's user_data, arg[5] 1 when an SQPOLL
+ * thread submitted it; slot 0 and 1 as for the matching syscall.
+ */
+#define AS_SYS_SLOTS 2
+#define AS_SYS_ARGS 6 /* syscalls take at most six */
+#define AS_SYS_AUX_LEN 16 /* a short string argument: a filesystem type, a PR_SET_NAME name */
+#define AS_SYS_SOCKADDR_MAX 128 /* sizeof(struct __kernel_sockaddr_storage) */
+
+/* as_sys.pflags, for slot i shifted left by i * AS_SYF_SLOT_BITS */
+#define AS_SYF_RESOLVED 1u /* the component list of the file behind an fd */
+#define AS_SYF_BASE_CWD 2u /* a relative path; base is the cwd's component list */
+#define AS_SYF_BASE_DIRFD 4u /* a relative path; base is the dirfd's component list */
+#define AS_SYF_USER_TRUNC 8u /* the string was longer than AS_PATH_MAX */
+#define AS_SYF_PLAIN 16u /* a string that is not a path */
+#define AS_SYF_SOCKADDR 32u /* a sockaddr's bytes, len of them */
+#define AS_SYF_WALK_SHIFT 6 /* AS_PATH_* of the resolved path or the base */
+#define AS_SYF_SLOT_BITS 8
+
+struct as_sys {
+	struct as_hdr hdr;
+	__s64 res;
+	__u64 arg[AS_SYS_ARGS]; /* as passed */
+	__u64 extra; /* read behind an argument: io_uring_setup's flags, bpf's and perf_event_open's attr type */
+	__u32 pflags; /* AS_SYF_* per slot */
+	__u16 len[AS_SYS_SLOTS]; /* bytes of slot i: NUL included for strings */
+	__u16 base_len[AS_SYS_SLOTS]; /* component list of slot i's base directory */
+	__u32 _pad0;
+	char aux[AS_SYS_AUX_LEN]; /* NUL-terminated; "" when none */
+	/* followed by slot 0, its base, slot 1, its base */
+};
+
+/*
+ * Which arguments of syscall number nr the generic exit program reads (a
+ * setting the loader writes, indexed by syscall number). AS_SPEC_NONE: none.
+ */
+#define AS_SPEC_NONE 0xff
+#define AS_SPEC_CWD 0xfe /* dirfd[i]: the path is relative to the cwd */
+#define AS_SYS_NR_MAX 512 /* syscall numbers the table covers (x86_64 has ~470) */
+
+struct as_sys_spec {
+	__u8 sc; /* enum as_syscall; AS_SC_NONE: not ours */
+	__u8 type; /* AS_EV_FILE or AS_EV_SYS */
+	__u8 str[AS_SYS_SLOTS]; /* arg index of a user string for slot i */
+	__u8 dirfd[AS_SYS_SLOTS]; /* arg index of its dirfd, AS_SPEC_CWD, or NONE: not a path */
+	__u8 fd; /* arg index of an fd whose file's path is slot 0 (fchmod, fchdir, finit_module) */
+	__u8 aux; /* arg index of a short user string copied into aux */
 };
 
 struct as_exit {
@@ -226,14 +402,16 @@ struct as_exit {
 };
 
 _Static_assert(sizeof(struct as_ancestor) == 20, "as_ancestor layout");
-_Static_assert(sizeof(struct as_hdr) == 400, "as_hdr layout");
-_Static_assert(sizeof(struct as_exec) == 424, "as_exec layout");
-_Static_assert(sizeof(struct as_open) == 448, "as_open layout");
-_Static_assert(sizeof(struct as_connect) == 576, "as_connect layout");
+_Static_assert(sizeof(struct as_hdr) == 432, "as_hdr layout");
+_Static_assert(sizeof(struct as_exec) == 488, "as_exec layout");
+_Static_assert(sizeof(struct as_open) == 480, "as_open layout");
+_Static_assert(sizeof(struct as_connect) == 608, "as_connect layout");
 _Static_assert(sizeof(struct as_open_filter) == 1064, "as_open_filter layout");
-_Static_assert(sizeof(struct as_setid) == 424, "as_setid layout");
-_Static_assert(sizeof(struct as_capset) == 440, "as_capset layout");
-_Static_assert(sizeof(struct as_fork) == 416, "as_fork layout");
-_Static_assert(sizeof(struct as_exit) == 408, "as_exit layout");
+_Static_assert(sizeof(struct as_setid) == 456, "as_setid layout");
+_Static_assert(sizeof(struct as_capset) == 472, "as_capset layout");
+_Static_assert(sizeof(struct as_fork) == 448, "as_fork layout");
+_Static_assert(sizeof(struct as_exit) == 440, "as_exit layout");
+_Static_assert(sizeof(struct as_sys) == 528, "as_sys layout");
+_Static_assert(sizeof(struct as_sys_spec) == 8, "as_sys_spec layout");
 
 #endif /* AS_EVENTS_H */

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* connect(): destination from the caller's sockaddr, local side from the socket. */
+/*
+ * Socket acts. connect, sendto/sendmsg/sendmmsg with a destination and bind:
+ * the address from the caller's sockaddr, the local side from the socket.
+ * listen, accept/accept4 and socket: everything from the socket (accept: the
+ * new one, whose peer is the remote end) or the arguments.
+ */
 #include "sentinel.bpf.h"
 
 #define AS_AF_UNIX 1
@@ -28,6 +33,8 @@ static __always_inline void as_put_local(struct as_connect *c, struct socket *so
 
 	if (!sk)
 		return;
+	if (!c->family)
+		c->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 	c->proto = BPF_CORE_READ(sk, sk_protocol);
 	c->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
 	/* explicit sizes: BPF_CORE_READ_INTO would copy sizeof(*c->saddr), one byte */
@@ -39,32 +46,29 @@ static __always_inline void as_put_local(struct as_connect *c, struct socket *so
 		c->cflags |= AS_CF_LOCAL;
 }
 
-SEC("tracepoint/syscalls/sys_exit_connect")
-int tp_sys_exit_connect(struct as_sys_exit *ctx)
+/* The remote end of a connected socket (an accepted one). */
+static __always_inline void as_put_peer(struct as_connect *c, struct socket *sock)
 {
-	long ret = ctx->ret;
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u64 args[AS_SYSCALL_ARGS];
-	const void *uaddr;
-	struct as_connect *c;
-	struct socket *sock;
-	__u32 addrlen;
-	__u16 family = 0;
-	__u32 sc;
-	__u8 *buf;
+	struct sock *sk = BPF_CORE_READ(sock, sk);
 
-	buf = as_exit_begin(ctx, AS_EV_CONNECT, &sc, args);
-	if (!buf)
-		return 0;
-	c = (struct as_connect *)buf;
-	__builtin_memset(&c->res, 0, sizeof(*c) - sizeof(c->hdr));
-	c->res = ret;
-	c->fd = args[0];
-	uaddr = (const void *)args[1];
-	addrlen = args[2];
+	if (!sk)
+		return;
+	c->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	if (c->family == AS_AF_INET)
+		bpf_core_read(c->daddr, 4, &sk->__sk_common.skc_daddr);
+	else if (c->family == AS_AF_INET6)
+		bpf_core_read(c->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+	c->cflags |= AS_CF_PEER;
+}
+
+/* The caller's sockaddr of addrlen bytes at uaddr into c. */
+static __always_inline void as_put_addr(struct as_connect *c, const void *uaddr, __u32 addrlen)
+{
+	__u16 family = 0;
+
 	bpf_probe_read_user(&family, sizeof(family), uaddr);
 	c->family = family;
-
+	c->cflags |= AS_CF_ADDR;
 	if (family == AS_AF_INET) {
 		struct as_sockaddr_in sin = {};
 
@@ -93,12 +97,102 @@ int tp_sys_exit_connect(struct as_sys_exit *ctx)
 			c->path_len = n;
 		}
 	}
+}
 
-	sock = as_task_socket(task, c->fd);
+/* struct user_msghdr's head (linux/socket.h) */
+struct as_msghdr {
+	__u64 name;
+	__s32 namelen;
+};
+
+#define AS_EAGAIN 11
+#define AS_EINTR 4
+
+static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 args[AS_SYSCALL_ARGS];
+	long ret = ctx->ret;
+	struct as_connect *c;
+	struct socket *sock;
+	__u32 sc = as_sc_of(ctx->id);
+	__s32 sockfd;
+	__u8 *buf;
+
+	/* before anything else: a send without a destination is data on a
+	 * connected socket (its connect was the event), and a non-blocking
+	 * accept finding no one is no act */
+	if (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG) {
+		struct pt_regs *regs = as_user_regs();
+
+		if (sc == AS_SC_SENDTO ? !PT_REGS_PARM5_SYSCALL(regs) : !PT_REGS_PARM2_SYSCALL(regs))
+			return 0;
+	} else if ((sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4) &&
+		   (ret == -AS_EAGAIN || ret == -AS_EINTR)) {
+		return 0;
+	}
+	buf = as_exit_begin(ctx, AS_EV_CONNECT, &sc, args);
+	if (!buf)
+		return 0;
+	c = (struct as_connect *)buf;
+	__builtin_memset(&c->res, 0, sizeof(*c) - sizeof(c->hdr));
+	c->res = ret;
+	sockfd = args[0];
+	switch (sc) {
+	case AS_SC_CONNECT:
+	case AS_SC_BIND:
+		as_put_addr(c, (const void *)args[1], args[2]);
+		break;
+	case AS_SC_SENDTO:
+		c->aux = args[3];
+		as_put_addr(c, (const void *)args[4], args[5]);
+		break;
+	case AS_SC_SENDMSG:
+	case AS_SC_SENDMMSG: { /* sendmmsg: the first message's destination */
+		struct as_msghdr m = {};
+
+		bpf_probe_read_user(&m, sizeof(m), (const void *)args[1]);
+		c->aux = sc == AS_SC_SENDMSG ? args[2] : args[3];
+		if (!m.name)
+			return 0;
+		as_put_addr(c, (const void *)m.name, m.namelen);
+		break;
+	}
+	case AS_SC_LISTEN:
+		c->aux = args[1];
+		break;
+	case AS_SC_ACCEPT:
+	case AS_SC_ACCEPT4:
+		c->aux = sc == AS_SC_ACCEPT4 ? args[3] : 0;
+		sockfd = ret; /* the new socket: its peer is the remote end */
+		break;
+	case AS_SC_SOCKET:
+		c->family = args[0];
+		c->sock_type = args[1] & 0xf; /* SOCK_TYPE_MASK */
+		c->proto = args[2];
+		c->aux = args[1] & ~0xfu; /* SOCK_NONBLOCK, SOCK_CLOEXEC */
+		c->fd = ret;
+		as_emit(buf, sizeof(*c));
+		return 0;
+	default:
+		return 0;
+	}
+	c->fd = sockfd;
+	sock = sockfd >= 0 ? as_task_socket(task, sockfd) : 0;
 	if (sock) {
 		c->sock_type = BPF_CORE_READ(sock, type);
 		as_put_local(c, sock);
+		if (sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4)
+			as_put_peer(c, sock);
 	}
 	as_emit(buf, sizeof(*c));
 	return 0;
+}
+
+/* Also attached to the exits of sendto, sendmsg, sendmmsg, bind, listen,
+ * accept, accept4 and socket (user/attach.c): ctx->id tells them apart. */
+SEC("tracepoint/syscalls/sys_exit_connect")
+int tp_sys_exit_connect(struct as_sys_exit *ctx)
+{
+	return as_sock_exit(ctx);
 }

@@ -12,6 +12,53 @@ volatile struct as_open_filter cfg_open_filter = { .classes = 0xff };
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+#define AS_S_IWUSR 00200
+#define AS_S_IWGRP 00020
+#define AS_S_IWOTH 00002
+#define AS_CAP_DAC_OVERRIDE 1
+#define AS_TMPFS_MAGIC 0x01021994
+#define AS_HUGETLBFS_MAGIC 0x958458f6
+#define AS_OVERLAYFS_MAGIC 0x794c7630
+
+/* What kind of file the new program runs from: AS_XF_EXE_* bits. */
+static __always_inline __u32 as_exe_kind(struct task_struct *task, struct file *exe)
+{
+	struct inode *ino = BPF_CORE_READ(exe, f_inode);
+	const struct cred *cred = BPF_CORE_READ(task, cred);
+	unsigned long magic = BPF_CORE_READ(ino, i_sb, s_magic);
+	__u32 nlink = BPF_CORE_READ(ino, __i_nlink);
+	__u16 mode = BPF_CORE_READ(ino, i_mode);
+	__u64 cap_eff = 0;
+	char name[8] = {};
+	__u32 kind = 0;
+
+	bpf_probe_read_kernel(name, 6, BPF_CORE_READ(exe, f_path.dentry, d_name.name));
+	/* memfd_create names its file "memfd:NAME" on the kernel's internal
+	 * shmem (or hugetlbfs) mount, with no link anywhere */
+	if ((magic == AS_TMPFS_MAGIC || magic == AS_HUGETLBFS_MAGIC) && !nlink &&
+	    name[0] == 'm' && name[1] == 'e' && name[2] == 'm' && name[3] == 'f' && name[4] == 'd' &&
+	    name[5] == ':')
+		kind |= AS_XF_EXE_MEMFD;
+	else if (!nlink)
+		kind |= AS_XF_EXE_DELETED;
+	/* writable by the process's user, as the permission check would say */
+	bpf_core_read(&cap_eff, 8, &cred->cap_effective);
+	if (BPF_CORE_READ(ino, i_uid.val) == BPF_CORE_READ(cred, fsuid.val) ? (mode & AS_S_IWUSR) :
+	    BPF_CORE_READ(ino, i_gid.val) == BPF_CORE_READ(cred, fsgid.val) ? (mode & AS_S_IWGRP) :
+									     (mode & AS_S_IWOTH))
+		kind |= AS_XF_EXE_WRITABLE;
+	else if (cap_eff & (1ull << AS_CAP_DAC_OVERRIDE))
+		kind |= AS_XF_EXE_WRITABLE;
+	/* overlayfs: an inode with an upper dentry lives in the upper layer */
+	if (magic == AS_OVERLAYFS_MAGIC && bpf_core_type_exists(struct ovl_inode)) {
+		struct ovl_inode *oi = (void *)ino - bpf_core_field_offset(struct ovl_inode, vfs_inode);
+
+		if (BPF_CORE_READ(oi, __upperdentry))
+			kind |= AS_XF_EXE_UPPER;
+	}
+	return kind;
+}
+
 /* exe, cwd and cgroup of the current task: the tail every exec record shares. */
 static __always_inline __u32 as_put_exec_tail(__u8 *buf, __u32 off, struct as_exec *e,
 					      struct task_struct *task)
@@ -22,6 +69,7 @@ static __always_inline __u32 as_put_exec_tail(__u8 *buf, __u32 off, struct as_ex
 
 	e->exe_len = 0;
 	if (exe) {
+		e->pflags |= as_exe_kind(task, exe);
 		e->exe_len = as_put_task_path(buf, off, &exe->f_path, task, &pf);
 		e->pflags |= pf << AS_XF_EXE_SHIFT;
 		off += e->exe_len;
@@ -104,10 +152,22 @@ int tp_sys_enter_execve(struct as_sys_enter_id *ctx)
 	if (as_skip_self())
 		return 0;
 	st = as_task_state(1);
-	if (st)
+	if (st) {
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+		const struct cred *cred = BPF_CORE_READ(task, cred);
+
 		st->exec_sc = (__u8)as_sc_of(ctx->id);
+		/* what a setuid bit or file capabilities would change */
+		st->prev_uid = BPF_CORE_READ(cred, uid.val);
+		st->prev_gid = BPF_CORE_READ(cred, gid.val);
+		st->prev_euid = BPF_CORE_READ(cred, euid.val);
+		st->prev_egid = BPF_CORE_READ(cred, egid.val);
+		bpf_core_read(&st->prev_cap_permitted, 8, &cred->cap_permitted);
+		bpf_core_read(&st->prev_cap_effective, 8, &cred->cap_effective);
+	}
 	return 0;
 }
+
 
 SEC("tracepoint/sched/sched_process_exec")
 int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
@@ -126,22 +186,35 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	if (!buf)
 		return 0;
 	/* the task that called exec (its task storage stays with it) */
-	{
-		struct as_task_state *st = as_task_state(0);
+	struct as_task_state *st = as_task_state(0);
 
-		sc = st && st->exec_sc == AS_SC_EXECVEAT ? AS_SC_EXECVEAT : AS_SC_EXECVE;
-		if (st)
-			st->exec_sc = AS_SC_NONE;
-	}
+	sc = st && st->exec_sc == AS_SC_EXECVEAT ? AS_SC_EXECVEAT : AS_SC_EXECVE;
 	/* a new program, maybe a new name: judge the process afresh */
 	as_verdict_forget();
-	if (!as_filter_pass(AS_EV_EXEC))
+	if (!as_filter_pass(AS_EV_EXEC)) {
+		if (st)
+			st->exec_sc = AS_SC_NONE;
 		return 0;
+	}
 	as_session_from_env(task); /* uses the scratch buffer: before the record */
 	e = (struct as_exec *)buf;
 	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
 	e->res = 0;
 	e->pflags = 0;
+	e->_pad0 = 0;
+	e->prev_uid = e->prev_gid = e->prev_euid = e->prev_egid = 0;
+	e->prev_cap_permitted = e->prev_cap_effective = 0;
+	if (st && st->exec_sc != AS_SC_NONE) {
+		e->prev_uid = st->prev_uid;
+		e->prev_gid = st->prev_gid;
+		e->prev_euid = st->prev_euid;
+		e->prev_egid = st->prev_egid;
+		e->prev_cap_permitted = st->prev_cap_permitted;
+		e->prev_cap_effective = st->prev_cap_effective;
+		e->pflags |= AS_XF_PREV;
+	}
+	if (st)
+		st->exec_sc = AS_SC_NONE;
 	off = sizeof(*e);
 
 	n = bpf_probe_read_kernel_str(buf + off, AS_FILENAME_MAX,
@@ -233,8 +306,8 @@ static __always_inline int as_exec_failed(struct as_sys_exit *ctx)
 	if (!buf)
 		return 0;
 	e = (struct as_exec *)buf;
+	__builtin_memset(&e->res, 0, sizeof(*e) - sizeof(e->hdr));
 	e->res = ret;
-	e->pflags = 0;
 	off = sizeof(*e);
 	if (sc == AS_SC_EXECVEAT) {
 		fname = (const char *)args[1];
@@ -269,6 +342,10 @@ int tp_sys_exit_execve(struct as_sys_exit *ctx)
 	return as_exec_failed(ctx);
 }
 
+#define AS_SIGCHLD 17
+#define AS_CLONE_VM 0x100
+#define AS_CLONE_VFORK 0x4000
+
 /* raw_tp gives the child task, which the classic tracepoint does not: we
  * need it to tell a new process from a new thread. */
 SEC("raw_tp/sched_process_fork")
@@ -298,10 +375,36 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 	if (!buf)
 		return 0;
 	f = (struct as_fork *)buf;
-	as_hdr_fill(&f->hdr, task, AS_EV_FORK, AS_SC_CLONE);
+	{
+		/* the parent is inside its clone/clone3/fork/vfork: which one,
+		 * and its flags, are in the registers saved at entry */
+		struct pt_regs *regs = as_user_regs();
+		__u32 sc = as_sc_of(AS_REGS_SYSCALL_NR(regs));
+		__u64 flags = 0;
+
+		switch (sc) {
+		case AS_SC_CLONE3:
+			bpf_probe_read_user(&flags, sizeof(flags),
+					    (const void *)PT_REGS_PARM1_SYSCALL(regs));
+			break;
+		case AS_SC_FORK:
+			flags = AS_SIGCHLD;
+			break;
+		case AS_SC_VFORK:
+			flags = AS_CLONE_VM | AS_CLONE_VFORK | AS_SIGCHLD;
+			break;
+		case AS_SC_CLONE:
+			flags = PT_REGS_PARM1_SYSCALL(regs);
+			break;
+		default: /* a kernel thread's, or an io_uring worker's */
+			sc = AS_SC_CLONE;
+			break;
+		}
+		as_hdr_fill(&f->hdr, task, AS_EV_FORK, sc);
+		f->clone_flags = flags;
+	}
 	f->child_pid = tgid;
 	f->child_tid = pid;
-	f->clone_flags = 0;
 	as_emit(buf, sizeof(*f));
 	return 0;
 }

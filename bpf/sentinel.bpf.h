@@ -93,6 +93,9 @@ struct as_task_state {
 	__u8 verdict; /* first ancestor level named in filter_names, or AS_VERDICT_NONE */
 	__u8 exec_sc; /* enum as_syscall of the exec in progress (sys_enter_execve*) */
 	__u8 _pad0[2];
+	/* the credentials as the exec in progress began (sys_enter_execve*) */
+	__u32 prev_uid, prev_gid, prev_euid, prev_egid;
+	__u64 prev_cap_permitted, prev_cap_effective;
 };
 
 struct {

@@ -25,6 +25,22 @@
 #define AS_NR_OPENAT 257
 #define AS_NR_EXECVEAT 322
 #define AS_NR_OPENAT2 437
+#define AS_NR_OPEN_BY_HANDLE_AT 304
+#define AS_NR_CLONE 56
+#define AS_NR_FORK 57
+#define AS_NR_VFORK 58
+#define AS_NR_CLONE3 435
+#define AS_NR_SETFSUID 122
+#define AS_NR_SETFSGID 123
+#define AS_NR_SETGROUPS 116
+#define AS_NR_SOCKET 41
+#define AS_NR_ACCEPT 43
+#define AS_NR_SENDTO 44
+#define AS_NR_SENDMSG 46
+#define AS_NR_BIND 49
+#define AS_NR_LISTEN 50
+#define AS_NR_ACCEPT4 288
+#define AS_NR_SENDMMSG 307
 #elif defined(__TARGET_ARCH_arm64)
 #define AS_NR_OPEN -1 /* none: openat only */
 #define AS_NR_CREAT -1
@@ -40,11 +56,27 @@
 #define AS_NR_OPENAT 56
 #define AS_NR_EXECVEAT 281
 #define AS_NR_OPENAT2 437
+#define AS_NR_OPEN_BY_HANDLE_AT 265
+#define AS_NR_CLONE 220
+#define AS_NR_FORK -1 /* none: clone only */
+#define AS_NR_VFORK -1
+#define AS_NR_CLONE3 435
+#define AS_NR_SETFSUID 151
+#define AS_NR_SETFSGID 152
+#define AS_NR_SETGROUPS 159
+#define AS_NR_SOCKET 198
+#define AS_NR_ACCEPT 202
+#define AS_NR_SENDTO 206
+#define AS_NR_SENDMSG 211
+#define AS_NR_BIND 200
+#define AS_NR_LISTEN 201
+#define AS_NR_ACCEPT4 242
+#define AS_NR_SENDMMSG 269
 #else
 #error "syscall numbers and registers for this architecture"
 #endif
 
-#define AS_SYSCALL_ARGS 5 /* the most any traced syscall takes (execveat) */
+#define AS_SYSCALL_ARGS 6 /* the most a syscall takes */
 
 /* enum as_syscall of a syscall number; AS_SC_NONE for one we do not trace */
 static __always_inline __u32 as_sc_of(long nr)
@@ -64,9 +96,34 @@ static __always_inline __u32 as_sc_of(long nr)
 	case AS_NR_SETRESUID: return AS_SC_SETRESUID;
 	case AS_NR_SETRESGID: return AS_SC_SETRESGID;
 	case AS_NR_CAPSET: return AS_SC_CAPSET;
+	case AS_NR_OPEN_BY_HANDLE_AT: return AS_SC_OPEN_BY_HANDLE_AT;
+	case AS_NR_CLONE: return AS_SC_CLONE;
+	case AS_NR_FORK: return AS_SC_FORK;
+	case AS_NR_VFORK: return AS_SC_VFORK;
+	case AS_NR_CLONE3: return AS_SC_CLONE3;
+	case AS_NR_SETFSUID: return AS_SC_SETFSUID;
+	case AS_NR_SETFSGID: return AS_SC_SETFSGID;
+	case AS_NR_SETGROUPS: return AS_SC_SETGROUPS;
+	case AS_NR_SOCKET: return AS_SC_SOCKET;
+	case AS_NR_ACCEPT: return AS_SC_ACCEPT;
+	case AS_NR_SENDTO: return AS_SC_SENDTO;
+	case AS_NR_SENDMSG: return AS_SC_SENDMSG;
+	case AS_NR_BIND: return AS_SC_BIND;
+	case AS_NR_LISTEN: return AS_SC_LISTEN;
+	case AS_NR_ACCEPT4: return AS_SC_ACCEPT4;
+	case AS_NR_SENDMMSG: return AS_SC_SENDMMSG;
 	default: return AS_SC_NONE;
 	}
 }
+
+/* libbpf 1.1 has no PT_REGS_PARM6_SYSCALL */
+#if defined(__TARGET_ARCH_x86)
+#define AS_REGS_PARM6_SYSCALL(regs) ((regs)->r9)
+#define AS_REGS_SYSCALL_NR(regs) ((long)(regs)->orig_ax)
+#else
+#define AS_REGS_PARM6_SYSCALL(regs) ((regs)->regs[5])
+#define AS_REGS_SYSCALL_NR(regs) ((long)(regs)->syscallno)
+#endif
 
 static __always_inline struct pt_regs *as_user_regs(void)
 {
@@ -84,6 +141,7 @@ static __always_inline void as_syscall_args(__u64 args[AS_SYSCALL_ARGS])
 	args[2] = PT_REGS_PARM3_SYSCALL(regs);
 	args[3] = PT_REGS_PARM4_SYSCALL(regs);
 	args[4] = PT_REGS_PARM5_SYSCALL(regs);
+	args[5] = AS_REGS_PARM6_SYSCALL(regs);
 }
 
 #endif /* AS_SYSCALLS_H */

@@ -38,6 +38,17 @@ const volatile __u8 cfg_typed_reads = 0;
 
 /* ---- the record header ----------------------------------------------- */
 
+/* Eight bytes at p, inside a struct reached through AS_KPTR. */
+static __always_inline __u64 as_rd_u64(const void *p)
+{
+	__u64 v = 0;
+
+	if (cfg_typed_reads)
+		return *(const __u64 *)p;
+	bpf_probe_read_kernel(&v, sizeof(v), p);
+	return v;
+}
+
 /* Each reads through a task pointer from AS_KPTR. */
 static __always_inline __u32 as_task_vpid(struct task_struct *task)
 {
@@ -145,6 +156,16 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 	if (bpf_core_field_exists(task->loginuid))
 		h->loginuid = AS_RD(task, loginuid.val);
 	h->flags = 0;
+	/* capabilities: kernel_cap_t is one u64 since 6.3, two u32 before:
+	 * the same eight bytes either way */
+	h->cap_effective = as_rd_u64(&cred->cap_effective);
+	h->cap_permitted = as_rd_u64(&cred->cap_permitted);
+	h->cap_inheritable = as_rd_u64(&cred->cap_inheritable);
+	/* the sandbox as the kernel enforces it on this thread */
+	h->seccomp = AS_RD(task, seccomp.mode);
+	if (AS_RD(task, atomic_flags) & 1) /* PFA_NO_NEW_PRIVS is bit 0 */
+		h->sflags |= AS_SF_NO_NEW_PRIVS;
+	h->start_ns = AS_RD2(task, group_leader, start_time);
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
 	{
 		__u32 tgid = h->pid;

@@ -315,7 +315,7 @@ static void agent_drop_alert(struct agent *a, uint64_t now, int force)
 	size_t n = 0, no = atomic_load(&a->metrics.noutputs);
 	char msg[256];
 
-	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
+	NAMES_EACH_KERNEL_TYPE(t)
 		kernel += a->kdrops[t] - a->kdrops_said[t];
 	for (size_t i = 0; i < no; i++)
 		queued += atomic_load(&a->metrics.outputs[i].dropped) - a->odrops_said[i];
@@ -324,7 +324,7 @@ static void agent_drop_alert(struct agent *a, uint64_t now, int force)
 	if (!force && a->last_drop_alert &&
 	    now - a->last_drop_alert < (uint64_t)a->cfg.drop_alerts.rate_limit_s * 1000000000ull)
 		return;
-	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
+	NAMES_EACH_KERNEL_TYPE(t) {
 		static char keys[AS_EV_MAX][32];
 
 		snprintf(keys[t], sizeof(keys[t]), "ringbuf.%s", names_event_kind(t));
@@ -356,7 +356,7 @@ static void agent_metrics_alert(struct agent *a)
 	uint64_t events = 0, drops = 0;
 	size_t n = 0;
 
-	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
+	NAMES_EACH_KERNEL_TYPE(t) {
 		static char keys[AS_EV_MAX][32];
 
 		snprintf(keys[t], sizeof(keys[t]), "events.%s", names_event_kind(t));
@@ -430,17 +430,28 @@ static int agent_admit(void *ctx, const struct event *ev)
 	return engine_kfilter_pass(ctx, ev);
 }
 
-static uint32_t agent_want_types(const struct agent *a, const struct engine *e)
+/* The event types and the syscalls some rule (or --trace) needs. */
+static uint32_t agent_want_types(const struct agent *a, const struct engine *e,
+				 struct scset *want_sc)
 {
 	uint32_t mask = 0;
 
+	*want_sc = scset_all();
 	if (a->trace || !e)
 		return ~0u;
-	for (unsigned t = AS_EV_EXEC; t < AS_EV_MAX; t++)
-		for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++)
-			if (engine_wants(e, t, sc))
-				mask |= 1u << t;
-	/* the process table lives on exec, fork and exit whatever the rules ask */
+	memset(want_sc, 0, sizeof(*want_sc));
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+		unsigned t = names_syscall_type(sc);
+
+		if (engine_wants(e, t, sc)) {
+			mask |= 1u << t;
+			scset_add(want_sc, sc);
+		}
+	}
+	/* the process table lives on exec, fork and exit whatever the rules
+	 * ask, and keeps proc.cwd on chdir/fchdir */
+	scset_add(want_sc, AS_SC_EXECVE);
+	scset_add(want_sc, AS_SC_EXECVEAT);
 	return mask | 1u << AS_EV_EXEC | 1u << AS_EV_FORK | 1u << AS_EV_EXIT;
 }
 
@@ -453,7 +464,7 @@ static void agent_plan(struct agent *a, const struct config *cfg, const struct e
 	lo->ringbuf_bytes = cfg->ringbuf.size_bytes;
 	lo->wakeup_bytes = cfg->ringbuf.wakeup_bytes;
 	lo->verbose = a->o->verbose;
-	lo->want_types = agent_want_types(a, e);
+	lo->want_types = agent_want_types(a, e, &lo->want_sc);
 	if (a->trace || !e || a->o->no_prefilter) {
 		engine_kfilter_all(kf);
 		return;

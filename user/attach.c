@@ -8,46 +8,73 @@
 #include "abi.h"
 #include "attach.h"
 #include "diag.h"
+#include "names.h"
+#include "sctable.h"
 
 /*
- * Tracepoints a program serves besides the one its SEC() names. The records
- * start alike and the program learns the syscall from ctx->id, so one
+ * The program that serves the syscall exits of each event type. It serves
+ * sys_exit_NAME of every row of the syscall table of its type (the records
+ * start alike and the program learns the syscall from ctx->id), so one
  * verified copy serves all: verifying the open exit takes 8-11 ms, the exec
  * exit 10 ms, here.
  */
 static const struct {
+	unsigned type;
 	const char *prog;
-	const char *tp; /* in the syscalls category */
-} attach_extra[] = {
-	{ "tp_sys_exit_openat", "sys_exit_open" },
-	{ "tp_sys_exit_openat", "sys_exit_creat" },
-	{ "tp_sys_exit_openat", "sys_exit_openat2" },
-	{ "tp_sys_exit_execve", "sys_exit_execveat" },
-	{ "tp_sys_enter_execve", "sys_enter_execveat" },
-	{ "tp_sys_exit_setuid", "sys_exit_setgid" },
-	{ "tp_sys_exit_setuid", "sys_exit_setreuid" },
-	{ "tp_sys_exit_setuid", "sys_exit_setregid" },
-	{ "tp_sys_exit_setuid", "sys_exit_setresuid" },
-	{ "tp_sys_exit_setuid", "sys_exit_setresgid" },
+	const char *prefix; /* of the tracepoint name */
+} attach_family[] = {
+	{ AS_EV_OPEN, "tp_sys_exit_openat", "sys_exit_" },
+	{ AS_EV_EXEC, "tp_sys_exit_execve", "sys_exit_" },
+	{ AS_EV_EXEC, "tp_sys_enter_execve", "sys_enter_" },
+	{ AS_EV_CONNECT, "tp_sys_exit_connect", "sys_exit_" },
+	{ AS_EV_SETID, "tp_sys_exit_setuid", "sys_exit_" },
+	{ AS_EV_CAPSET, "tp_sys_exit_capset", "sys_exit_" },
+	{ AS_EV_FILE, "tp_sys_exit_generic", "sys_exit_" },
+	{ AS_EV_SYS, "tp_sys_exit_generic", "sys_exit_" },
 };
 
-/* The event type a program feeds, from its name (tp_sys_enter_openat...). */
+/* The event type a program feeds, from its name, for the tracepoints that
+ * are not a syscall's (sched_*, io_uring). */
 static unsigned attach_event_type(const char *name)
 {
 	static const struct {
 		const char *part;
 		unsigned type;
 	} map[] = {
-		{ "exec", AS_EV_EXEC },	     { "fork", AS_EV_FORK },	 { "process_exit", AS_EV_EXIT },
-		{ "open", AS_EV_OPEN },	     { "creat", AS_EV_OPEN },	 { "connect", AS_EV_CONNECT },
-		{ "setuid", AS_EV_SETID },   { "setgid", AS_EV_SETID },	 { "setre", AS_EV_SETID },
-		{ "setres", AS_EV_SETID },   { "capset", AS_EV_CAPSET },
+		{ "exec", AS_EV_EXEC },
+		{ "fork", AS_EV_FORK },
+		{ "process_exit", AS_EV_EXIT },
+		{ "io_uring", AS_EV_URING },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (strstr(name, map[i].part))
 			return map[i].type;
 	return AS_EV_NONE;
+}
+
+/* The syscall of a syscalls/sys_{enter,exit}_NAME tracepoint, else AS_SC_NONE. */
+static unsigned attach_tp_syscall(const char *cat, const char *name, unsigned *type)
+{
+	unsigned t, sc;
+
+	if (strcmp(cat, "syscalls"))
+		return AS_SC_NONE;
+	if (!strncmp(name, "sys_exit_", 9))
+		name += 9;
+	else if (!strncmp(name, "sys_enter_", 10))
+		name += 10;
+	if (names_evt_type_parse(name, &t, &sc)) {
+		/* a tracepoint named otherwise than its syscall (umount2's) */
+		for (sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++)
+			if (sctable_get(sc)->tp && !strcmp(sctable_get(sc)->tp, name)) {
+				*type = names_syscall_type(sc);
+				return sc;
+			}
+		return AS_SC_NONE;
+	}
+	*type = t;
+	return sc;
 }
 
 static int attach_tp_exists(const char *tracefs, const char *cat, const char *name)
@@ -83,6 +110,7 @@ static int attach_add(struct attach_set *s, struct bpf_program *prog, const char
 	snprintf(a->cat, sizeof(a->cat), "%s", cat);
 	snprintf(a->name, sizeof(a->name), "%s", name);
 	a->type = attach_event_type(bpf_program__name(prog));
+	a->sc = attach_tp_syscall(cat, name, &a->type);
 	a->link = NULL;
 	return 1;
 }
@@ -121,13 +149,29 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 		added = attach_add(s, prog, cat, name, tracefs, verbose);
 		if (added < 0)
 			return added;
-		for (size_t i = 0; i < sizeof(attach_extra) / sizeof(attach_extra[0]); i++) {
-			if (strcmp(attach_extra[i].prog, bpf_program__name(prog)))
+		for (size_t f = 0; f < sizeof(attach_family) / sizeof(attach_family[0]); f++) {
+			if (strcmp(attach_family[f].prog, bpf_program__name(prog)))
 				continue;
-			err = attach_add(s, prog, "syscalls", attach_extra[i].tp, tracefs, verbose);
-			if (err < 0)
-				return err;
-			added += err;
+			for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+				char tp[ATTACH_TP_MAX];
+
+				if (names_syscall_type(sc) != attach_family[f].type ||
+				    sctable_get(sc)->nr < 0)
+					continue;
+				snprintf(tp, sizeof(tp), "%s%s", attach_family[f].prefix,
+					 sctable_get(sc)->tp ? sctable_get(sc)->tp :
+							       names_evt_type(attach_family[f].type, sc));
+				if (!strcmp(tp, name)) /* its SEC() already */
+					continue;
+				/* the enter program serves exec only */
+				if (!strcmp(attach_family[f].prefix, "sys_enter_") &&
+				    sc != AS_SC_EXECVE && sc != AS_SC_EXECVEAT)
+					continue;
+				err = attach_add(s, prog, "syscalls", tp, tracefs, verbose);
+				if (err < 0)
+					return err;
+				added += err;
+			}
 		}
 		if (!added)
 			bpf_program__set_autoload(prog, false); /* nothing for it to serve */
@@ -135,13 +179,17 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 	return 0;
 }
 
-int attach_apply(struct attach_set *s, uint32_t want_types)
+int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *want_sc)
 {
 	s->attached = s->unwanted = 0;
 	for (uint32_t i = 0; i < s->n; i++) {
 		struct attach_link *a = &s->links[i];
+		int want = a->type == AS_EV_NONE || (want_types & (1u << a->type));
 
-		if (a->type != AS_EV_NONE && !(want_types & (1u << a->type))) {
+		/* a syscall's own tracepoint: only when that syscall is wanted */
+		if (want && a->sc != AS_SC_NONE && want_sc)
+			want = scset_has(want_sc, a->sc);
+		if (!want) {
 			bpf_link__destroy(a->link); /* NULL-safe */
 			a->link = NULL;
 			s->unwanted++;

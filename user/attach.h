@@ -9,12 +9,13 @@
 #define AS_ATTACH_H
 
 #include <stdint.h>
+#include "scset.h"
 
 struct bpf_object;
 struct bpf_program;
 struct bpf_link;
 
-#define ATTACH_MAX_LINKS 64 /* tracepoints served, with room to grow */
+#define ATTACH_MAX_LINKS 160 /* tracepoints served (the syscall table's rows), with room to grow */
 #define ATTACH_CAT_MAX 16
 #define ATTACH_TP_MAX 48
 
@@ -23,6 +24,7 @@ struct attach_link {
 	char cat[ATTACH_CAT_MAX]; /* tracepoint category; "" for a raw tracepoint */
 	char name[ATTACH_TP_MAX];
 	unsigned type; /* enum as_event_type it feeds; AS_EV_NONE: needed always */
+	unsigned sc; /* enum as_syscall of a syscall tracepoint, else AS_SC_NONE */
 	struct bpf_link *link; /* NULL while detached */
 };
 
@@ -39,8 +41,10 @@ struct attach_set {
  * left with none. Returns 0 or -errno after saying why. */
 int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracefs, int verbose);
 /* After load: attach the tracepoints feeding a type in want_types (bit per
- * enum as_event_type), detach the others. Returns 0 or -errno. */
-int attach_apply(struct attach_set *s, uint32_t want_types);
+ * enum as_event_type) and, for a syscall's own tracepoint, whose syscall is
+ * in want_sc (NULL: every one of a wanted type); detach the others.
+ * Returns 0 or -errno. */
+int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *want_sc);
 void attach_detach_all(struct attach_set *s);
 
 #endif /* AS_ATTACH_H */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include "decode.h"
 #include "names.h"
 #include "pathnorm.h"
@@ -11,6 +12,8 @@ static const size_t fixed_sizes[AS_EV_MAX] = {
 	[AS_EV_EXIT] = sizeof(struct as_exit),	     [AS_EV_OPEN] = sizeof(struct as_open),
 	[AS_EV_CONNECT] = sizeof(struct as_connect), [AS_EV_SETID] = sizeof(struct as_setid),
 	[AS_EV_CAPSET] = sizeof(struct as_capset),   [AS_EV_PROC] = sizeof(struct as_exec),
+	[AS_EV_FILE] = sizeof(struct as_sys),	     [AS_EV_SYS] = sizeof(struct as_sys),
+	[AS_EV_URING] = sizeof(struct as_sys),
 };
 
 size_t decode_fixed_size(unsigned type)
@@ -162,6 +165,113 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 	return 0;
 }
 
+static int nul_within(const char *s, size_t n);
+
+/* An io_uring request's sockaddr (slot bytes) as a connect record has it. */
+static void sockaddr_to_connect(const unsigned char *sa, size_t len, struct as_connect *c)
+{
+	uint16_t family;
+
+	memset(c, 0, sizeof(*c));
+	if (len < sizeof(family))
+		return;
+	memcpy(&family, sa, sizeof(family));
+	c->family = family;
+	c->cflags = AS_CF_ADDR;
+	if (family == AF_INET && len >= 8) {
+		c->dport = (uint16_t)(sa[2] << 8 | sa[3]);
+		memcpy(c->daddr, sa + 4, 4);
+	} else if (family == AF_INET6 && len >= 24) {
+		c->dport = (uint16_t)(sa[2] << 8 | sa[3]);
+		memcpy(c->daddr, sa + 8, 16);
+	} else if (family == AF_UNIX) {
+		size_t n = len - sizeof(family);
+
+		if (n > AS_UNIX_PATH_MAX)
+			n = AS_UNIX_PATH_MAX;
+		memcpy(c->path, sa + sizeof(family), n);
+		if (n && c->path[0] == 0) {
+			c->cflags |= AS_CF_ABSTRACT;
+			memmove(c->path, c->path + 1, n - 1);
+			c->path[n - 1] = 0;
+			n--;
+		}
+		c->path_len = (uint16_t)strnlen(c->path, n);
+	}
+}
+
+/* Slot i of a generic record: p points at its bytes, then its base's. */
+static int decode_slot(const struct as_sys *r, unsigned i, const char *p, struct event *ev,
+		       struct event_path *out, char *buf, size_t cap, char err[DECODE_ERR_MAX])
+{
+	uint32_t fl = (r->pflags >> (i * AS_SYF_SLOT_BITS)) & ((1u << AS_SYF_SLOT_BITS) - 1);
+	uint32_t walk = fl >> AS_SYF_WALK_SHIFT;
+	size_t len = r->len[i], blen = r->base_len[i];
+	char *base = ev->cwd_buf; /* scratch, as for an open */
+	long n;
+
+	if (!len) {
+		if (blen)
+			DECODE_FAIL("slot %u: a base directory without a path", i);
+		return 0; /* no such argument, or an fd that was not open */
+	}
+	if (fl & AS_SYF_RESOLVED) {
+		if (blen || (fl & (AS_SYF_PLAIN | AS_SYF_SOCKADDR)))
+			DECODE_FAIL("slot %u: a resolved path with other kinds", i);
+		if (put_components(out, buf, cap, p, len, walk))
+			DECODE_FAIL("slot %u: malformed resolved path", i);
+		return 0;
+	}
+	if (fl & AS_SYF_SOCKADDR) {
+		if (blen || len > AS_SYS_SOCKADDR_MAX)
+			DECODE_FAIL("slot %u: a %zu-byte sockaddr", i, len);
+		sockaddr_to_connect((const unsigned char *)p, len, &ev->sockaddr);
+		ev->has_sockaddr = 1;
+		return 0;
+	}
+	if (!plain_ok(p, len))
+		DECODE_FAIL("slot %u: string not NUL-terminated", i);
+	ev->str[i] = p;
+	ev->str_len[i] = (uint32_t)len - 1;
+	if (fl & AS_SYF_PLAIN) {
+		if (blen)
+			DECODE_FAIL("slot %u: a plain string with a base directory", i);
+		if (put_plain(out, buf, cap, p, len))
+			DECODE_FAIL("slot %u: string too long", i);
+		if (fl & AS_SYF_USER_TRUNC)
+			out->flags |= EV_PATH_TRUNC;
+		return 0;
+	}
+	if (blen && pathnorm_from_components(p + len, blen, base, sizeof(ev->cwd_buf)) < 0)
+		DECODE_FAIL("slot %u: malformed base directory", i);
+	n = pathnorm_join(blen ? base : NULL, p, buf, cap);
+	ev->cwd_buf[0] = 0;
+	if (n < 0)
+		DECODE_FAIL("slot %u: path too long", i);
+	out->s = buf;
+	out->len = (uint32_t)n;
+	out->flags = ((fl & AS_SYF_USER_TRUNC) ? EV_PATH_TRUNC : 0) | (blen ? path_flags(walk) : 0);
+	return 0;
+}
+
+static int decode_sys(const struct as_sys *r, size_t len, struct event *ev,
+		      char err[DECODE_ERR_MAX])
+{
+	const char *p = (const char *)(r + 1);
+	size_t var = (size_t)r->len[0] + r->base_len[0] + r->len[1] + r->base_len[1];
+
+	if (sizeof(*r) + var != len)
+		DECODE_FAIL("generic record: slot lengths %zu do not match record size %zu", var,
+			    len - sizeof(*r));
+	if (!nul_within(r->aux, sizeof(r->aux)))
+		DECODE_FAIL("generic record: aux string not NUL-terminated");
+	if (decode_slot(r, 0, p, ev, &ev->path, ev->path_buf, sizeof(ev->path_buf), err))
+		return -EINVAL;
+	p += r->len[0] + r->base_len[0];
+	return decode_slot(r, 1, p, ev, &ev->path2, ev->path2_buf, sizeof(ev->path2_buf), err) ?
+		       -EINVAL : 0;
+}
+
 /* Every fixed char array we print must hold its NUL within bounds. */
 /* The kernel pads every comm with NULs (set_task_comm) and clears the
  * header's session before filling it: the last byte says it at once; memchr
@@ -244,6 +354,10 @@ int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE
 	path_clear(&ev->cwd, ev->cwd_buf);
 	path_clear(&ev->cgroup, ev->cgroup_buf);
 	path_clear(&ev->path, ev->path_buf);
+	path_clear(&ev->path2, ev->path2_buf);
+	ev->str[0] = ev->str[1] = NULL;
+	ev->str_len[0] = ev->str_len[1] = 0;
+	ev->has_sockaddr = 0;
 
 	switch (h->type) {
 	case AS_EV_EXEC:
@@ -269,6 +383,11 @@ int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE
 	case AS_EV_CAPSET:
 		ev->res = ev->u.capset->res;
 		break;
+	case AS_EV_FILE:
+	case AS_EV_SYS:
+	case AS_EV_URING:
+		ev->res = ev->u.sys->res;
+		return decode_sys(ev->u.sys, len, ev, err);
 	default:
 		break;
 	}

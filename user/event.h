@@ -33,6 +33,7 @@ struct event {
 		const struct as_capset *capset;
 		const struct as_fork *fork;
 		const struct as_exit *exit;
+		const struct as_sys *sys; /* AS_EV_FILE, AS_EV_SYS, AS_EV_URING */
 		const void *raw;
 	} u;
 	int64_t res; /* syscall result (fd, 0, -errno); 0 for fork/exit/proc */
@@ -47,8 +48,18 @@ struct event {
 	struct event_path cgroup; /* cgroup v2 path, "/" for the root */
 	const char *cgroups; /* proc snapshot only: every hierarchy, "name=path ..."; else NULL */
 
-	/* open: the absolute, normalised path as the process sees it */
+	/* open: the absolute, normalised path as the process sees it; the
+	 * generic record: slot 0's (a plain string as it is) */
 	struct event_path path;
+	/* the generic record: slot 1's path, and each slot's string as passed
+	 * (NULL when the slot is not a string) */
+	struct event_path path2;
+	const char *str[AS_SYS_SLOTS];
+	uint32_t str_len[AS_SYS_SLOTS];
+	/* an io_uring connect, bind or send's address, as a connect record has
+	 * it (has_sockaddr), so that fd.* read it alike */
+	int has_sockaddr;
+	struct as_connect sockaddr;
 
 	/* storage behind the strings above */
 	char filename_buf[AS_FILENAME_MAX + 1];
@@ -56,6 +67,7 @@ struct event {
 	char cwd_buf[AS_PATH_MAX + 1];
 	char cgroup_buf[AS_CGROUP_MAX + 1];
 	char path_buf[2 * AS_PATH_MAX + 2]; /* base + '/' + user path, before normalising */
+	char path2_buf[2 * AS_PATH_MAX + 2];
 };
 
 #endif /* AS_EVENT_H */

@@ -14,6 +14,8 @@
 #include "diag.h"
 #include "abi.h"
 #include "loader.h"
+#include "names.h"
+#include "sctable.h"
 #include "attach.h"
 #include "clock.h"
 #include "privs.h"
@@ -137,6 +139,21 @@ static void explain_load_error(int err)
 
 /* Every program is loaded; which tracepoints are attached follows the rules
  * and can change on a reload without loading anything again. */
+/* What the generic exit program reads of each syscall (user/sctable.c). */
+static void loader_set_sys_spec(struct loader *l)
+{
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+		const struct sc_info *si = sctable_get(sc);
+		struct as_sys_spec sp = si->spec;
+
+		if (!sctable_generic(sc) || si->nr >= AS_SYS_NR_MAX)
+			continue;
+		sp.sc = (uint8_t)sc;
+		sp.type = (uint8_t)names_syscall_type(sc);
+		l->skel->rodata->cfg_sys_spec[si->nr] = sp;
+	}
+}
+
 int loader_start(struct loader *l, const struct loader_opts *o)
 {
 	const char *tracefs;
@@ -183,6 +200,7 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 				  "through typed pointers (" LOADER_TYPED_KFUNC ")" :
 				  "through helper calls (no " LOADER_TYPED_KFUNC ", or " LOADER_COMPAT_ENV ")");
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
+	loader_set_sys_spec(l);
 
 	err = attach_plan(&l->at, l->skel->obj, tracefs, o->verbose);
 	if (err)
@@ -276,7 +294,7 @@ int loader_retarget(struct loader *l, const struct loader_opts *o)
 {
 	int err = loader_set_filter(l, o);
 
-	return err ? err : attach_apply(&l->at, o->want_types);
+	return err ? err : attach_apply(&l->at, o->want_types, &o->want_sc);
 }
 
 void loader_stop(struct loader *l)

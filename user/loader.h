@@ -36,6 +36,7 @@ struct loader_opts {
 	struct as_open_filter open_filter;
 	uint64_t wakeup_bytes; /* 0: wake on every event */
 	uint32_t want_types; /* bit per enum as_event_type: attach only these */
+	struct scset want_sc; /* and of syscall tracepoints, only these syscalls' */
 	int verbose; /* pass libbpf's messages through */
 };
 

@@ -104,12 +104,12 @@ size_t metrics_render(struct metrics *m, char *buf, size_t cap)
 
 	put(&p, "# HELP agent_sentinel_events_total Events received from the kernel, by type.\n"
 		"# TYPE agent_sentinel_events_total counter\n");
-	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
+	NAMES_EACH_KERNEL_TYPE(t)
 		put(&p, "agent_sentinel_events_total{type=\"%s\"} %llu\n", names_event_kind(t),
 		    LOAD(m->events[t]));
 	put(&p, "# HELP agent_sentinel_drops_total Events or alerts lost, by cause.\n"
 		"# TYPE agent_sentinel_drops_total counter\n");
-	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
+	NAMES_EACH_KERNEL_TYPE(t)
 		put(&p, "agent_sentinel_drops_total{cause=\"ringbuf\",type=\"%s\"} %llu\n",
 		    names_event_kind(t), LOAD(m->kernel_drops[t]));
 	put(&p, "agent_sentinel_drops_total{cause=\"malformed\"} %llu\n", LOAD(m->bad_records));

@@ -7,24 +7,14 @@
 #include "names.h"
 #include "abi.h"
 
-static const char *const syscall_names[AS_SC_MAX] = {
-	[AS_SC_NONE] = "none",	       [AS_SC_EXECVE] = "execve",	[AS_SC_EXECVEAT] = "execveat",
-	[AS_SC_OPEN] = "open",	       [AS_SC_OPENAT] = "openat",	[AS_SC_OPENAT2] = "openat2",
-	[AS_SC_CREAT] = "creat",       [AS_SC_CONNECT] = "connect",	[AS_SC_SETUID] = "setuid",
-	[AS_SC_SETGID] = "setgid",     [AS_SC_SETREUID] = "setreuid", [AS_SC_SETREGID] = "setregid",
-	[AS_SC_SETRESUID] = "setresuid", [AS_SC_SETRESGID] = "setresgid",
-	[AS_SC_CAPSET] = "capset",     [AS_SC_CLONE] = "clone",	[AS_SC_PROCEXIT] = "procexit",
-};
+#define NAMES_SC_NAME(id, name, type) [AS_SC_##id] = name,
+static const char *const syscall_names[AS_SC_MAX] = { AS_SYSCALL_LIST(NAMES_SC_NAME) };
+#undef NAMES_SC_NAME
 
 /* The event type each syscall belongs to. */
-static const unsigned char syscall_type[AS_SC_MAX] = {
-	[AS_SC_EXECVE] = AS_EV_EXEC,	[AS_SC_EXECVEAT] = AS_EV_EXEC,	 [AS_SC_OPEN] = AS_EV_OPEN,
-	[AS_SC_OPENAT] = AS_EV_OPEN,	[AS_SC_OPENAT2] = AS_EV_OPEN,	 [AS_SC_CREAT] = AS_EV_OPEN,
-	[AS_SC_CONNECT] = AS_EV_CONNECT, [AS_SC_SETUID] = AS_EV_SETID,	 [AS_SC_SETGID] = AS_EV_SETID,
-	[AS_SC_SETREUID] = AS_EV_SETID, [AS_SC_SETREGID] = AS_EV_SETID, [AS_SC_SETRESUID] = AS_EV_SETID,
-	[AS_SC_SETRESGID] = AS_EV_SETID, [AS_SC_CAPSET] = AS_EV_CAPSET, [AS_SC_CLONE] = AS_EV_FORK,
-	[AS_SC_PROCEXIT] = AS_EV_EXIT,
-};
+#define NAMES_SC_TYPE(id, name, type) [AS_SC_##id] = type,
+static const unsigned char syscall_type[AS_SC_MAX] = { AS_SYSCALL_LIST(NAMES_SC_TYPE) };
+#undef NAMES_SC_TYPE
 
 const char *names_evt_type(unsigned type, unsigned syscall)
 {
@@ -41,6 +31,7 @@ const char *names_event_kind(unsigned type)
 		[AS_EV_NONE] = "none",	     [AS_EV_EXEC] = "exec",	  [AS_EV_FORK] = "fork",
 		[AS_EV_EXIT] = "exit",	     [AS_EV_OPEN] = "open",	  [AS_EV_CONNECT] = "connect",
 		[AS_EV_SETID] = "setid",     [AS_EV_CAPSET] = "capset",	  [AS_EV_PROC] = "proc",
+		[AS_EV_FILE] = "file",	     [AS_EV_SYS] = "sys",	  [AS_EV_URING] = "uring",
 	};
 
 	return type < AS_EV_MAX ? kinds[type] : "unknown";

@@ -21,4 +21,8 @@ const char *names_sockfamily(unsigned family);
 /* L4 protocol: "tcp", "udp", "icmp", "raw" or NULL. */
 const char *names_l4proto(unsigned family, unsigned proto, unsigned sock_type);
 
+/* Every event type the kernel sends (all but the userspace-only AS_EV_PROC). */
+#define NAMES_EACH_KERNEL_TYPE(t) \
+	for (unsigned t = AS_EV_EXEC; t < AS_EV_MAX; t += (t + 1 == AS_EV_PROC) ? 2 : 1)
+
 #endif /* AS_NAMES_H */

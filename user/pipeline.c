@@ -39,6 +39,10 @@ static void pipeline_record(struct pipeline *p, const void *rec, size_t len, uin
 		return;
 	memcpy(copy, rec, len);
 	((struct as_hdr *)copy)->ts = ts;
+	if (!(((struct as_hdr *)copy)->flags & AS_HF_WALL_START)) {
+		((struct as_hdr *)copy)->start_ns = clock_boot_to_wall(((struct as_hdr *)copy)->start_ns);
+		((struct as_hdr *)copy)->flags |= AS_HF_WALL_START;
+	}
 	recorder_write(p->recorder, copy, len);
 }
 

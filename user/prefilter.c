@@ -93,7 +93,7 @@ static void prefilter_describe_open(const struct engine_kfopen *o, FILE *out)
 void prefilter_describe(const struct engine_kfilter *kf, FILE *out)
 {
 	fputs("agent-sentinel: pre-filter:", out);
-	for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++) {
+	NAMES_EACH_KERNEL_TYPE(t) {
 		uint8_t d = kf->depth[t];
 
 		if (d == ENGINE_KF_ANY)

@@ -273,6 +273,7 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 		memcpy(e->session, from->session, sizeof(e->session));
 	entry_header(e, h);
 	e->start_ts = ev->ts;
+	e->exe_flags = h->type == AS_EV_EXEC ? ev->u.exec->pflags & PROCTABLE_EXE_FLAGS : 0;
 	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, v2, all);
 	if (err)
 		return err;
@@ -303,15 +304,33 @@ static int apply_fork(struct proctable *pt, const struct event *ev)
 	child->ppid = ev->hdr->pid;
 	child->cgroup_id = copy.cgroup_id;
 	child->start_ts = ev->ts;
+	child->exe_flags = copy.exe_flags;
 	if (copy.exe)
 		return entry_set_strings(child, copy.exe, copy.args, copy.args_len, copy.cwd,
 					 copy.cgroup, copy.cgroups);
 	return 0;
 }
 
+/* chdir/fchdir: proc.cwd follows the process, not only its exec */
+static int apply_cwd(struct proctable *pt, const struct event *ev)
+{
+	struct proc_entry *e;
+	unsigned sc = ev->hdr->syscall;
+
+	if ((sc != AS_SC_CHDIR && sc != AS_SC_FCHDIR) || ev->res != 0 || !ev->path.s[0])
+		return 0;
+	e = pt_find(pt, ev->hdr->pid);
+	if (!e || !e->exe)
+		return 0;
+	return entry_set_strings(e, e->exe, e->args, e->args_len, ev->path.s, e->cgroup,
+				 e->cgroups);
+}
+
 int proctable_apply(struct proctable *pt, const struct event *ev)
 {
 	switch (ev->hdr->type) {
+	case AS_EV_SYS:
+		return apply_cwd(pt, ev);
 	case AS_EV_EXEC:
 	case AS_EV_PROC:
 		return apply_exec(pt, ev);

@@ -17,6 +17,8 @@
  * evicts nothing: new processes then go untracked and are counted. */
 #define PROCTABLE_MAX_ENTRIES 131072
 #define PROCTABLE_CONTAINER_ID_LEN 12 /* Falco's short container id */
+/* the exec's flags an entry keeps, for proc.is_exe_* of later events */
+#define PROCTABLE_EXE_FLAGS (AS_XF_EXE_MEMFD | AS_XF_EXE_DELETED | AS_XF_EXE_WRITABLE | AS_XF_EXE_UPPER)
 
 struct proc_entry {
 	uint32_t pid;
@@ -32,8 +34,9 @@ struct proc_entry {
 	char *cgroups; /* every hierarchy: "name=path" separated by spaces */
 	char container_id[PROCTABLE_CONTAINER_ID_LEN + 1]; /* "host" outside containers */
 	char session[AS_SESSION_MAX]; /* agent session id, "" none */
+	uint32_t exe_flags; /* AS_XF_EXE_* of the exec */
 	uint8_t used; /* slot state, private to proctable.c */
-	uint8_t _pad0[7];
+	uint8_t _pad0[3];
 };
 
 struct proctable;
@@ -51,7 +54,7 @@ void proctable_retire(struct proctable *pt, const struct event *ev);
  * calls per event. */
 static inline int proctable_applies(unsigned type)
 {
-	return type == AS_EV_EXEC || type == AS_EV_PROC || type == AS_EV_FORK;
+	return type == AS_EV_EXEC || type == AS_EV_PROC || type == AS_EV_FORK || type == AS_EV_SYS;
 }
 
 static inline int proctable_retires(unsigned type)

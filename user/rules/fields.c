@@ -11,6 +11,8 @@
 #include "trace.h"
 #include "names.h"
 #include "usercache.h"
+#include "clock.h"
+#include "sctable.h"
 
 #define FIELD_ROW(id, n, t, f, d) [F_##id] = { .name = n, .type = t, .flags = f, .doc = d },
 const struct field_info fields_table[F_MAX] = { FIELD_LIST(FIELD_ROW) };
@@ -99,7 +101,8 @@ int fields_falco_known(const char *name)
 static const char *const arg_names[] = {
 	"name", "path", "filename", "flags", "mode", "fd", "dirfd", "res", "uid", "gid",
 	"ruid", "euid", "suid", "rgid", "egid", "sgid", "tuple", "addr", "cap_effective",
-	"cap_permitted", "cap_inheritable",
+	"cap_permitted", "cap_inheritable", "size", "backlog", "domain", "type", "proto",
+	"pid", "version",
 };
 
 int fields_arg_known(const char *arg)
@@ -107,7 +110,7 @@ int fields_arg_known(const char *arg)
 	for (size_t i = 0; i < sizeof(arg_names) / sizeof(arg_names[0]); i++)
 		if (strcmp(arg_names[i], arg) == 0)
 			return 1;
-	return 0;
+	return sctable_arg_known(arg);
 }
 
 const char *fields_type_name(int type)
@@ -289,6 +292,61 @@ static int64_t setid_arg(const struct as_setid *s, int which)
 	return s->id[which] == AS_ID_UNSET ? -1 : (int64_t)s->id[which];
 }
 
+/* evt.arg.NAME of a syscall the syscall table describes (the generic
+ * record, and the socket calls' extra arguments). */
+static int extract_table_arg(const struct event *ev, const char *arg, struct fval *v, char *buf,
+			     size_t cap)
+{
+	const struct sc_arg *a = sctable_arg(ev->hdr->syscall, arg);
+	const struct as_sys *r = ev->u.sys;
+	int generic = ev->hdr->type == AS_EV_FILE || ev->hdr->type == AS_EV_SYS ||
+		      ev->hdr->type == AS_EV_URING;
+	const struct event_path *p;
+	int64_t n;
+
+	if (!a)
+		return 0;
+	switch (a->src) {
+	case SRC_RES:
+		n = ev->res;
+		if (a->fmt == FMT_DEC && !strcmp(a->name, "res")) {
+			char tmp[16];
+
+			snprintf(buf, cap, "%s", names_res(ev->res, tmp));
+			set_cstr(v, buf);
+			return 1;
+		}
+		break;
+	case SRC_ARG:
+		if (!generic || a->idx >= AS_SYS_ARGS)
+			return 0;
+		n = (int64_t)r->arg[a->idx];
+		break;
+	case SRC_EXTRA:
+		if (!generic)
+			return 0;
+		n = (int64_t)r->extra;
+		break;
+	case SRC_AUX:
+		if (generic && r->aux[0])
+			set_str(v, r->aux, strnlen(r->aux, sizeof(r->aux)));
+		return 1;
+	case SRC_PATH:
+		p = a->idx ? &ev->path2 : &ev->path;
+		if (generic && p->s && p->s[0])
+			set_str(v, p->s, p->len);
+		return 1;
+	case SRC_STR:
+		if (generic && a->idx < AS_SYS_SLOTS && ev->str[a->idx])
+			set_str(v, ev->str[a->idx], ev->str_len[a->idx]);
+		return 1;
+	default:
+		return 0;
+	}
+	set_cstr(v, sctable_format(a->fmt, n, buf, cap));
+	return 1;
+}
+
 static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *buf, size_t cap)
 {
 	const struct event *ev = c->ev;
@@ -302,6 +360,19 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 		return;
 	}
 	switch (t) {
+	case AS_EV_FILE:
+	case AS_EV_SYS:
+	case AS_EV_URING:
+		extract_table_arg(ev, arg, v, buf, cap);
+		break;
+	case AS_EV_FORK:
+		if (!strcmp(arg, "flags")) {
+			set_cstr(v, sctable_format(FMT_CLONE, (int64_t)ev->u.fork->clone_flags, buf, cap));
+		} else if (!strcmp(arg, "pid") || !strcmp(arg, "res")) {
+			snprintf(buf, cap, "%u", ev->u.fork->child_pid);
+			set_cstr(v, buf);
+		}
+		break;
 	case AS_EV_OPEN:
 		if (!strcmp(arg, "name") || !strcmp(arg, "path")) {
 			set_str(v, ev->path.s, ev->path.len);
@@ -323,21 +394,38 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 		if (!strcmp(arg, "filename") || !strcmp(arg, "name") || !strcmp(arg, "path"))
 			set_str(v, ev->filename.s, ev->filename.len);
 		break;
-	case AS_EV_CONNECT:
+	case AS_EV_CONNECT: {
+		const struct as_connect *k = ev->u.conn;
+
 		if (!strcmp(arg, "fd")) {
-			snprintf(buf, cap, "%d", ev->u.conn->fd);
+			snprintf(buf, cap, "%d", k->fd);
 			set_cstr(v, buf);
 		} else if (!strcmp(arg, "tuple") || !strcmp(arg, "addr")) {
-			fd_name_connect(ev->u.conn, buf, cap);
+			fd_name_connect(k, buf, cap);
 			set_cstr(v, buf);
+		} else if (!strcmp(arg, "flags") && sc != AS_SC_CONNECT && sc != AS_SC_BIND) {
+			set_cstr(v, sctable_format(sc == AS_SC_SOCKET ? FMT_HEX :
+						   sc == AS_SC_LISTEN ? FMT_DEC : FMT_MSG,
+						   k->aux, buf, cap));
+		} else if (!strcmp(arg, "backlog") && sc == AS_SC_LISTEN) {
+			set_cstr(v, sctable_format(FMT_DEC, (int32_t)k->aux, buf, cap));
+		} else if (sc == AS_SC_SOCKET && !strcmp(arg, "domain")) {
+			set_cstr(v, sctable_format(FMT_FAMILY, k->family, buf, cap));
+		} else if (sc == AS_SC_SOCKET && !strcmp(arg, "type")) {
+			set_cstr(v, sctable_format(FMT_SOCKTYPE, k->sock_type, buf, cap));
+		} else if (sc == AS_SC_SOCKET && !strcmp(arg, "proto")) {
+			set_cstr(v, sctable_format(FMT_DEC, k->proto, buf, cap));
 		}
 		break;
+	}
 	case AS_EV_SETID: {
 		const struct as_setid *s = ev->u.setid;
-		int uid = sc == AS_SC_SETUID || sc == AS_SC_SETREUID || sc == AS_SC_SETRESUID;
+		int uid = sc == AS_SC_SETUID || sc == AS_SC_SETREUID || sc == AS_SC_SETRESUID ||
+			  sc == AS_SC_SETFSUID;
 		int which = -1;
 
-		if ((uid && !strcmp(arg, "uid")) || (!uid && !strcmp(arg, "gid")))
+		if ((uid && !strcmp(arg, "uid")) || (!uid && !strcmp(arg, "gid")) ||
+		    (sc == AS_SC_SETGROUPS && !strcmp(arg, "size")))
 			which = 0;
 		else if (!strcmp(arg, uid ? "ruid" : "rgid"))
 			which = 0;
@@ -417,10 +505,14 @@ static void extract_fd_open(const struct event *ev, int f, struct fval *v, char 
 
 	switch (f) {
 	case F_FD_NAME:
+	case F_FD_NAMERAW:
 		set_str(v, p, ev->path.len);
 		break;
 	case F_FD_NUM:
 		set_num(v, ev->res < 0 ? -1 : ev->res);
+		break;
+	case F_FD_CONNECTED:
+		set_bool(v, 0);
 		break;
 	case F_FD_TYPECHAR: /* as fields_fixed says */
 		set_str(v, "f", 1);
@@ -456,19 +548,33 @@ static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t
 		extract_fd_open(ev, f, v, buf, cap);
 		return;
 	}
-	if (ev->hdr->type != AS_EV_CONNECT)
+	/* a socket act, or an io_uring request with an address */
+	if (ev->hdr->type != AS_EV_CONNECT && !ev->has_sockaddr)
 		return;
-	const struct as_connect *k = ev->u.conn;
+	const struct as_connect *k = ev->hdr->type == AS_EV_CONNECT ? ev->u.conn : &ev->sockaddr;
 	int ip = is_ip(k), local = !!(k->cflags & AS_CF_LOCAL);
+
+	/* socket(2) has made no address yet: only its kind */
+	if (ev->hdr->syscall == AS_SC_SOCKET && f != F_FD_TYPECHAR && f != F_FD_TYPE &&
+	    f != F_FD_L4PROTO && f != F_FD_SOCKFAMILY && f != F_FD_NUM)
+		return;
 
 	switch (f) {
 	case F_FD_NAME:
+	case F_FD_NAMERAW:
 		fd_name_connect(k, buf, cap);
 		set_cstr(v, buf);
 		break;
 	case F_FD_NUM:
-		set_num(v, k->fd);
+		set_num(v, ev->hdr->type == AS_EV_CONNECT ? k->fd : (int32_t)ev->u.sys->arg[1]);
 		break;
+	case F_FD_CONNECTED: {
+		unsigned sc = ev->hdr->syscall;
+
+		set_bool(v, ev->hdr->type == AS_EV_CONNECT && ev->res >= 0 &&
+				    (sc == AS_SC_CONNECT || sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4));
+		break;
+	}
 	case F_FD_TYPECHAR:
 		if (k->family == AF_INET)
 			set_cstr(v, "4");
@@ -550,6 +656,162 @@ static int has_res(const struct event *ev)
 	unsigned t = ev->hdr->type;
 
 	return t != AS_EV_FORK && t != AS_EV_EXIT && t != AS_EV_PROC;
+}
+
+/* capabilities, as Falco prints a set: CAP_* names separated by spaces */
+static const char *const cap_list[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID",
+	"CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE",
+	"CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW",
+	"CAP_IPC_LOCK", "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT",
+	"CAP_SYS_PTRACE", "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE",
+	"CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE",
+	"CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ",
+	"CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
+};
+
+static const char *cap_names(uint64_t set, char *buf, size_t cap)
+{
+	size_t pos = 0, n = sizeof(cap_list) / sizeof(cap_list[0]);
+
+	buf[0] = 0;
+	for (size_t i = 0; i < 64 && pos + 1 < cap; i++) {
+		if (!(set & (1ull << i)))
+			continue;
+		if (i < n)
+			pos += (size_t)snprintf(buf + pos, cap - pos, "%s%s", pos ? " " : "", cap_list[i]);
+		else
+			pos += (size_t)snprintf(buf + pos, cap - pos, "%sCAP_%zu", pos ? " " : "", i);
+	}
+	return buf;
+}
+
+/* Which slot fs.path.name / source / target of ev is (-1: none), as
+ * Falco's fspath fields: on success only. */
+static int fspath_slot(const struct event *ev, int f)
+{
+	unsigned kind = FSP_NONE, t = ev->hdr->type;
+	int which = (f == F_FS_PATH_NAME || f == F_FS_PATH_NAMERAW)	   ? 0 :
+		    (f == F_FS_PATH_SOURCE || f == F_FS_PATH_SOURCERAW) ? 1 :
+									    2;
+
+	if (ev->res < 0)
+		return -1;
+	if (t == AS_EV_OPEN)
+		return which == 0 ? 0 : -1;
+	if (t == AS_EV_URING) {
+		uint64_t op = ev->u.sys->arg[0];
+
+		kind = op == 35 /* RENAMEAT */ ? FSP_SRC0_TGT1 :
+		       op == 38 || op == 39 /* SYMLINKAT, LINKAT */ ? FSP_SRC1_TGT0 :
+		       ev->path.s[0] ? FSP_NAME0 : FSP_NONE;
+	} else if (t == AS_EV_FILE || t == AS_EV_SYS) {
+		kind = sctable_get(ev->hdr->syscall)->fspath;
+	}
+	switch (kind) {
+	case FSP_NAME0:
+		return which == 0 ? 0 : -1;
+	case FSP_SRC0_TGT1:
+		return which == 1 ? 0 : which == 2 ? 1 : -1;
+	case FSP_SRC1_TGT0:
+		return which == 1 ? 1 : which == 2 ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
+static void extract_fspath(const struct event *ev, int f, struct fval *v)
+{
+	int raw = f == F_FS_PATH_NAMERAW || f == F_FS_PATH_SOURCERAW || f == F_FS_PATH_TARGETRAW;
+	int slot = fspath_slot(ev, f);
+	const struct event_path *p;
+
+	if (slot < 0)
+		return;
+	if (raw && ev->hdr->type != AS_EV_OPEN && ev->str[slot]) {
+		set_str(v, ev->str[slot], ev->str_len[slot]);
+		return;
+	}
+	p = slot ? &ev->path2 : &ev->path;
+	if (p->s && p->s[0])
+		set_str(v, p->s, p->len);
+}
+
+/* proc.pexe, proc.pexepath, proc.pcmdline: the parent's table entry */
+static void extract_parent(struct evctx *c, int f, struct fval *v, char *buf, size_t cap)
+{
+	const struct proc_entry *pp = c->pt ? proctable_lookup(c->pt, c->ev->hdr->ppid) : NULL;
+	size_t pos;
+
+	if (!pp)
+		return;
+	switch (f) {
+	case F_PROC_PEXE:
+		if (pp->args && pp->args_len)
+			set_str(v, pp->args, strnlen(pp->args, pp->args_len));
+		break;
+	case F_PROC_PEXEPATH:
+		if (pp->exe && pp->exe[0])
+			set_cstr(v, pp->exe);
+		break;
+	default:
+		pos = strnlen(pp->comm, AS_COMM_LEN);
+		memcpy(buf, pp->comm, pos);
+		buf[pos] = 0;
+		if (pp->args)
+			join_args(buf, cap, &pos, pp->args, pp->args_len, 1);
+		set_str(v, buf, pos);
+		break;
+	}
+}
+
+/* proc.is_exe_*: the exec's own flags, else what the table kept from it */
+static void extract_exe_kind(struct evctx *c, int f, struct fval *v)
+{
+	const struct proc_entry *pe;
+	uint32_t fl;
+
+	if (c->ev->hdr->type == AS_EV_EXEC) {
+		fl = c->ev->u.exec->pflags;
+	} else {
+		pe = entry(c);
+		if (!pe)
+			return;
+		fl = pe->exe_flags;
+	}
+	set_bool(v, !!(fl & (f == F_PROC_IS_EXE_FROM_MEMFD  ? AS_XF_EXE_MEMFD :
+			     f == F_PROC_IS_EXE_WRITABLE    ? AS_XF_EXE_WRITABLE :
+			     f == F_PROC_IS_EXE_UPPER_LAYER ? AS_XF_EXE_UPPER :
+							      AS_XF_EXE_DELETED)));
+}
+
+/* The credentials an exec had before and whether it gained any. */
+static void extract_exec_prev(const struct event *ev, int f, struct fval *v, char *buf, size_t cap)
+{
+	const struct as_exec *x = ev->u.exec;
+	const struct as_hdr *h = ev->hdr;
+
+	if (h->type != AS_EV_EXEC || ev->res < 0 || !(x->pflags & AS_XF_PREV))
+		return;
+	switch (f) {
+	case F_PROC_EXEC_PRIV_RAISED:
+		set_bool(v, x->prev_euid != h->euid || x->prev_egid != h->egid ||
+				    (h->cap_permitted & ~x->prev_cap_permitted) != 0);
+		break;
+	case F_PROC_EXEC_PREV_UID:
+		set_num(v, x->prev_uid);
+		break;
+	case F_PROC_EXEC_PREV_EUID:
+		set_num(v, x->prev_euid);
+		break;
+	case F_PROC_EXEC_PREV_EGID:
+		set_num(v, x->prev_egid);
+		break;
+	default:
+		set_cstr(v, cap_names(x->prev_cap_permitted, buf, cap));
+		break;
+	}
 }
 
 /* Ancestor idx: 0 is the process itself, 1 its parent. */
@@ -748,6 +1010,55 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 			if (pe && pe->session[0])
 				set_str(v, pe->session, strnlen(pe->session, AS_SESSION_MAX));
 		}
+		break;
+	case F_FS_PATH_NAME:
+	case F_FS_PATH_NAMERAW:
+	case F_FS_PATH_SOURCE:
+	case F_FS_PATH_SOURCERAW:
+	case F_FS_PATH_TARGET:
+	case F_FS_PATH_TARGETRAW:
+		extract_fspath(ev, f, v);
+		break;
+	case F_THREAD_CAP_EFFECTIVE:
+		set_cstr(v, cap_names(h->cap_effective, buf, cap));
+		break;
+	case F_THREAD_CAP_PERMITTED:
+		set_cstr(v, cap_names(h->cap_permitted, buf, cap));
+		break;
+	case F_THREAD_CAP_INHERITABLE:
+		set_cstr(v, cap_names(h->cap_inheritable, buf, cap));
+		break;
+	case F_PROC_PEXE:
+	case F_PROC_PEXEPATH:
+	case F_PROC_PCMDLINE:
+		extract_parent(c, f, v, buf, cap);
+		break;
+	case F_PROC_DURATION:
+		if (h->start_ns) {
+			uint64_t start = (h->flags & AS_HF_WALL_START) ? h->start_ns :
+									  clock_boot_to_wall(h->start_ns);
+
+			set_num(v, ev->ts > start ? (int64_t)(ev->ts - start) : 0);
+		}
+		break;
+	case F_PROC_IS_EXE_FROM_MEMFD:
+	case F_PROC_IS_EXE_WRITABLE:
+	case F_PROC_IS_EXE_UPPER_LAYER:
+	case F_PROC_IS_EXE_DELETED:
+		extract_exe_kind(c, f, v);
+		break;
+	case F_PROC_EXEC_PRIV_RAISED:
+	case F_PROC_EXEC_PREV_UID:
+	case F_PROC_EXEC_PREV_EUID:
+	case F_PROC_EXEC_PREV_EGID:
+	case F_PROC_EXEC_PREV_CAP_PERMITTED:
+		extract_exec_prev(ev, f, v, buf, cap);
+		break;
+	case F_THREAD_SECCOMP:
+		set_num(v, h->seccomp);
+		break;
+	case F_THREAD_NO_NEW_PRIVS:
+		set_bool(v, !!(h->sflags & AS_SF_NO_NEW_PRIVS));
 		break;
 	default:
 		extract_fd(c, f, v, buf, cap);

@@ -39,7 +39,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_EXEPATH, "proc.exepath", T_STR, 0, "Full path of the executable, from the kernel") \
 	FIELD(PROC_CMDLINE, "proc.cmdline", T_STR, FF_BUF, "Process name and arguments from argv[1], space separated") \
 	FIELD(PROC_ARGS, "proc.args", T_STR, FF_BUF, "Arguments from argv[1], space separated") \
-	FIELD(PROC_CWD, "proc.cwd", T_STR, 0, "Current working directory at exec") \
+	FIELD(PROC_CWD, "proc.cwd", T_STR, 0, "Current working directory (the exec's, then kept across chdir/fchdir)") \
 	FIELD(PROC_ANAME, "proc.aname", T_STR, FA_IDX | FA_ANY, "Ancestor name: [0] the process, [1] parent, [2] grandparent...; no index: any ancestor") \
 	FIELD(PROC_APID, "proc.apid", T_NUM, FA_IDX | FA_ANY, "Ancestor pid: [0] the process, [1] parent...; no index: any ancestor") \
 	FIELD(PROC_SID, "proc.sid", T_NUM, 0, "Session id") \
@@ -68,7 +68,33 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_RPORT, "fd.rport", T_NUM, 0, "Remote port") \
 	FIELD(FD_L4PROTO, "fd.l4proto", T_STR, 0, "tcp, udp, icmp, raw") \
 	FIELD(FD_SOCKFAMILY, "fd.sockfamily", T_STR, 0, "ip or unix") \
-	FIELD(AGENT_SESSION, "agent.session", T_STR, 0, "Not in Falco: the agent session id (AGENT_SESSION_ID) of the process")
+	FIELD(AGENT_SESSION, "agent.session", T_STR, 0, "Not in Falco: the agent session id (AGENT_SESSION_ID) of the process") \
+	FIELD(FS_PATH_NAME, "fs.path.name", T_STR, FF_BUF, "Path a file change (mkdir, unlink, chmod, chown, truncate, xattr, times, mount, ...) acts on, absolute and normalised; fd paths resolved") \
+	FIELD(FS_PATH_NAMERAW, "fs.path.nameraw", T_STR, 0, "fs.path.name as the process passed it") \
+	FIELD(FS_PATH_SOURCE, "fs.path.source", T_STR, FF_BUF, "Source path of rename/link/symlink/mount (link, symlink: the new name, as Falco has it)") \
+	FIELD(FS_PATH_SOURCERAW, "fs.path.sourceraw", T_STR, 0, "fs.path.source as passed") \
+	FIELD(FS_PATH_TARGET, "fs.path.target", T_STR, FF_BUF, "Target path of rename/link/symlink/mount (rename: the new name; link: the existing file; symlink: its content)") \
+	FIELD(FS_PATH_TARGETRAW, "fs.path.targetraw", T_STR, 0, "fs.path.target as passed") \
+	FIELD(FD_NAMERAW, "fd.nameraw", T_STR, 0, "fd.name as the process passed it (a failed open's string; else fd.name)") \
+	FIELD(FD_CONNECTED, "fd.connected", T_BOOL, 0, "Socket event: the socket is connected (a successful connect or accept)") \
+	FIELD(THREAD_CAP_EFFECTIVE, "thread.cap_effective", T_STR, FF_BUF, "Effective capabilities of the thread, CAP_* names separated by spaces") \
+	FIELD(THREAD_CAP_PERMITTED, "thread.cap_permitted", T_STR, FF_BUF, "Permitted capabilities of the thread") \
+	FIELD(THREAD_CAP_INHERITABLE, "thread.cap_inheritable", T_STR, FF_BUF, "Inheritable capabilities of the thread") \
+	FIELD(PROC_PEXE, "proc.pexe", T_STR, 0, "The parent's argv[0]") \
+	FIELD(PROC_PEXEPATH, "proc.pexepath", T_STR, 0, "The parent's executable path") \
+	FIELD(PROC_PCMDLINE, "proc.pcmdline", T_STR, FF_BUF, "The parent's proc.cmdline") \
+	FIELD(PROC_DURATION, "proc.duration", T_NUM, 0, "ns since the process started") \
+	FIELD(PROC_IS_EXE_FROM_MEMFD, "proc.is_exe_from_memfd", T_BOOL, 0, "The executable is a memfd (memfd_create), fileless") \
+	FIELD(PROC_IS_EXE_WRITABLE, "proc.is_exe_writable", T_BOOL, 0, "The executable is writable by the process's user") \
+	FIELD(PROC_IS_EXE_UPPER_LAYER, "proc.is_exe_upper_layer", T_BOOL, 0, "The executable is on an overlayfs upper layer (written inside the container)") \
+	FIELD(PROC_IS_EXE_DELETED, "proc.is_exe_deleted", T_BOOL, 0, "Not in Falco: the executable has no link left on disk") \
+	FIELD(PROC_EXEC_PRIV_RAISED, "proc.exec_raised_privileges", T_BOOL, 0, "Not in Falco, exec only: the exec changed ids or gained capabilities (setuid/setgid bit or file capabilities)") \
+	FIELD(PROC_EXEC_PREV_UID, "proc.exec_prev_uid", T_NUM, 0, "Not in Falco, exec only: real uid before the exec") \
+	FIELD(PROC_EXEC_PREV_EUID, "proc.exec_prev_euid", T_NUM, 0, "Not in Falco, exec only: effective uid before the exec") \
+	FIELD(PROC_EXEC_PREV_EGID, "proc.exec_prev_egid", T_NUM, 0, "Not in Falco, exec only: effective gid before the exec") \
+	FIELD(PROC_EXEC_PREV_CAP_PERMITTED, "proc.exec_prev_cap_permitted", T_STR, FF_BUF, "Not in Falco, exec only: permitted capabilities before the exec") \
+	FIELD(THREAD_SECCOMP, "thread.seccomp_mode", T_NUM, 0, "Not in Falco: seccomp mode of the thread (0 off, 1 strict, 2 filter)") \
+	FIELD(THREAD_NO_NEW_PRIVS, "thread.no_new_privs", T_BOOL, 0, "Not in Falco: no_new_privs is set on the thread")
 
 #define FIELD_ENUM(id, name, type, flags, doc) F_##id,
 enum field_id { FIELD_LIST(FIELD_ENUM) F_MAX };

@@ -199,9 +199,7 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 
 			if (!scset_has(&r->evmask, sc))
 				continue;
-			for (unsigned t = AS_EV_EXEC; t < AS_EV_PROC; t++)
-				if (strcmp(names_evt_type(t, sc), "unknown"))
-					type = t;
+			type = names_syscall_type(sc);
 			if (type == AS_EV_NONE)
 				continue;
 			if (type == AS_EV_OPEN && !seen[type])

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Every syscall of the generic record (struct as_sys): file changes
+ * (rename, link, unlink, mkdir, chmod, chown, truncate, xattrs, times) and
+ * acts on privilege, isolation, code and the cwd (unshare, setns, mount,
+ * ptrace, modules, bpf, prctl, memfd_create, io_uring_setup, chdir, ...).
+ * One program serves them all: the loader writes, per syscall number, which
+ * arguments are paths, strings or fds (cfg_sys_spec, from user/sctable.c),
+ * and attaches this program to each sys_exit_* tracepoint of the table.
+ * Paths are sent as the caller passed them plus, for a relative one, the
+ * component list of the directory it starts from (its dirfd's or the cwd),
+ * so userspace rebuilds the absolute path as the process sees it; an fd
+ * argument's path is its file's component list.
+ */
+#include "sentinel.bpf.h"
+
+const volatile struct as_sys_spec cfg_sys_spec[AS_SYS_NR_MAX];
+
+#define AS_PR_SET_NAME 15
+
+/* Slot i's user string (with its base directory when it is a relative
+ * path) at off; returns the bytes written. */
+static __always_inline __u32 as_put_slot(__u8 *buf, __u32 off, struct as_sys *r, __u32 i,
+					 __u8 str, __u8 dirfd, const __u64 *args,
+					 struct task_struct *task)
+{
+	__u32 shift = i * AS_SYF_SLOT_BITS, n, base = 0, pf = 0;
+	int trunc = 0;
+
+	if (str >= AS_SYSCALL_ARGS)
+		return 0;
+	n = as_put_user_str(buf, off, (const void *)args[str], AS_PATH_MAX, &trunc);
+	r->len[i & 1] = n;
+	if (trunc)
+		r->pflags |= AS_SYF_USER_TRUNC << shift;
+	if (dirfd == AS_SPEC_NONE) {
+		r->pflags |= AS_SYF_PLAIN << shift;
+		return n;
+	}
+	if (buf[off & AS_SCRATCH_OFF_MASK] == '/')
+		return n;
+	if (dirfd == AS_SPEC_CWD || dirfd >= AS_SYSCALL_ARGS || (int)args[dirfd] == AS_AT_FDCWD) {
+		struct fs_struct *fs = BPF_CORE_READ(task, fs);
+
+		base = as_put_task_path(buf, off + n, &fs->pwd, task, &pf);
+		r->pflags |= (AS_SYF_BASE_CWD | pf << AS_SYF_WALK_SHIFT) << shift;
+	} else {
+		struct file *dir = as_task_file(task, (int)args[dirfd]);
+
+		if (dir) {
+			base = as_put_task_path(buf, off + n, &dir->f_path, task, &pf);
+			r->pflags |= (AS_SYF_BASE_DIRFD | pf << AS_SYF_WALK_SHIFT) << shift;
+		}
+	}
+	r->base_len[i & 1] = base;
+	return n + base;
+}
+
+/* A value behind an argument that says what the call does. */
+static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
+{
+	__u32 v = 0;
+
+	switch (sc) {
+	case AS_SC_IO_URING_SETUP: /* struct io_uring_params: sq_entries, cq_entries, flags */
+		bpf_probe_read_user(&v, sizeof(v), (const void *)(args[1] + 8));
+		break;
+	case AS_SC_BPF: /* union bpf_attr: map_type or prog_type first */
+	case AS_SC_PERF_EVENT_OPEN: /* struct perf_event_attr: type first */
+		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_BPF ? 1 : 0]);
+		break;
+	default:
+		break;
+	}
+	return v;
+}
+
+/* Attached to sys_exit_NAME of every generic syscall (user/attach.c). */
+SEC("tracepoint/syscalls/sys_exit_rename")
+int tp_sys_exit_generic(struct as_sys_exit *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 args[AS_SYSCALL_ARGS];
+	long nr = ctx->id;
+	struct as_sys_spec sp;
+	struct as_sys *r;
+	__u32 off;
+	__u8 *buf;
+
+	if (nr < 0 || nr >= AS_SYS_NR_MAX)
+		return 0;
+	sp = cfg_sys_spec[nr & (AS_SYS_NR_MAX - 1)];
+	if (sp.sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(sp.type))
+		return 0;
+	buf = as_scratch_buf();
+	if (!buf)
+		return 0;
+	as_syscall_args(args);
+	r = (struct as_sys *)buf;
+	as_hdr_fill(&r->hdr, task, sp.type, sp.sc);
+	__builtin_memset(&r->res, 0, sizeof(*r) - sizeof(r->hdr));
+	r->res = ctx->ret;
+	for (int i = 0; i < AS_SYS_ARGS; i++)
+		r->arg[i] = args[i];
+	r->extra = as_sys_extra(sp.sc, args);
+	off = sizeof(*r);
+
+	if (sp.fd < AS_SYSCALL_ARGS) {
+		struct file *f = as_task_file(task, (int)args[sp.fd]);
+
+		if (f) {
+			__u32 pf = 0;
+
+			r->len[0] = as_put_task_path(buf, off, &f->f_path, task, &pf);
+			r->pflags |= AS_SYF_RESOLVED | pf << AS_SYF_WALK_SHIFT;
+			off += r->len[0];
+		}
+	} else {
+		off += as_put_slot(buf, off, r, 0, sp.str[0], sp.dirfd[0], args, task);
+	}
+	off += as_put_slot(buf, off, r, 1, sp.str[1], sp.dirfd[1], args, task);
+
+	if (sp.aux < AS_SYSCALL_ARGS && (sp.sc != AS_SC_PRCTL || args[0] == AS_PR_SET_NAME))
+		bpf_probe_read_user_str(r->aux, sizeof(r->aux), (const void *)args[sp.aux]);
+	as_emit(buf, off);
+	return 0;
+}

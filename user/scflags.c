@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Syscall argument values by name, as Falco prints them (falcosecurity/libs
+ * driver/flags_table.c): flag sets as their names joined by '|' in table
+ * order, enumerations as their one name; the number when nothing matches.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "sctable.h"
+#include "trace.h"
+
+struct flagname {
+	uint64_t v;
+	const char *name;
+};
+
+#define FN(v, n) { v, n }
+#define NFLAGS(t) (sizeof(t) / sizeof(t[0]))
+
+static const struct flagname clone_flags[] = {
+	FN(0x00000400, "CLONE_FILES"),	  FN(0x00000200, "CLONE_FS"),
+	FN(0x80000000, "CLONE_IO"),	  FN(0x08000000, "CLONE_NEWIPC"),
+	FN(0x40000000, "CLONE_NEWNET"),	  FN(0x00020000, "CLONE_NEWNS"),
+	FN(0x20000000, "CLONE_NEWPID"),	  FN(0x04000000, "CLONE_NEWUTS"),
+	FN(0x00008000, "CLONE_PARENT"),	  FN(0x00100000, "CLONE_PARENT_SETTID"),
+	FN(0x00002000, "CLONE_PTRACE"),	  FN(0x00000800, "CLONE_SIGHAND"),
+	FN(0x00040000, "CLONE_SYSVSEM"),  FN(0x00010000, "CLONE_THREAD"),
+	FN(0x00800000, "CLONE_UNTRACED"), FN(0x00000100, "CLONE_VM"),
+	FN(0x10000000, "CLONE_NEWUSER"),  FN(0x00200000, "CLONE_CHILD_CLEARTID"),
+	FN(0x01000000, "CLONE_CHILD_SETTID"), FN(0x00080000, "CLONE_SETTLS"),
+	FN(0x00004000, "CLONE_VFORK"),	  FN(0x02000000, "CLONE_NEWCGROUP"),
+	/* not in Falco's table: */
+	FN(0x00000080, "CLONE_NEWTIME"),  FN(0x00001000, "CLONE_PIDFD"),
+};
+
+static const struct flagname rename_flags[] = {
+	FN(1, "RENAME_NOREPLACE"), FN(2, "RENAME_EXCHANGE"), FN(4, "RENAME_WHITEOUT"),
+};
+
+static const struct flagname at_flags[] = {
+	FN(0x100, "AT_SYMLINK_NOFOLLOW"), FN(0x200, "AT_REMOVEDIR"), FN(0x400, "AT_SYMLINK_FOLLOW"),
+	FN(0x800, "AT_NO_AUTOMOUNT"),	  FN(0x1000, "AT_EMPTY_PATH"),
+};
+
+static const struct flagname mount_flags[] = {
+	FN(1, "RDONLY"),	  FN(2, "NOSUID"),	   FN(4, "NODEV"),
+	FN(8, "NOEXEC"),	  FN(16, "SYNCHRONOUS"),   FN(32, "REMOUNT"),
+	FN(64, "MANDLOCK"),	  FN(128, "DIRSYNC"),	   FN(1024, "NOATIME"),
+	FN(2048, "NODIRATIME"),	  FN(4096, "BIND"),	   FN(8192, "MOVE"),
+	FN(16384, "REC"),	  FN(32768, "SILENT"),	   FN(1 << 16, "POSIXACL"),
+	FN(1 << 17, "UNBINDABLE"), FN(1 << 18, "PRIVATE"), FN(1 << 19, "SLAVE"),
+	FN(1 << 20, "SHARED"),	  FN(1 << 21, "RELATIME"), FN(1 << 22, "KERNMOUNT"),
+	FN(1 << 23, "I_VERSION"), FN(1 << 24, "STRICTATIME"), FN(1 << 25, "LAZYTIME"),
+};
+
+static const struct flagname umount_flags[] = {
+	FN(1, "FORCE"), FN(2, "DETACH"), FN(4, "EXPIRE"), FN(8, "NOFOLLOW"),
+};
+
+static const struct flagname memfd_flags[] = {
+	FN(1, "MFD_CLOEXEC"), FN(2, "MFD_ALLOW_SEALING"), FN(4, "MFD_HUGETLB"),
+	FN(8, "MFD_NOEXEC_SEAL"), FN(16, "MFD_EXEC"),
+};
+
+static const struct flagname uring_setup_flags[] = {
+	FN(1, "IORING_SETUP_IOPOLL"),	 FN(2, "IORING_SETUP_SQPOLL"),
+	FN(4, "IORING_SETUP_SQ_AFF"),	 FN(8, "IORING_SETUP_CQSIZE"),
+	FN(16, "IORING_SETUP_CLAMP"),	 FN(32, "IORING_SETUP_ATTACH_WQ"),
+	FN(64, "IORING_SETUP_R_DISABLED"), FN(128, "IORING_SETUP_SUBMIT_ALL"),
+	FN(256, "IORING_SETUP_COOP_TASKRUN"), FN(512, "IORING_SETUP_TASKRUN_FLAG"),
+	FN(1024, "IORING_SETUP_SQE128"), FN(2048, "IORING_SETUP_CQE32"),
+	FN(4096, "IORING_SETUP_SINGLE_ISSUER"), FN(8192, "IORING_SETUP_DEFER_TASKRUN"),
+	FN(16384, "IORING_SETUP_NO_MMAP"), FN(32768, "IORING_SETUP_REGISTERED_FD_ONLY"),
+	FN(65536, "IORING_SETUP_NO_SQARRAY"),
+};
+
+static const struct flagname msg_flags[] = {
+	FN(1, "MSG_OOB"),	 FN(4, "MSG_DONTROUTE"), FN(0x40, "MSG_DONTWAIT"),
+	FN(0x80, "MSG_EOR"),	 FN(0x800, "MSG_CONFIRM"), FN(0x4000, "MSG_NOSIGNAL"),
+	FN(0x8000, "MSG_MORE"),	 FN(0x4000000, "MSG_ZEROCOPY"), FN(0x20000000, "MSG_FASTOPEN"),
+};
+
+/* enumerations: exactly one value */
+static const struct flagname ptrace_requests[] = {
+	FN(0, "PTRACE_TRACEME"),     FN(1, "PTRACE_PEEKTEXT"),	  FN(2, "PTRACE_PEEKDATA"),
+	FN(3, "PTRACE_PEEKUSR"),     FN(4, "PTRACE_POKETEXT"),	  FN(5, "PTRACE_POKEDATA"),
+	FN(6, "PTRACE_POKEUSR"),     FN(7, "PTRACE_CONT"),	  FN(8, "PTRACE_KILL"),
+	FN(9, "PTRACE_SINGLESTEP"),  FN(12, "PTRACE_GETREGS"),	  FN(13, "PTRACE_SETREGS"),
+	FN(14, "PTRACE_GETFPREGS"),  FN(15, "PTRACE_SETFPREGS"),  FN(16, "PTRACE_ATTACH"),
+	FN(17, "PTRACE_DETACH"),     FN(18, "PTRACE_GETFPXREGS"), FN(19, "PTRACE_SETFPXREGS"),
+	FN(24, "PTRACE_SYSCALL"),    FN(0x4200, "PTRACE_SETOPTIONS"),
+	FN(0x4201, "PTRACE_GETEVENTMSG"), FN(0x4202, "PTRACE_GETSIGINFO"),
+	FN(0x4203, "PTRACE_SETSIGINFO"), FN(0x4204, "PTRACE_GETREGSET"),
+	FN(0x4205, "PTRACE_SETREGSET"), FN(0x4206, "PTRACE_SEIZE"),
+	FN(0x4207, "PTRACE_INTERRUPT"), FN(0x4208, "PTRACE_LISTEN"),
+	FN(0x4209, "PTRACE_PEEKSIGINFO"), FN(0x420a, "PTRACE_GETSIGMASK"),
+	FN(0x420b, "PTRACE_SETSIGMASK"),
+};
+
+static const struct flagname prctl_options[] = {
+	FN(1, "PR_SET_PDEATHSIG"),   FN(3, "PR_GET_DUMPABLE"),	FN(4, "PR_SET_DUMPABLE"),
+	FN(7, "PR_GET_KEEPCAPS"),    FN(8, "PR_SET_KEEPCAPS"),	FN(15, "PR_SET_NAME"),
+	FN(16, "PR_GET_NAME"),	     FN(21, "PR_GET_SECCOMP"),	FN(22, "PR_SET_SECCOMP"),
+	FN(23, "PR_CAPBSET_READ"),   FN(24, "PR_CAPBSET_DROP"),	FN(27, "PR_GET_SECUREBITS"),
+	FN(28, "PR_SET_SECUREBITS"), FN(33, "PR_MCE_KILL"),	FN(35, "PR_SET_MM"),
+	FN(36, "PR_SET_CHILD_SUBREAPER"), FN(37, "PR_GET_CHILD_SUBREAPER"),
+	FN(38, "PR_SET_NO_NEW_PRIVS"), FN(39, "PR_GET_NO_NEW_PRIVS"),
+	FN(40, "PR_GET_TID_ADDRESS"), FN(41, "PR_SET_THP_DISABLE"), FN(42, "PR_GET_THP_DISABLE"),
+	FN(47, "PR_CAP_AMBIENT"),    FN(0x59616d61, "PR_SET_PTRACER"),
+};
+
+static const struct flagname families[] = {
+	FN(0, "AF_UNSPEC"),   FN(1, "AF_UNIX"),	     FN(2, "AF_INET"),	    FN(3, "AF_AX25"),
+	FN(4, "AF_IPX"),      FN(5, "AF_APPLETALK"), FN(6, "AF_NETROM"),    FN(7, "AF_BRIDGE"),
+	FN(8, "AF_ATMPVC"),   FN(9, "AF_X25"),	     FN(10, "AF_INET6"),    FN(11, "AF_ROSE"),
+	FN(12, "AF_DECnet"),  FN(13, "AF_NETBEUI"),  FN(14, "AF_SECURITY"), FN(15, "AF_KEY"),
+	FN(16, "AF_NETLINK"), FN(17, "AF_PACKET"),   FN(18, "AF_ASH"),	    FN(19, "AF_ECONET"),
+	FN(20, "AF_ATMSVC"),  FN(21, "AF_RDS"),	     FN(22, "AF_SNA"),	    FN(23, "AF_IRDA"),
+	FN(24, "AF_PPPOX"),   FN(25, "AF_WANPIPE"),  FN(26, "AF_LLC"),	    FN(27, "AF_IB"),
+	FN(28, "AF_MPLS"),    FN(29, "AF_CAN"),	     FN(30, "AF_TIPC"),	    FN(31, "AF_BLUETOOTH"),
+	FN(32, "AF_IUCV"),    FN(33, "AF_RXRPC"),    FN(34, "AF_ISDN"),	    FN(35, "AF_PHONET"),
+	FN(36, "AF_IEEE802154"), FN(37, "AF_CAIF"),  FN(38, "AF_ALG"),	    FN(39, "AF_NFC"),
+	FN(40, "AF_VSOCK"),   FN(41, "AF_KCM"),	     FN(42, "AF_QIPCRTR"),  FN(43, "AF_SMC"),
+	FN(44, "AF_XDP"),     FN(45, "AF_MCTP"),
+};
+
+static const struct flagname socktypes[] = {
+	FN(1, "SOCK_STREAM"), FN(2, "SOCK_DGRAM"), FN(3, "SOCK_RAW"), FN(4, "SOCK_RDM"),
+	FN(5, "SOCK_SEQPACKET"), FN(6, "SOCK_DCCP"), FN(10, "SOCK_PACKET"),
+};
+
+static const struct flagname bpf_cmds[] = {
+	FN(0, "BPF_MAP_CREATE"),      FN(1, "BPF_MAP_LOOKUP_ELEM"), FN(2, "BPF_MAP_UPDATE_ELEM"),
+	FN(3, "BPF_MAP_DELETE_ELEM"), FN(4, "BPF_MAP_GET_NEXT_KEY"), FN(5, "BPF_PROG_LOAD"),
+	FN(6, "BPF_OBJ_PIN"),	      FN(7, "BPF_OBJ_GET"),	    FN(8, "BPF_PROG_ATTACH"),
+	FN(9, "BPF_PROG_DETACH"),     FN(10, "BPF_PROG_TEST_RUN"),  FN(11, "BPF_PROG_GET_NEXT_ID"),
+	FN(12, "BPF_MAP_GET_NEXT_ID"), FN(13, "BPF_PROG_GET_FD_BY_ID"),
+	FN(14, "BPF_MAP_GET_FD_BY_ID"), FN(15, "BPF_OBJ_GET_INFO_BY_FD"),
+	FN(16, "BPF_PROG_QUERY"),     FN(17, "BPF_RAW_TRACEPOINT_OPEN"), FN(18, "BPF_BTF_LOAD"),
+	FN(19, "BPF_BTF_GET_FD_BY_ID"), FN(20, "BPF_TASK_FD_QUERY"),
+	FN(28, "BPF_LINK_CREATE"),    FN(29, "BPF_LINK_UPDATE"),
+};
+
+/* io_uring's opcodes (enum io_uring_op, Linux 6.18), by number */
+static const char *const uring_ops[] = {
+	"NOP", "READV", "WRITEV", "FSYNC", "READ_FIXED", "WRITE_FIXED", "POLL_ADD", "POLL_REMOVE",
+	"SYNC_FILE_RANGE", "SENDMSG", "RECVMSG", "TIMEOUT", "TIMEOUT_REMOVE", "ACCEPT",
+	"ASYNC_CANCEL", "LINK_TIMEOUT", "CONNECT", "FALLOCATE", "OPENAT", "CLOSE", "FILES_UPDATE",
+	"STATX", "READ", "WRITE", "FADVISE", "MADVISE", "SEND", "RECV", "OPENAT2", "EPOLL_CTL",
+	"SPLICE", "PROVIDE_BUFFERS", "REMOVE_BUFFERS", "TEE", "SHUTDOWN", "RENAMEAT", "UNLINKAT",
+	"MKDIRAT", "SYMLINKAT", "LINKAT", "MSG_RING", "FSETXATTR", "SETXATTR", "FGETXATTR",
+	"GETXATTR", "SOCKET", "URING_CMD", "SEND_ZC", "SENDMSG_ZC", "READ_MULTISHOT", "WAITID",
+	"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_WAITV", "FIXED_FD_INSTALL", "FTRUNCATE", "BIND",
+	"LISTEN", "RECV_ZC", "EPOLL_WAIT", "READV_FIXED", "WRITEV_FIXED", "PIPE",
+};
+
+static const char *flags_join(const struct flagname *t, size_t n, uint64_t v, char *buf,
+			      size_t cap)
+{
+	size_t pos = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && pos + 1 < cap; i++) {
+		if (!(v & t[i].v))
+			continue;
+		pos += (size_t)snprintf(buf + pos, cap - pos, "%s%s", pos ? "|" : "", t[i].name);
+		v &= ~t[i].v;
+	}
+	if (v && pos + 1 < cap) /* bits we have no name for */
+		snprintf(buf + pos, cap - pos, "%s0x%" PRIx64, pos ? "|" : "", v);
+	else if (!pos)
+		snprintf(buf, cap, "0");
+	return buf;
+}
+
+static const char *enum_name(const struct flagname *t, size_t n, uint64_t v, char *buf,
+			     size_t cap)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].v == v)
+			return t[i].name;
+	snprintf(buf, cap, "%" PRIu64, v);
+	return buf;
+}
+
+const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
+{
+	uint64_t u = (uint64_t)v;
+
+	switch (fmt) {
+	case FMT_UDEC:
+		snprintf(buf, cap, "%" PRIu64, u);
+		return buf;
+	case FMT_ID:
+		snprintf(buf, cap, "%" PRId64, (uint32_t)u == 0xffffffffu ? -1 : (int64_t)(uint32_t)u);
+		return buf;
+	case FMT_FD:
+		snprintf(buf, cap, "%d", (int)(int32_t)u);
+		return buf;
+	case FMT_HEX:
+		snprintf(buf, cap, "0x%" PRIx64, u);
+		return buf;
+	case FMT_OCT:
+		snprintf(buf, cap, "0%" PRIo64, u);
+		return buf;
+	case FMT_CLONE:
+		return flags_join(clone_flags, NFLAGS(clone_flags), u, buf, cap);
+	case FMT_OPEN:
+		trace_open_flags(u, buf, cap);
+		return buf;
+	case FMT_RENAME:
+		return flags_join(rename_flags, NFLAGS(rename_flags), u, buf, cap);
+	case FMT_AT:
+		return flags_join(at_flags, NFLAGS(at_flags), u, buf, cap);
+	case FMT_MOUNT:
+		/* MS_MGC_VAL in the top half is a legacy magic, not a flag */
+		if ((u & 0xffff0000u) == 0xc0ed0000u)
+			u &= 0xffff;
+		return flags_join(mount_flags, NFLAGS(mount_flags), u & 0xffffffffu, buf, cap);
+	case FMT_UMOUNT:
+		return flags_join(umount_flags, NFLAGS(umount_flags), u, buf, cap);
+	case FMT_MEMFD:
+		return flags_join(memfd_flags, NFLAGS(memfd_flags), u, buf, cap);
+	case FMT_URING_SETUP:
+		return flags_join(uring_setup_flags, NFLAGS(uring_setup_flags), u, buf, cap);
+	case FMT_MSG:
+		return flags_join(msg_flags, NFLAGS(msg_flags), u, buf, cap);
+	case FMT_PTRACE:
+		return enum_name(ptrace_requests, NFLAGS(ptrace_requests), u, buf, cap);
+	case FMT_PRCTL:
+		return enum_name(prctl_options, NFLAGS(prctl_options), u, buf, cap);
+	case FMT_FAMILY:
+		return enum_name(families, NFLAGS(families), u, buf, cap);
+	case FMT_SOCKTYPE:
+		return enum_name(socktypes, NFLAGS(socktypes), u & 0xf, buf, cap);
+	case FMT_BPF_CMD:
+		return enum_name(bpf_cmds, NFLAGS(bpf_cmds), u, buf, cap);
+	case FMT_URING_OP:
+		if (u < sizeof(uring_ops) / sizeof(uring_ops[0])) {
+			snprintf(buf, cap, "IORING_OP_%s", uring_ops[u]);
+			return buf;
+		}
+		snprintf(buf, cap, "%" PRIu64, u);
+		return buf;
+	case FMT_DEC:
+	default:
+		snprintf(buf, cap, "%" PRId64, v);
+		return buf;
+	}
+}

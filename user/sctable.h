@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The syscall table: for every syscall agent-sentinel traces, its number on
+ * this architecture, which of its arguments the kernel's generic exit
+ * program reads (struct as_sys_spec, for AS_EV_FILE and AS_EV_SYS), and its
+ * arguments as Falco's event table names them (evt.arg.NAME), each with
+ * where its value is in the record and how it prints. The loader writes the
+ * specs into the kernel and attaches sys_exit_NAME of each row; the field
+ * extractors and --trace print the arguments from it. A new syscall is one
+ * row here and one in AS_SYSCALL_LIST (bpf/events.h).
+ */
+#ifndef AS_SCTABLE_H
+#define AS_SCTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "abi.h"
+
+#define SCTABLE_ARGS_MAX 7 /* named arguments of one syscall (Falco's have up to 7 here) */
+
+/* where an argument's value is */
+enum sc_src {
+	SRC_NONE,
+	SRC_ARG, /* as_sys.arg[idx] (generic record), or the syscall's raw argument idx */
+	SRC_PATH, /* slot idx: the absolute, normalised path */
+	SRC_STR, /* slot idx: the string as passed */
+	SRC_AUX, /* as_sys.aux */
+	SRC_EXTRA, /* as_sys.extra */
+	SRC_RES, /* the result */
+};
+
+/* how it prints */
+enum sc_fmt {
+	FMT_DEC, /* signed decimal */
+	FMT_UDEC, /* unsigned decimal (uids print -1 as 4294967295? no: see FMT_ID) */
+	FMT_ID, /* a uid/gid: -1 (unchanged) prints -1 */
+	FMT_FD, /* a file descriptor: signed 32 bits; AT_FDCWD prints -100 */
+	FMT_HEX,
+	FMT_OCT, /* a mode */
+	FMT_STR,
+	FMT_CLONE, /* CLONE_* names joined by '|' */
+	FMT_OPEN, /* O_* names */
+	FMT_RENAME, /* RENAME_* */
+	FMT_AT, /* AT_* of unlinkat, linkat, fchownat, ... */
+	FMT_MOUNT, /* mount(2) flags, without MS_ as Falco prints them */
+	FMT_UMOUNT,
+	FMT_PTRACE, /* a PTRACE_* request */
+	FMT_PRCTL, /* a PR_* option */
+	FMT_FAMILY, /* AF_* */
+	FMT_SOCKTYPE, /* SOCK_* */
+	FMT_MEMFD, /* MFD_* */
+	FMT_URING_SETUP, /* IORING_SETUP_* */
+	FMT_URING_OP, /* IORING_OP_* */
+	FMT_MSG, /* MSG_* send flags */
+	FMT_BPF_CMD, /* BPF_* command */
+};
+
+struct sc_arg {
+	const char *name;
+	uint8_t src; /* enum sc_src */
+	uint8_t idx;
+	uint8_t fmt; /* enum sc_fmt */
+	uint8_t _pad0;
+};
+
+/* what fs.path.* take from an event (Falco's sinsp_filtercheck_fspath) */
+enum sc_fspath {
+	FSP_NONE,
+	FSP_NAME0, /* fs.path.name is slot 0 */
+	FSP_SRC0_TGT1, /* source slot 0, target slot 1 (rename) */
+	FSP_SRC1_TGT0, /* source slot 1, target slot 0 (link: the new name is the source) */
+};
+
+struct sc_info {
+	int nr; /* this architecture's syscall number; -1: none here */
+	struct as_sys_spec spec; /* generic record only: what the kernel reads */
+	uint8_t fspath; /* enum sc_fspath */
+	struct sc_arg args[SCTABLE_ARGS_MAX];
+	const char *tp; /* the tracepoint's name when it is not sys_exit_<name> */
+};
+
+/* The row of syscall sc (enum as_syscall); never NULL for sc < AS_SC_MAX. */
+const struct sc_info *sctable_get(unsigned sc);
+/* Argument `name` of syscall sc, or NULL. */
+const struct sc_arg *sctable_arg(unsigned sc, const char *name);
+/* Is `name` an argument of any syscall? */
+int sctable_arg_known(const char *name);
+/* The name of bit set or value v in format fmt into buf (names joined by
+ * '|', the number when nothing is known); returns buf. */
+const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap);
+/* Does the generic exit program serve sc (AS_EV_FILE, AS_EV_SYS)? */
+int sctable_generic(unsigned sc);
+
+#endif /* AS_SCTABLE_H */
