@@ -10,7 +10,7 @@ PACKAGES=(
   # agent-bwrap
   bubblewrap libseccomp-dev libjson-c-dev
   # tests and benchmarks
-  libcmocka-dev libclang-rt-14-dev python3 bpftrace iproute2 procps util-linux rsync
+  libcmocka-dev libclang-rt-14-dev python3 bpftrace iproute2 procps util-linux rsync liburing-dev
   libcurl4-openssl-dev openssl lintian dpkg-dev systemd groff-base man-db
 )
 # the Kubernetes manifest validator runs on Node.js; keep a Node.js that is

@@ -575,6 +575,8 @@ static int agent_live(struct agent *a)
 			  "%u not needed; %u processes seeded",
 			  a->l.at.attached, a->l.at.skipped, a->l.at.unwanted, proctable_count(a->p.pt));
 	if (a->o->verbose)
+		attach_describe(&a->l.at, stderr);
+	if (a->o->verbose)
 		diag_info("ready %.1f ms after loading started: open %.1f, load and verify %.1f, "
 			  "attach %.1f, /proc seed %.1f ms",
 			  (double)ready_ns / 1e6, (double)a->l.open_ns / 1e6,

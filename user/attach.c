@@ -211,6 +211,16 @@ int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *
 	return 0;
 }
 
+void attach_describe(const struct attach_set *s, FILE *out)
+{
+	fputs("agent-sentinel: attached:", out);
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->links[i].link)
+			fprintf(out, " %s/%s", s->links[i].cat[0] ? s->links[i].cat : "raw_tp",
+				s->links[i].name);
+	fputc('\n', out);
+}
+
 static void *attach_detach_one(void *link)
 {
 	bpf_link__destroy(link);

@@ -9,6 +9,7 @@
 #define AS_ATTACH_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "scset.h"
 
 struct bpf_object;
@@ -46,5 +47,8 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
  * Returns 0 or -errno. */
 int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *want_sc);
 void attach_detach_all(struct attach_set *s);
+/* One line "agent-sentinel: attached: CAT/NAME ..." (raw_tp/NAME for a raw
+ * tracepoint): what the benchmark's floor attaches too. */
+void attach_describe(const struct attach_set *s, FILE *out);
 
 #endif /* AS_ATTACH_H */

@@ -159,6 +159,7 @@ class Env:
         self.sentinel = os.path.join(self.build, "agent-sentinel")
         self.loop = os.path.join(self.build, "tests", "bench", "as-bench-loop")
         self.floor = os.path.join(self.build, "tests", "bench", "as-floor")
+        self.floor_tps = []  # agent-sentinel's tracepoints (check_floor fills it)
         self.rules = os.path.join(self.src, "rules", "agent.yaml")
         self.work = tempfile.mkdtemp(prefix="as-bench-", dir="/tmp")
         # an agent tree: the loop's parent is a bash copied as `claude`
@@ -263,7 +264,7 @@ class Tracer:
                 sock.close()
         else:
             if kind == "floor":
-                cmd, marker = [env.floor], b"READY"
+                cmd, marker = [env.floor] + env.floor_tps, b"READY"
             elif kind == "bpftrace":
                 cmd, marker = ["bpftrace", "-e", bpftrace_script()], b"BENCH-READY"
             elif kind == "record":
@@ -353,7 +354,10 @@ def check_floor(env):
     r = subprocess.run([env.sentinel, "--rules", env.rules, "-v", "-M", "0.1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     m = re.search(r"(\d+) tracepoints attached", r.stderr)
-    f = subprocess.Popen([env.floor], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    tps = re.search(r"attached:((?: \S+)*)", r.stderr)
+    env.floor_tps = tps.group(1).split() if tps else []
+    f = subprocess.Popen([env.floor] + env.floor_tps, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
     try:
         line = f.stdout.readline().split()
     finally:
@@ -363,7 +367,7 @@ def check_floor(env):
     floor = int(line[1]) if len(line) > 1 and line[0] == "READY" else None
     if ours is None or floor is None or ours != floor:
         raise RuntimeError(f"the floor attaches {floor} tracepoints, agent-sentinel {ours}: "
-                           "keep tests/bench/floor.bpf.c in step with bpf/ and user/attach.c")
+                           "as-floor must attach agent-sentinel's -v list of tracepoints")
     log(f"floor and agent-sentinel both attach {ours} tracepoints")
     return ours
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * as-floor: loads floor.bpf.c (empty programs on agent-sentinel's
- * tracepoints), attaches every one this kernel has, prints
- * "READY <attached> <skipped>" on stdout, and waits for SIGTERM/SIGINT.
+ * as-floor CAT/NAME... | raw_tp/NAME...: attaches floor.bpf.c's empty
+ * programs to each tracepoint named (agent-sentinel's list, as its -v says
+ * "attached: ..."), prints "READY <attached> <skipped>" on stdout, and
+ * waits for SIGTERM/SIGINT.
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,10 +28,9 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct as_floor_bpf *skel;
-	struct bpf_program *prog;
 	struct sigaction sa = { .sa_handler = on_signal };
 	unsigned attached = 0, skipped = 0;
 	sigset_t none, block;
@@ -44,13 +44,22 @@ int main(void)
 		fprintf(stderr, "as-floor: cannot load: %s\n", strerror(errno));
 		return 1;
 	}
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_link *link = bpf_program__attach(prog);
+	for (int i = 1; i < argc; i++) {
+		char cat[64];
+		const char *slash = strchr(argv[i], '/');
+		struct bpf_link *link;
 
+		if (!slash || (size_t)(slash - argv[i]) >= sizeof(cat)) {
+			fprintf(stderr, "as-floor: %s: not CAT/NAME\n", argv[i]);
+			return 2;
+		}
+		snprintf(cat, sizeof(cat), "%.*s", (int)(slash - argv[i]), argv[i]);
+		link = strcmp(cat, "raw_tp") ?
+			       bpf_program__attach_tracepoint(skel->progs.floor_tp, cat, slash + 1) :
+			       bpf_program__attach_raw_tracepoint(skel->progs.floor_raw_tp, slash + 1);
 		if (!link) {
 			/* a tracepoint this kernel lacks (agent-sentinel skips it too) */
-			fprintf(stderr, "as-floor: %s not attached: %s\n",
-				bpf_program__section_name(prog), strerror(errno));
+			fprintf(stderr, "as-floor: %s not attached: %s\n", argv[i], strerror(errno));
 			skipped++;
 			continue;
 		}

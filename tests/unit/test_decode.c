@@ -855,6 +855,9 @@ static const unsigned sc_of_type[AS_EV_MAX][6] = {
 			  AS_SC_SETRESUID, AS_SC_SETRESGID },
 	[AS_EV_CAPSET] = { AS_SC_CAPSET },
 	[AS_EV_PROC] = { AS_SC_NONE },
+	[AS_EV_FILE] = { AS_SC_RENAME, AS_SC_UNLINKAT, AS_SC_FCHMOD, AS_SC_SYMLINK },
+	[AS_EV_SYS] = { AS_SC_UNSHARE, AS_SC_MOUNT, AS_SC_CHDIR, AS_SC_PRCTL },
+	[AS_EV_URING] = { AS_SC_IO_URING_SUBMIT_REQ },
 };
 
 /* Split total into n random lengths, each <= 0xffff when possible. */
@@ -911,7 +914,8 @@ static void test_fuzz_random_records(void **state)
 			len = tu_rand(&seed) % sizeof(struct as_hdr);
 		else if (r < 15)
 			len = sizeof(struct as_hdr) + tu_rand(&seed) % 12000;
-		else if (type == AS_EV_EXEC || type == AS_EV_PROC || type == AS_EV_OPEN)
+		else if (type == AS_EV_EXEC || type == AS_EV_PROC || type == AS_EV_OPEN ||
+			 type == AS_EV_FILE || type == AS_EV_SYS || type == AS_EV_URING)
 			len = fixed + tu_rand(&seed) % (tu_rand(&seed) % 10 ? 700 : 12000);
 		else /* fixed-size types: mostly exact, sometimes a little off */
 			len = fixed + (tu_rand(&seed) % 5 ? 0 : tu_rand(&seed) % 24) -
@@ -987,6 +991,30 @@ static void test_fuzz_random_records(void **state)
 						b[fixed + k] = "/./"[tu_rand(&seed) % 3];
 					b[fixed + o->path_len - 1] = 0;
 				}
+			} else if ((type == AS_EV_FILE || type == AS_EV_SYS || type == AS_EV_URING) &&
+				   len >= fixed && tu_rand(&seed) % 8) {
+				struct as_sys *r = (struct as_sys *)b;
+				uint16_t l[4];
+				size_t off = fixed;
+
+				split(&seed, len - fixed, l, 4);
+				for (int k = 0; k < 2; k++) {
+					r->len[k] = l[2 * k];
+					r->base_len[k] = l[2 * k + 1];
+				}
+				r->pflags = (uint32_t)tu_rand(&seed) & 0xffff;
+				if (tu_rand(&seed) & 1) /* plain strings: the simplest valid kind */
+					r->pflags = AS_SYF_PLAIN | AS_SYF_PLAIN << AS_SYF_SLOT_BITS;
+				r->aux[tu_rand(&seed) % AS_SYS_AUX_LEN] = 0;
+				sprinkle_nuls(&seed, b + fixed, len - fixed);
+				/* mostly plain user strings, so that joins and bases run */
+				for (int k = 0; k < 2; k++) {
+					if (r->len[k] && tu_rand(&seed) % 3) {
+						memset(b + off, 'u', r->len[k]);
+						b[off + r->len[k] - 1] = 0;
+					}
+					off += r->len[k] + r->base_len[k];
+				}
 			} else if (type == AS_EV_CONNECT && len >= fixed) {
 				((struct as_connect *)b)->path_len =
 					(uint16_t)(tu_rand(&seed) % (AS_UNIX_PATH_MAX + 8));
@@ -1007,6 +1035,7 @@ static void test_fuzz_random_records(void **state)
 			check_path(&ev->cwd);
 			check_path(&ev->cgroup);
 			check_path(&ev->path);
+			check_path(&ev->path2);
 			if (h->type == AS_EV_OPEN)
 				assert_true(ev->path.len > 0);
 		} else {

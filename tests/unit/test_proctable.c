@@ -320,9 +320,10 @@ static void test_which_types_change_the_table(void **state)
 	assert_true(proctable_applies(AS_EV_EXEC));
 	assert_true(proctable_applies(AS_EV_PROC));
 	assert_true(proctable_applies(AS_EV_FORK));
+	assert_true(proctable_applies(AS_EV_SYS)); /* chdir, fchdir */
 	assert_true(proctable_retires(AS_EV_EXIT));
 	for (unsigned t = 0; t < AS_EV_MAX; t++) {
-		if (t != AS_EV_EXEC && t != AS_EV_PROC && t != AS_EV_FORK)
+		if (t != AS_EV_EXEC && t != AS_EV_PROC && t != AS_EV_FORK && t != AS_EV_SYS)
 			assert_false(proctable_applies(t));
 		if (t != AS_EV_EXIT)
 			assert_false(proctable_retires(t));

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * as-acts: the syscall driver of test_events.py. Each operation performs
+ * exactly one act (file change, socket act, privilege or namespace change,
+ * code load, cwd change, io_uring request) with a raw syscall or one io_uring
+ * request, and prints its result on stdout: a number, or -errno. Set-up calls
+ * an operation needs (opening a dirfd, a socket, a ring) are other syscalls
+ * than the one the test asserts on; lines other than the result are
+ * "NAME VALUE" (e.g. "dirfd 3", "child 1234").
+ *
+ * Numbers (modes, flags, ids) are parsed with strtoul base 0: 0755 is octal,
+ * 0x10000000 hex.
+ *
+ *   files:   rename OLD NEW | renameat DIR OLDREL NEWREL | renameat2 DIR OLDREL NEWREL FLAGS
+ *            link OLD NEW | linkat DIR OLDREL NEWREL FLAGS | symlink TARGET LINK
+ *            symlinkat TARGET DIR LINKREL | unlink PATH | unlinkat DIR REL FLAGS | rmdir PATH
+ *            mkdir PATH MODE | mkdirat DIR REL MODE | chdir-mkdir DIR REL MODE
+ *            mknod PATH MODE (a fifo) | mknodat DIR REL MODE (a fifo)
+ *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
+ *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
+ *            truncate PATH LEN | ftruncate PATH LEN | setxattr PATH NAME VALUE
+ *            utimensat DIR REL | open_by_handle_at PATH | open-trunc PATH
+ *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
+ *            sendmsg-udp IP PORT | sendmmsg-udp IP PORT (two messages)
+ *            sendto-fastopen IP PORT | bind4 IP PORT | listen4 IP PORT | accept4
+ *            socket DOMAIN TYPE [PROTO]
+ *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
+ *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
+ *            mount-tmpfs DIR | umount2 DIR FLAGS | chroot DIR | bpf-prog-load-fail
+ *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
+ *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
+ *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
+ *   io_uring: uring-openat-write PATH | uring-renameat OLD NEW | uring-unlinkat PATH
+ *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
+ *            uring-connect IP PORT | uring-sendmsg-udp IP PORT | uring-sqpoll-openat PATH
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <liburing.h>
+#include <linux/bpf.h>
+#include <linux/sched.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define PAYLOAD "as-acts\n"
+#define GROUPS_MAX 16		/* setgroups list for a test: a handful is plenty */
+#define HANDLE_BYTES_MAX 128	/* MAX_HANDLE_SZ in linux/exportfs.h */
+#define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
+#define RING_ENTRIES 4		/* one request at a time, plus room */
+
+static long res(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+static int report(long r)
+{
+	printf("%ld\n", r);
+	fflush(stdout);
+	return 0;
+}
+
+static void note(const char *name, long v)
+{
+	printf("%s %ld\n", name, v);
+	fflush(stdout);
+}
+
+static unsigned long num(const char *s)
+{
+	return strtoul(s, NULL, 0);
+}
+
+static int opendir_fd(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0)
+		note("dirfd", fd);
+	return fd;
+}
+
+static void sin4(struct sockaddr_in *sin, const char *ip, const char *port)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons((uint16_t)atoi(port));
+	inet_pton(AF_INET, ip, &sin->sin_addr);
+}
+
+/* ---- io_uring: one request, its completion's result ---- */
+
+static int uring_one(struct io_uring *ring)
+{
+	struct io_uring_cqe *cqe;
+	int r = io_uring_submit(ring);
+
+	if (r < 0)
+		return r;
+	r = io_uring_wait_cqe(ring, &cqe);
+	if (r < 0)
+		return r;
+	r = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return r;
+}
+
+static int uring_init(struct io_uring *ring, unsigned flags)
+{
+	struct io_uring_params p = { .flags = flags, .sq_thread_idle = 1000 };
+	int r = io_uring_queue_init_params(RING_ENTRIES, ring, &p);
+
+	if (r < 0)
+		report(r);
+	return r;
+}
+
+static int uring_op(int argc, char **argv)
+{
+	const char *op = argv[0];
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct sockaddr_in sin;
+	int sqpoll = !strcmp(op, "uring-sqpoll-openat");
+	int r;
+
+	if (uring_init(&ring, sqpoll ? IORING_SETUP_SQPOLL : 0) < 0)
+		return 0;
+	sqe = io_uring_get_sqe(&ring);
+	if ((!strcmp(op, "uring-openat-write") || sqpoll) && argc == 2) {
+		static const char data[] = PAYLOAD;
+
+		io_uring_prep_openat(sqe, AT_FDCWD, argv[1], O_WRONLY | O_CREAT, 0644);
+		r = uring_one(&ring);
+		report(r);
+		if (r < 0 || sqpoll)
+			return 0;
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_write(sqe, r, data, sizeof(data) - 1, 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-renameat") && argc == 3) {
+		io_uring_prep_renameat(sqe, AT_FDCWD, argv[1], AT_FDCWD, argv[2], 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-unlinkat") && argc == 2) {
+		io_uring_prep_unlinkat(sqe, AT_FDCWD, argv[1], 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-mkdirat") && argc == 3) {
+		io_uring_prep_mkdirat(sqe, AT_FDCWD, argv[1], (mode_t)num(argv[2]));
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-symlinkat") && argc == 3) {
+		io_uring_prep_symlinkat(sqe, argv[1], AT_FDCWD, argv[2]);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-linkat") && argc == 3) {
+		io_uring_prep_linkat(sqe, AT_FDCWD, argv[1], AT_FDCWD, argv[2], 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-connect") && argc == 3) {
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (fd < 0)
+			return report(-errno);
+		note("sockfd", fd);
+		sin4(&sin, argv[1], argv[2]);
+		io_uring_prep_connect(sqe, fd, (struct sockaddr *)&sin, sizeof(sin));
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-sendmsg-udp") && argc == 3) {
+		static char data[] = PAYLOAD;
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
+		struct msghdr msg = { .msg_name = &sin, .msg_namelen = sizeof(sin),
+				      .msg_iov = &iov, .msg_iovlen = 1 };
+		int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+		if (fd < 0)
+			return report(-errno);
+		note("sockfd", fd);
+		sin4(&sin, argv[1], argv[2]);
+		io_uring_prep_sendmsg(sqe, fd, &msg, 0);
+		return report(uring_one(&ring));
+	}
+	fprintf(stderr, "as-acts: unknown io_uring operation or arguments: %s\n", op);
+	return 2;
+}
+
+/* ---- network ---- */
+
+static int net_op(int argc, char **argv)
+{
+	const char *op = argv[0];
+	static char data[] = PAYLOAD;
+	struct sockaddr_in sin;
+	int fd;
+
+	if (!strcmp(op, "socket") && (argc == 3 || argc == 4))
+		return report(res(syscall(SYS_socket, (int)num(argv[1]), (int)num(argv[2]),
+					  argc == 4 ? (int)num(argv[3]) : 0)));
+	if (!strcmp(op, "accept4") && argc == 1) {
+		socklen_t len = sizeof(sin);
+		pid_t child;
+		long r;
+
+		sin4(&sin, "127.0.0.1", "0");
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ||
+		    listen(fd, 1) || getsockname(fd, (struct sockaddr *)&sin, &len))
+			return report(-errno);
+		note("port", ntohs(sin.sin_port));
+		child = fork();
+		if (child == 0) {
+			int c = socket(AF_INET, SOCK_STREAM, 0);
+			struct sockaddr_in me;
+			socklen_t ml = sizeof(me);
+
+			if (c < 0 || connect(c, (struct sockaddr *)&sin, sizeof(sin)) ||
+			    getsockname(c, (struct sockaddr *)&me, &ml))
+				_exit(1);
+			note("peer", ntohs(me.sin_port));
+			_exit(0);
+		}
+		if (child < 0)
+			return report(-errno);
+		waitpid(child, NULL, 0); /* the peer line comes first */
+		r = res(syscall(SYS_accept4, fd, NULL, NULL, SOCK_CLOEXEC));
+		return report(r);
+	}
+	if (argc != 3) {
+		fprintf(stderr, "as-acts: %s needs IP PORT\n", op);
+		return 2;
+	}
+	sin4(&sin, argv[1], argv[2]);
+	if (!strcmp(op, "sendto-udp") || !strcmp(op, "sendto-connected")) {
+		int connected = !strcmp(op, "sendto-connected");
+
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd < 0 || (connected && connect(fd, (struct sockaddr *)&sin, sizeof(sin))))
+			return report(-errno);
+		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, 0,
+					  connected ? NULL : &sin, connected ? 0 : sizeof(sin))));
+	}
+	if (!strcmp(op, "sendmsg-udp")) {
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
+		struct msghdr msg = { .msg_name = &sin, .msg_namelen = sizeof(sin),
+				      .msg_iov = &iov, .msg_iovlen = 1 };
+
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_sendmsg, fd, &msg, 0)));
+	}
+	if (!strcmp(op, "sendmmsg-udp")) {
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
+		struct mmsghdr m[2];
+
+		memset(m, 0, sizeof(m));
+		for (int i = 0; i < 2; i++) {
+			m[i].msg_hdr.msg_name = &sin;
+			m[i].msg_hdr.msg_namelen = sizeof(sin);
+			m[i].msg_hdr.msg_iov = &iov;
+			m[i].msg_hdr.msg_iovlen = 1;
+		}
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_sendmmsg, fd, m, 2, 0)));
+	}
+	if (!strcmp(op, "sendto-fastopen")) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, MSG_FASTOPEN,
+					  &sin, sizeof(sin))));
+	}
+	if (!strcmp(op, "bind4") || !strcmp(op, "listen4")) {
+		int listening = !strcmp(op, "listen4");
+		int one = 1;
+
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
+			return report(-errno);
+		if (!listening)
+			return report(res(syscall(SYS_bind, fd, &sin, sizeof(sin))));
+		if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			return report(-errno);
+		return report(res(syscall(SYS_listen, fd, 7)));
+	}
+	fprintf(stderr, "as-acts: unknown network operation: %s\n", op);
+	return 2;
+}
+
+/* ---- privilege, isolation, code ---- */
+
+/* a private mount namespace, so nothing this process mounts reaches the host */
+static int private_mounts(void)
+{
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	return 0;
+}
+
+static int memfd_exec(const char *name)
+{
+	static char buf[COPY_CHUNK];
+	char *args[] = { "as-memfd-true", NULL };
+	int src = open("/bin/true", O_RDONLY);
+	int mfd;
+	ssize_t n;
+
+	if (src < 0)
+		return report(-errno);
+	mfd = (int)res(syscall(SYS_memfd_create, name, MFD_CLOEXEC));
+	report(mfd);
+	if (mfd < 0)
+		return 0;
+	while ((n = read(src, buf, sizeof(buf))) > 0)
+		if (write(mfd, buf, (size_t)n) != n)
+			return report(-errno);
+	syscall(SYS_execveat, mfd, "", args, environ, AT_EMPTY_PATH);
+	return report(-errno);
+}
+
+static int ptrace_attach(void)
+{
+	pid_t child = fork();
+	long r;
+
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	if (child < 0)
+		return report(-errno);
+	note("child", child);
+	r = res(syscall(SYS_ptrace, PTRACE_ATTACH, child, NULL, NULL));
+	report(r);
+	if (r == 0) {
+		waitpid(child, NULL, __WALL);
+		ptrace(PTRACE_DETACH, child, NULL, NULL);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return 0;
+}
+
+static int priv_op(int argc, char **argv)
+{
+	const char *op = argv[0];
+
+	if (!strcmp(op, "setfsuid") && argc == 2)
+		return report(res(syscall(SYS_setfsuid, (uid_t)num(argv[1]))));
+	if (!strcmp(op, "setfsgid") && argc == 2)
+		return report(res(syscall(SYS_setfsgid, (gid_t)num(argv[1]))));
+	if (!strcmp(op, "setgroups") && argc == 2) {
+		gid_t g[GROUPS_MAX];
+		size_t n = 0;
+		char *s = argv[1];
+
+		while (*s && n < GROUPS_MAX) {
+			g[n++] = (gid_t)strtoul(s, &s, 0);
+			if (*s == ',')
+				s++;
+		}
+		return report(res(syscall(SYS_setgroups, n, g)));
+	}
+	if (!strcmp(op, "unshare") && argc == 2)
+		return report(res(syscall(SYS_unshare, (int)num(argv[1]))));
+	if (!strcmp(op, "setns") && argc == 3) {
+		int type = (int)num(argv[2]);
+		int fd = open(argv[1], O_RDONLY); /* the namespace we start in */
+
+		if (fd < 0)
+			return report(-errno);
+		note("nsfd", fd);
+		if (unshare(type))
+			return report(-errno);
+		return report(res(syscall(SYS_setns, fd, type)));
+	}
+	if (!strcmp(op, "ptrace-attach") && argc == 1)
+		return ptrace_attach();
+	if (!strcmp(op, "mount-tmpfs") && argc == 2) {
+		int r = private_mounts();
+
+		if (r)
+			return report(r);
+		return report(res(syscall(SYS_mount, "as-acts", argv[1], "tmpfs", MS_NOSUID, "size=1m")));
+	}
+	if (!strcmp(op, "umount2") && argc == 3) {
+		int r = private_mounts();
+
+		if (r || mount("as-acts", argv[1], "tmpfs", 0, "size=1m"))
+			return report(r ? r : -errno);
+		return report(res(syscall(SYS_umount2, argv[1], (int)num(argv[2]))));
+	}
+	if (!strcmp(op, "chroot") && argc == 2)
+		return report(res(syscall(SYS_chroot, argv[1])));
+	if (!strcmp(op, "bpf-prog-load-fail") && argc == 1) {
+		union bpf_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER; /* no instructions: EINVAL */
+		return report(res(syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr))));
+	}
+	if (!strcmp(op, "prctl-setname") && argc == 2)
+		return report(res(syscall(SYS_prctl, PR_SET_NAME, argv[1], 0, 0, 0)));
+	if (!strcmp(op, "memfd-exec") && argc == 2)
+		return memfd_exec(argv[1]);
+	if (!strcmp(op, "exec") && argc >= 2) {
+		fflush(stdout);
+		execv(argv[1], argv + 1);
+		return report(-errno);
+	}
+	if ((!strcmp(op, "clone") || !strcmp(op, "clone3")) && argc == 2) {
+		struct clone_args ca = { .flags = num(argv[1]), .exit_signal = SIGCHLD };
+		long child = !strcmp(op, "clone")
+			? syscall(SYS_clone, (unsigned long)num(argv[1]) | SIGCHLD, NULL, NULL, NULL, 0)
+			: syscall(SYS_clone3, &ca, sizeof(ca));
+
+		if (child == 0)
+			_exit(0);
+		report(res(child));
+		if (child > 0)
+			waitpid((pid_t)child, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(op, "vfork") && argc == 1) {
+		pid_t child = vfork();
+
+		if (child == 0)
+			_exit(0);
+		report(res(child));
+		if (child > 0)
+			waitpid(child, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(op, "chdir") && argc == 2)
+		return report(res(syscall(SYS_chdir, argv[1])));
+	if (!strcmp(op, "fchdir") && argc == 2) {
+		int fd = opendir_fd(argv[1]);
+
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_fchdir, fd)));
+	}
+	if (!strcmp(op, "setsid") && argc == 1) {
+		pid_t child = fork();
+
+		if (child == 0) {
+			note("child", getpid());
+			report(res(syscall(SYS_setsid)));
+			_exit(0);
+		}
+		if (child < 0)
+			return report(-errno);
+		waitpid(child, NULL, 0);
+		return 0;
+	}
+	fprintf(stderr, "as-acts: unknown operation or arguments: %s\n", op);
+	return 2;
+}
+
+/* ---- file changes ---- */
+
+static int file_op(int argc, char **argv)
+{
+	const char *op = argv[0];
+	int fd;
+
+	if (!strcmp(op, "rename") && argc == 3)
+		return report(res(syscall(SYS_rename, argv[1], argv[2])));
+	if ((!strcmp(op, "renameat") && argc == 4) || (!strcmp(op, "renameat2") && argc == 5)) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		if (argc == 4)
+			return report(res(syscall(SYS_renameat, fd, argv[2], fd, argv[3])));
+		return report(res(syscall(SYS_renameat2, fd, argv[2], fd, argv[3],
+					  (unsigned)num(argv[4]))));
+	}
+	if (!strcmp(op, "link") && argc == 3)
+		return report(res(syscall(SYS_link, argv[1], argv[2])));
+	if (!strcmp(op, "linkat") && argc == 5) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_linkat, fd, argv[2], fd, argv[3], (int)num(argv[4]))));
+	}
+	if (!strcmp(op, "symlink") && argc == 3)
+		return report(res(syscall(SYS_symlink, argv[1], argv[2])));
+	if (!strcmp(op, "symlinkat") && argc == 4) {
+		if ((fd = opendir_fd(argv[2])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_symlinkat, argv[1], fd, argv[3])));
+	}
+	if (!strcmp(op, "unlink") && argc == 2)
+		return report(res(syscall(SYS_unlink, argv[1])));
+	if (!strcmp(op, "unlinkat") && argc == 4) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_unlinkat, fd, argv[2], (int)num(argv[3]))));
+	}
+	if (!strcmp(op, "rmdir") && argc == 2)
+		return report(res(syscall(SYS_rmdir, argv[1])));
+	if (!strcmp(op, "mkdir") && argc == 3)
+		return report(res(syscall(SYS_mkdir, argv[1], (mode_t)num(argv[2]))));
+	if (!strcmp(op, "mkdirat") && argc == 4) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_mkdirat, fd, argv[2], (mode_t)num(argv[3]))));
+	}
+	if (!strcmp(op, "chdir-mkdir") && argc == 4) {
+		if (chdir(argv[1]))
+			return report(-errno);
+		return report(res(syscall(SYS_mkdir, argv[2], (mode_t)num(argv[3]))));
+	}
+	if (!strcmp(op, "mknod") && argc == 3)
+		return report(res(syscall(SYS_mknod, argv[1], S_IFIFO | (mode_t)num(argv[2]), 0)));
+	if (!strcmp(op, "mknodat") && argc == 4) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_mknodat, fd, argv[2], S_IFIFO | (mode_t)num(argv[3]), 0)));
+	}
+	if (!strcmp(op, "chmod") && argc == 3)
+		return report(res(syscall(SYS_chmod, argv[1], (mode_t)num(argv[2]))));
+	if (!strcmp(op, "fchmod") && argc == 3) {
+		if ((fd = open(argv[1], O_RDONLY)) < 0)
+			return report(-errno);
+		note("fd", fd);
+		return report(res(syscall(SYS_fchmod, fd, (mode_t)num(argv[2]))));
+	}
+	if (!strcmp(op, "fchmodat") && argc == 4) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_fchmodat, fd, argv[2], (mode_t)num(argv[3]))));
+	}
+	if ((!strcmp(op, "chown") || !strcmp(op, "lchown")) && argc == 4)
+		return report(res(syscall(op[0] == 'l' ? SYS_lchown : SYS_chown, argv[1],
+					  (uid_t)num(argv[2]), (gid_t)num(argv[3]))));
+	if (!strcmp(op, "fchown") && argc == 4) {
+		if ((fd = open(argv[1], O_RDONLY)) < 0)
+			return report(-errno);
+		note("fd", fd);
+		return report(res(syscall(SYS_fchown, fd, (uid_t)num(argv[2]), (gid_t)num(argv[3]))));
+	}
+	if (!strcmp(op, "fchownat") && argc == 6) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_fchownat, fd, argv[2], (uid_t)num(argv[3]),
+					  (gid_t)num(argv[4]), (int)num(argv[5]))));
+	}
+	if (!strcmp(op, "truncate") && argc == 3)
+		return report(res(syscall(SYS_truncate, argv[1], (off_t)num(argv[2]))));
+	if (!strcmp(op, "ftruncate") && argc == 3) {
+		if ((fd = open(argv[1], O_WRONLY)) < 0)
+			return report(-errno);
+		note("fd", fd);
+		return report(res(syscall(SYS_ftruncate, fd, (off_t)num(argv[2]))));
+	}
+	if (!strcmp(op, "setxattr") && argc == 4)
+		return report(res(syscall(SYS_setxattr, argv[1], argv[2], argv[3], strlen(argv[3]), 0)));
+	if (!strcmp(op, "utimensat") && argc == 3) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_utimensat, fd, argv[2], NULL, 0)));
+	}
+	if (!strcmp(op, "open_by_handle_at") && argc == 2) {
+		union {
+			struct file_handle fh;
+			char bytes[sizeof(struct file_handle) + HANDLE_BYTES_MAX];
+		} h;
+		char dir[4096];
+		const char *slash = strrchr(argv[1], '/');
+		int mount_id;
+
+		if (!slash || (size_t)(slash - argv[1]) >= sizeof(dir))
+			return 2;
+		memcpy(dir, argv[1], (size_t)(slash - argv[1]));
+		dir[slash - argv[1]] = 0;
+		h.fh.handle_bytes = HANDLE_BYTES_MAX;
+		if (name_to_handle_at(AT_FDCWD, argv[1], &h.fh, &mount_id, 0))
+			return report(-errno);
+		if ((fd = opendir_fd(dir[0] ? dir : "/")) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_open_by_handle_at, fd, &h.fh, O_RDONLY)));
+	}
+	if (!strcmp(op, "open-trunc") && argc == 2)
+		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDONLY | O_TRUNC, 0)));
+	return -1;
+}
+
+static int run(int argc, char **argv)
+{
+	const char *op = argv[0];
+	int r;
+
+	if (!strcmp(op, "as-user") && argc >= 3) {
+		uid_t u = (uid_t)atoi(argv[1]);
+
+		if (setgroups(0, NULL) || setgid(u) || setuid(u))
+			return report(-errno);
+		return run(argc - 2, argv + 2);
+	}
+	if (!strncmp(op, "uring-", 6))
+		return uring_op(argc, argv);
+	if (!strncmp(op, "send", 4) || !strcmp(op, "bind4") || !strcmp(op, "listen4") ||
+	    !strcmp(op, "accept4") || !strcmp(op, "socket"))
+		return net_op(argc, argv);
+	r = file_op(argc, argv);
+	return r >= 0 ? r : priv_op(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: as-acts OP ARGS...\n");
+		return 2;
+	}
+	return run(argc - 1, argv + 1);
+}
