@@ -165,7 +165,7 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 	h->seccomp = AS_RD(task, seccomp.mode);
 	if (AS_RD(task, atomic_flags) & 1) /* PFA_NO_NEW_PRIVS is bit 0 */
 		h->sflags |= AS_SF_NO_NEW_PRIVS;
-	h->start_ns = AS_RD2(task, group_leader, start_time);
+	h->start_ns = AS_RD2(task, group_leader, start_boottime);
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
 	{
 		__u32 tgid = h->pid;

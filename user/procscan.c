@@ -130,6 +130,16 @@ long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, s
 	comm_end = strrchr(stat, ')');
 	if (!comm_end || !strchr(stat, '(') || sscanf(comm_end + 1, " %*c %d", &ppid) != 1)
 		return -EINVAL;
+	{
+		/* field 22, starttime: clock ticks since boot (boot time, as the
+		 * kernel's start_boottime that live events carry) */
+		unsigned long long start = 0;
+		long hz = sysconf(_SC_CLK_TCK);
+
+		if (sscanf(comm_end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+				     "%*d %*d %*d %*d %llu", &start) == 1 && hz > 0)
+			h->start_ns = start * (1000000000ull / (unsigned long long)hz);
+	}
 	*comm_end = 0;
 	snprintf(h->comm, sizeof(h->comm), "%s", strchr(stat, '(') + 1);
 	n = read_file(proc_root, pid, "status", status, sizeof(status) - 1);

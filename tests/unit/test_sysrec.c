@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The generic record (struct as_sys: file changes, privilege and isolation
+ * acts, io_uring requests): decoding its slots, rejecting bad ones, and the
+ * syscall table's argument names and formats. */
+#include "testutil.h"
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include "decode.h"
+#include "sctable.h"
+
+struct fx {
+	struct event *ev;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	f->ev = tu_event_new();
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	free(f->ev);
+	free(f);
+	return 0;
+}
+
+/* slot pieces: s0, base0, s1, base1 */
+static void *sysrec(struct as_sys *r, unsigned type, unsigned sc, struct piece s0, struct piece b0,
+		    struct piece s1, struct piece b1, size_t *len)
+{
+	struct piece pcs[4] = { s0, b0, s1, b1 };
+
+	tu_hdr(&r->hdr, type, sc, 42);
+	r->len[0] = (uint16_t)s0.n;
+	r->base_len[0] = (uint16_t)b0.n;
+	r->len[1] = (uint16_t)s1.n;
+	r->base_len[1] = (uint16_t)b1.n;
+	return tu_rec(r, sizeof(*r), pcs, 4, len);
+}
+
+static void expect_bad(const void *rec, size_t len, struct event *ev, const char *want)
+{
+	char err[DECODE_ERR_MAX] = { 0 };
+
+	assert_int_equal(decode_record(rec, len, ev, err), -EINVAL);
+	assert_null(strchr(err, '\n'));
+	if (!strstr(err, want))
+		fail_msg("error \"%s\" does not mention \"%s\"", err, want);
+}
+
+#define SLOT1(f) ((f) << AS_SYF_SLOT_BITS)
+
+static void test_rename_relative_and_absolute(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_sys r = { 0 };
+	size_t len;
+	void *rec;
+
+	r.res = 0;
+	r.pflags = AS_SYF_BASE_DIRFD | SLOT1(0);
+	r.arg[0] = 3;
+	r.arg[2] = (uint64_t)-100;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_RENAMEAT, PC("sub/../f\0"), PC("work\0tmp\0"),
+		     PC("/etc//cron.d/./x\0"), PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/tmp/work/f");
+	assert_string_equal(ev->path2.s, "/etc/cron.d/x");
+	assert_string_equal(ev->str[0], "sub/../f");
+	assert_string_equal(ev->str[1], "/etc//cron.d/./x");
+	assert_int_equal(ev->str_len[1], 16);
+	assert_int_equal(ev->has_sockaddr, 0);
+	free(rec);
+}
+
+static void test_resolved_plain_and_cwd(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_sys r = { 0 };
+	size_t len;
+	void *rec;
+
+	/* fsetxattr: the fd's file, and the attribute name as given */
+	r.pflags = AS_SYF_RESOLVED | SLOT1(AS_SYF_PLAIN);
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_FSETXATTR, PC("passwd\0etc\0"), PC_NONE,
+		     PC("security.capability\0"), PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/etc/passwd");
+	assert_null(ev->str[0]);
+	assert_string_equal(ev->path2.s, "security.capability");
+	free(rec);
+
+	/* a relative path from the cwd "/" (empty component list) */
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_BASE_CWD;
+	rec = sysrec(&r, AS_EV_SYS, AS_SC_CHDIR, PC("opt\0"), PC("\0"), PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/opt");
+	free(rec);
+
+	/* the empty path of utimensat(dirfd, NULL, ...) is the dirfd itself */
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_BASE_DIRFD;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_UTIMENSAT, PC("\0"), PC("hosts\0etc\0"), PC_NONE,
+		     PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/etc/hosts");
+	free(rec);
+}
+
+static void test_uring_sockaddr(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_sys r = { 0 };
+	unsigned char sa[AS_SYS_SOCKADDR_MAX] = { 0 };
+	struct sockaddr_in *in = (struct sockaddr_in *)sa;
+	size_t len;
+	void *rec;
+
+	in->sin_family = AF_INET;
+	in->sin_port = htons(8443);
+	inet_pton(AF_INET, "10.1.2.3", &in->sin_addr);
+	r.arg[0] = 16; /* IORING_OP_CONNECT */
+	r.pflags = SLOT1(AS_SYF_SOCKADDR);
+	rec = sysrec(&r, AS_EV_URING, AS_SC_IO_URING_SUBMIT_REQ, PC_NONE, PC_NONE,
+		     pc_mem((const char *)sa, sizeof(sa)), PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_int_equal(ev->has_sockaddr, 1);
+	assert_int_equal(ev->sockaddr.family, AF_INET);
+	assert_int_equal(ev->sockaddr.dport, 8443);
+	assert_memory_equal(ev->sockaddr.daddr, &in->sin_addr, 4);
+	free(rec);
+
+	/* an abstract unix address loses its leading NUL */
+	memset(sa, 0, sizeof(sa));
+	sa[0] = AF_UNIX;
+	memcpy(sa + 3, "egress", 6);
+	rec = sysrec(&r, AS_EV_URING, AS_SC_IO_URING_SUBMIT_REQ, PC_NONE, PC_NONE,
+		     pc_mem((const char *)sa, 2 + 1 + 6), PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_true(ev->sockaddr.cflags & AS_CF_ABSTRACT);
+	assert_int_equal(ev->sockaddr.path_len, 6);
+	assert_memory_equal(ev->sockaddr.path, "egress", 6);
+	free(rec);
+}
+
+static void test_longest_paths_and_odd_bytes(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_sys r = { 0 };
+	char *big = malloc(AS_PATH_MAX), odd[] = "/tmp/\x01\x1b[31m\xff\xfe-\xc3(\0";
+	size_t len;
+	void *rec;
+
+	/* two 4096-byte paths (4095 bytes and the NUL), as the kernel caps them */
+	big[0] = '/';
+	memset(big + 1, 'a', AS_PATH_MAX - 2);
+	big[AS_PATH_MAX - 1] = 0;
+	r.pflags = AS_SYF_USER_TRUNC | SLOT1(AS_SYF_USER_TRUNC);
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_RENAME, pc_mem(big, AS_PATH_MAX), PC_NONE,
+		     pc_mem(big, AS_PATH_MAX), PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_int_equal(ev->path.len, AS_PATH_MAX - 1);
+	assert_int_equal(ev->path2.len, AS_PATH_MAX - 1);
+	assert_true(ev->path.flags & EV_PATH_TRUNC);
+	free(rec);
+	free(big);
+
+	/* control bytes and invalid UTF-8 pass through as bytes */
+	memset(&r, 0, sizeof(r));
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_UNLINK, pc_mem(odd, sizeof(odd) - 1), PC_NONE, PC_NONE,
+		     PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_int_equal(ev->path.len, strlen(odd));
+	free(rec);
+}
+
+static void test_reject_bad_slots(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_sys r = { 0 };
+	unsigned char sa[AS_SYS_SOCKADDR_MAX + 8] = { AF_INET };
+	size_t len;
+	unsigned char *rec;
+
+	/* lengths that do not add up to the record, either way */
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_UNLINK, PC("/a\0"), PC_NONE, PC_NONE, PC_NONE, &len);
+	((struct as_sys *)rec)->len[0] = 4;
+	expect_bad(rec, len, ev, "do not match");
+	((struct as_sys *)rec)->len[0] = 2;
+	expect_bad(rec, len, ev, "do not match");
+	/* truncated: shorter than the fixed part */
+	((struct as_hdr *)rec)->size = sizeof(struct as_sys) - 1;
+	expect_bad(rec, sizeof(struct as_sys) - 1, ev, "shorter than its fixed part");
+	free(rec);
+
+	/* a string without its NUL */
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_UNLINK, PC("/abc"), PC_NONE, PC_NONE, PC_NONE, &len);
+	expect_bad(rec, len, ev, "not NUL-terminated");
+	free(rec);
+
+	/* aux without a NUL */
+	memset(r.aux, 'x', sizeof(r.aux));
+	rec = sysrec(&r, AS_EV_SYS, AS_SC_MOUNT, PC_NONE, PC_NONE, PC_NONE, PC_NONE, &len);
+	expect_bad(rec, len, ev, "aux");
+	free(rec);
+	memset(r.aux, 0, sizeof(r.aux));
+
+	/* a base directory with no path in front of it */
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_MKDIR, PC_NONE, PC("tmp\0"), PC_NONE, PC_NONE, &len);
+	expect_bad(rec, len, ev, "base directory without a path");
+	free(rec);
+
+	/* a resolved slot that claims to be plain too, or to have a base */
+	r.pflags = AS_SYF_RESOLVED | AS_SYF_PLAIN;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_FCHMOD, PC("x\0"), PC_NONE, PC_NONE, PC_NONE, &len);
+	expect_bad(rec, len, ev, "resolved path with other kinds");
+	free(rec);
+	r.pflags = AS_SYF_RESOLVED;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_FCHMOD, PC("x\0"), PC("y\0"), PC_NONE, PC_NONE, &len);
+	expect_bad(rec, len, ev, "resolved path with other kinds");
+	free(rec);
+
+	/* a plain string with a base; an oversized sockaddr */
+	r.pflags = AS_SYF_PLAIN;
+	rec = sysrec(&r, AS_EV_SYS, AS_SC_MEMFD_CREATE, PC("x\0"), PC("y\0"), PC_NONE, PC_NONE,
+		     &len);
+	expect_bad(rec, len, ev, "plain string with a base");
+	free(rec);
+	r.pflags = SLOT1(AS_SYF_SOCKADDR);
+	rec = sysrec(&r, AS_EV_URING, AS_SC_IO_URING_SUBMIT_REQ, PC_NONE, PC_NONE,
+		     pc_mem((const char *)sa, sizeof(sa)), PC_NONE, &len);
+	expect_bad(rec, len, ev, "sockaddr");
+	free(rec);
+
+	/* a file change carrying a socket's syscall is refused at the header */
+	memset(&r, 0, sizeof(r));
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_CONNECT, PC_NONE, PC_NONE, PC_NONE, PC_NONE, &len);
+	expect_bad(rec, len, ev, "with syscall");
+	free(rec);
+}
+
+static void test_table_names_and_formats(void **state)
+{
+	char buf[256];
+	const struct sc_arg *a;
+
+	(void)state;
+	/* Falco's argument names (driver/event_table.c) */
+	a = sctable_arg(AS_SC_RENAMEAT2, "newpath");
+	assert_non_null(a);
+	assert_int_equal(a->src, SRC_PATH);
+	assert_int_equal(a->idx, 1);
+	assert_non_null(sctable_arg(AS_SC_LINKAT, "olddir"));
+	assert_non_null(sctable_arg(AS_SC_SYMLINKAT, "linkdirfd"));
+	assert_non_null(sctable_arg(AS_SC_UNLINKAT, "name"));
+	assert_null(sctable_arg(AS_SC_UNLINKAT, "path"));
+	assert_true(sctable_arg_known("request"));
+	assert_false(sctable_arg_known("no_such_argument"));
+	/* every generic syscall has a number here and a spec the kernel reads */
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++)
+		if (sctable_generic(sc))
+			assert_true(sctable_get(sc)->nr >= 0 &&
+				    sctable_get(sc)->nr < AS_SYS_NR_MAX);
+	/* formats, as Falco prints them */
+	assert_string_equal(sctable_format(FMT_CLONE, 0x10020000, buf, sizeof(buf)),
+			    "CLONE_NEWNS|CLONE_NEWUSER");
+	assert_string_equal(sctable_format(FMT_CLONE, 0, buf, sizeof(buf)), "0");
+	assert_string_equal(sctable_format(FMT_PTRACE, 16, buf, sizeof(buf)), "PTRACE_ATTACH");
+	assert_string_equal(sctable_format(FMT_PTRACE, 99999, buf, sizeof(buf)), "99999");
+	assert_string_equal(sctable_format(FMT_PRCTL, 15, buf, sizeof(buf)), "PR_SET_NAME");
+	assert_string_equal(sctable_format(FMT_RENAME, 1, buf, sizeof(buf)), "RENAME_NOREPLACE");
+	assert_string_equal(sctable_format(FMT_AT, 0x200, buf, sizeof(buf)), "AT_REMOVEDIR");
+	assert_string_equal(sctable_format(FMT_MOUNT, 0xc0ed0000 | 4096 | 16384, buf, sizeof(buf)),
+			    "BIND|REC");
+	assert_string_equal(sctable_format(FMT_MSG, 0x20000000, buf, sizeof(buf)), "MSG_FASTOPEN");
+	assert_string_equal(sctable_format(FMT_URING_OP, 18, buf, sizeof(buf)), "IORING_OP_OPENAT");
+	assert_string_equal(sctable_format(FMT_URING_OP, 200, buf, sizeof(buf)), "200");
+	assert_string_equal(sctable_format(FMT_URING_SETUP, 2, buf, sizeof(buf)),
+			    "IORING_SETUP_SQPOLL");
+	assert_string_equal(sctable_format(FMT_FAMILY, 17, buf, sizeof(buf)), "AF_PACKET");
+	assert_string_equal(sctable_format(FMT_SOCKTYPE, 3 | 0x80000, buf, sizeof(buf)),
+			    "SOCK_RAW");
+	assert_string_equal(sctable_format(FMT_OCT, 0755, buf, sizeof(buf)), "0755");
+	assert_string_equal(sctable_format(FMT_ID, 0xffffffffu, buf, sizeof(buf)), "-1");
+	assert_string_equal(sctable_format(FMT_FD, (uint32_t)-100, buf, sizeof(buf)), "-100");
+	/* an unnamed bit shows as a number next to the names */
+	assert_string_equal(sctable_format(FMT_MEMFD, 1 | 0x100, buf, sizeof(buf)),
+			    "MFD_CLOEXEC|0x100");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_rename_relative_and_absolute, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resolved_plain_and_cwd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uring_sockaddr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_longest_paths_and_odd_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reject_bad_slots, setup, teardown),
+		cmocka_unit_test(test_table_names_and_formats),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
