@@ -150,8 +150,8 @@ int replayer_open(struct replayer *p, const char *path)
 		goto bad;
 	}
 	if (h.abi_version != AS_ABI_VERSION) {
-		diag_err("%s: recorded with event ABI %u, this build uses %u", path, h.abi_version,
-			 AS_ABI_VERSION);
+		diag_err("%s: recorded with event ABI %u, which this build (event ABI %u) cannot "
+			 "read: record it again with this build", path, h.abi_version, AS_ABI_VERSION);
 		goto bad;
 	}
 	p->start_ns = h.start_ns;

@@ -74,7 +74,7 @@ static void test_roundtrip(void **state)
 	size_t off;
 	FILE *fp;
 
-	/* an exec of 444 bytes, a fork of 416 (aligned), an open of 450 */
+	/* an exec of 508 bytes, a fork of 448 (aligned), an open of 482 */
 	recs[0] = tu_simple_exec(10, 1, 0, PC("ls\0"), PC("ls\0bin\0"), PC_NONE, PC_NONE,
 				 &lens[0]);
 	memset(&fk, 0, sizeof(fk));
@@ -219,6 +219,10 @@ static void test_bad_versions(void **state)
 	assert_null(f->p->f);
 	write_hdr(f->path, RECORD_MAGIC, RECORD_FORMAT_VERSION, 0, NULL, 0);
 	assert_int_equal(replayer_open(f->p, f->path), -EINVAL);
+	/* a recording of the previous ABI (before the generic record) */
+	write_hdr(f->path, RECORD_MAGIC, RECORD_FORMAT_VERSION, AS_ABI_VERSION - 1, NULL, 0);
+	assert_int_equal(replayer_open(f->p, f->path), -EINVAL);
+	assert_null(f->p->f);
 	/* and the right ones open */
 	write_hdr(f->path, RECORD_MAGIC, RECORD_FORMAT_VERSION, AS_ABI_VERSION, NULL, 0);
 	assert_int_equal(replayer_open(f->p, f->path), 0);
@@ -281,24 +285,24 @@ static void test_truncated(void **state)
 	uint32_t size;
 
 	/* a size field cut short */
-	size = 416;
+	size = sizeof(struct as_fork); /* 448: aligned */
 	memcpy(tail, &size, 4);
 	expect_bad_second(f, tail, 1);
 	expect_bad_second(f, tail, 3);
-	/* a record cut short: 416 announced, 200 present */
+	/* a record cut short: 448 announced, 200 present */
 	memset(tail, 0, sizeof(tail));
 	memcpy(tail, &size, 4);
 	expect_bad_second(f, tail, 200);
-	expect_bad_second(f, tail, 415);
-	/* exactly complete (without padding: 416 is aligned) */
+	expect_bad_second(f, tail, sizeof(struct as_fork) - 1);
+	/* exactly complete (without padding: 448 is aligned) */
 	{
 		void *first;
 		size_t flen;
 
-		write_with_tail(f, tail, 416, &first, &flen);
+		write_with_tail(f, tail, sizeof(struct as_fork), &first, &flen);
 		assert_int_equal(replayer_open(f->p, f->path), 0);
 		assert_int_equal(replayer_next(f->p), (long)flen);
-		assert_int_equal(replayer_next(f->p), 416);
+		assert_int_equal(replayer_next(f->p), (long)sizeof(struct as_fork));
 		assert_int_equal(replayer_next(f->p), 0);
 		replayer_close(f->p);
 		free(first);
