@@ -1,0 +1,705 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""Every way a process acts is an event (issue 10), on the real kernel: file
+changes, socket acts, privilege and namespace changes, code loads, cwd
+changes, process creation and io_uring requests, each made once by as-acts
+and checked field by field in the alerts of a rules file that selects it
+(output_fields carries exactly the fields asserted on). Failures (ENOENT,
+EXDEV, EEXIST, EACCES, EPERM) are events too, with their errno's name."""
+import os
+import shutil
+import socket
+import stat
+import subprocess
+import tempfile
+import unittest
+
+import harness
+from harness import Sentinel
+
+AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
+NOBODY = 65534
+RULE = "as-acts event"
+BASE = ["evt.type", "evt.res", "proc.pid", "proc.name", "user.uid"]
+# linux/capability.h, by bit number
+CAP_NAMES = [
+    "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID",
+    "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE",
+    "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW",
+    "CAP_IPC_LOCK", "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT",
+    "CAP_SYS_PTRACE", "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+    "CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE",
+    "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE",
+    "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ",
+    "CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
+]
+# linux/sched.h, linux/fcntl.h, linux/fs.h, linux/mount.h
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWUSER = 0x00020000, 0x04000000, 0x10000000
+AT_SYMLINK_NOFOLLOW, AT_REMOVEDIR, AT_SYMLINK_FOLLOW = 0x100, 0x200, 0x400
+RENAME_NOREPLACE = 1
+MNT_DETACH = 2
+AF_PACKET, SOCK_RAW, ETH_P_ALL_BE = 17, 3, 0x0300
+
+
+def caps_text(mask):
+    return " ".join(n for i, n in enumerate(CAP_NAMES) if mask >> i & 1)
+
+
+def status_mask(key):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1], 16)
+    raise AssertionError("no %s in /proc/self/status" % key)
+
+
+class Acts:
+    """agent-sentinel with one rule: CONDITION, output the FIELDS (and BASE);
+    run() makes acts; after the with block, alerts holds their output_fields."""
+
+    def __init__(self, condition, fields):
+        self.tmp = tempfile.mkdtemp(prefix="as-ev-rules-")
+        self.rules = os.path.join(self.tmp, "events.yaml")
+        out = " ".join("%" + f for f in BASE + [f for f in fields if f not in BASE])
+        with open(self.rules, "w") as f:
+            f.write("- rule: %s\n  desc: every act of the test driver\n"
+                    "  condition: %s\n  output: \"%s\"\n  priority: WARNING\n"
+                    % (RULE, condition, out))
+        os.chmod(self.rules, 0o600)  # agent-sentinel refuses rules others may write
+        self.sentinel = Sentinel("-r", self.rules)
+        self.alerts = []
+
+    def __enter__(self):
+        self.sentinel.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.sentinel.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.alerts = [a["output_fields"] for a in self.sentinel.events() if a["rule"] == RULE]
+
+    @staticmethod
+    def run(*args, cwd=None, user=None):
+        """Run as-acts (as USER); return (pid, [output lines])."""
+        cmd = [AS_ACTS] + (["as-user", str(user)] if user is not None else [])
+        cmd += [str(a) for a in args]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, cwd=cwd)
+        out, _ = p.communicate(timeout=60)
+        return p.pid, out.decode().split("\n")[:-1]
+
+
+class EventCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = os.path.realpath(tempfile.mkdtemp(prefix="as-ev-"))
+        os.chmod(self.dir, 0o755)  # nobody's acts reach into it
+        self.f = os.path.join(self.dir, "f")
+        with open(self.f, "w") as f:
+            f.write("hello")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def p(self, *names):
+        return os.path.join(self.dir, *names)
+
+    def one(self, acts, pid, etype, **kw):
+        """The one alert of PID with evt.type ETYPE (and kw, '.' as '__')."""
+        mine = [a for a in acts.alerts if a.get("proc.pid") == pid]
+        got = [a for a in mine if a.get("evt.type") == etype and
+               all(a.get(k.replace("__", ".")) == v for k, v in kw.items())]
+        self.assertEqual(len(got), 1, "%s %s of pid %d among %s" % (etype, kw, pid, mine))
+        return got[0]
+
+    def fields(self, alert, **want):
+        """alert has exactly these values (keys with '.' written '__')."""
+        got = {k: alert.get(k.replace("__", ".")) for k in want}
+        self.assertEqual(got, dict(want), alert)
+
+
+FILE_TYPES = ("rename, renameat, renameat2, link, linkat, symlink, symlinkat, unlink, unlinkat, "
+              "rmdir, mkdir, mkdirat, mknod, mknodat, chmod, fchmod, fchmodat, chown, fchown, "
+              "lchown, fchownat, truncate, ftruncate, setxattr, utimensat, open_by_handle_at, "
+              "openat, chdir, fchdir")
+FILE_FIELDS = ["fs.path.name", "fs.path.nameraw", "fs.path.source", "fs.path.sourceraw",
+               "fs.path.target", "fs.path.targetraw", "fd.name", "fd.num", "proc.cwd",
+               "thread.cap_effective", "thread.cap_permitted", "thread.cap_inheritable",
+               "evt.rawres"] + ["evt.arg." + a for a in (
+                   "oldpath", "newpath", "olddirfd", "newdirfd", "olddir", "newdir", "flags",
+                   "target", "linkpath", "linkdirfd", "path", "name", "dirfd", "mode", "dev",
+                   "filename", "fd", "uid", "gid", "pathname", "length", "size")]
+
+
+def file_acts():
+    return Acts("evt.type in (%s) and proc.name = as-acts" % FILE_TYPES, FILE_FIELDS)
+
+
+class Files(EventCase):
+    def test_rename_family(self):
+        os.mkdir(self.p("sub"))
+        shutil.copy(self.f, self.p("c"))
+        shutil.copy(self.f, self.p("taken"))
+        with file_acts() as a:
+            p1, r1 = a.run("rename", self.f, self.p("g"))
+            p2, r2 = a.run("renameat", self.dir, "./g", "sub/../h")
+            p3, r3 = a.run("renameat2", self.dir, "h", "x", RENAME_NOREPLACE)
+            p4, r4 = a.run("renameat2", self.dir, "c", "taken", RENAME_NOREPLACE)
+        self.assertEqual([r1, r2[-1:], r3[-1:], r4[-1:]], [["0"], ["0"], ["0"], ["-17"]])
+        self.fields(self.one(a, p1, "rename"), evt__res="SUCCESS",
+                    fs__path__source=self.f, fs__path__target=self.p("g"),
+                    evt__arg__oldpath=self.f, evt__arg__newpath=self.p("g"))
+        dirfd = r2[0].split()[1]
+        # relative to a dirfd: absolute and normalised, the raw forms as passed
+        self.fields(self.one(a, p2, "renameat"), evt__res="SUCCESS",
+                    fs__path__source=self.p("g"), fs__path__target=self.p("h"),
+                    fs__path__sourceraw="./g", fs__path__targetraw="sub/../h",
+                    evt__arg__oldpath=self.p("g"), evt__arg__newpath=self.p("h"),
+                    evt__arg__olddirfd=dirfd, evt__arg__newdirfd=dirfd)
+        self.fields(self.one(a, p3, "renameat2"), evt__res="SUCCESS",
+                    fs__path__source=self.p("h"), fs__path__target=self.p("x"),
+                    evt__arg__flags="RENAME_NOREPLACE")
+        self.fields(self.one(a, p4, "renameat2"), evt__res="EEXIST", evt__rawres=-17,
+                    evt__arg__oldpath=self.p("c"), evt__arg__newpath=self.p("taken"),
+                    evt__arg__flags="RENAME_NOREPLACE")
+
+    def test_rename_failures(self):
+        shm = tempfile.mkdtemp(prefix="as-ev-", dir="/dev/shm")
+        try:
+            src = os.path.join(shm, "cross")
+            with open(src, "w") as f:
+                f.write("x")
+            # EXDEV needs two filesystems; /dev/shm is a tmpfs of its own
+            self.assertNotEqual(os.stat(shm).st_dev, os.stat(self.dir).st_dev)
+            with file_acts() as a:
+                pn, rn = a.run("rename", self.f, self.p("missing", "x"))
+                px, rx = a.run("rename", src, self.p("cross"))
+        finally:
+            shutil.rmtree(shm, ignore_errors=True)
+        self.assertEqual([rn, rx], [["-2"], ["-18"]])
+        self.fields(self.one(a, pn, "rename"), evt__res="ENOENT", evt__rawres=-2,
+                    evt__arg__oldpath=self.f, evt__arg__newpath=self.p("missing", "x"))
+        self.fields(self.one(a, px, "rename"), evt__res="EXDEV", evt__rawres=-18,
+                    evt__arg__oldpath=src, evt__arg__newpath=self.p("cross"))
+
+    def test_links(self):
+        with file_acts() as a:
+            pl, rl = a.run("link", self.f, self.p("hard"))
+            pla, rla = a.run("linkat", self.dir, "f", "hard2", AT_SYMLINK_FOLLOW)
+            ps, rs = a.run("symlink", self.f, self.p("soft"))
+            psa, rsa = a.run("symlinkat", "/etc/passwd", self.dir, "soft2")
+            pf, rf = a.run("link", self.f, self.p("hard"))  # exists now
+        self.assertEqual([rl, rla[-1:], rs, rsa[-1:], rf], [["0"], ["0"], ["0"], ["0"], ["-17"]])
+        self.assertEqual(os.stat(self.p("hard2")).st_ino, os.stat(self.f).st_ino)
+        # Falco's link: source is the new name, target the existing file
+        self.fields(self.one(a, pl, "link"), evt__res="SUCCESS",
+                    fs__path__source=self.p("hard"), fs__path__target=self.f,
+                    evt__arg__oldpath=self.f, evt__arg__newpath=self.p("hard"))
+        self.fields(self.one(a, pla, "linkat"), evt__res="SUCCESS",
+                    fs__path__source=self.p("hard2"), fs__path__target=self.f,
+                    evt__arg__oldpath=self.f, evt__arg__newpath=self.p("hard2"),
+                    evt__arg__flags="AT_SYMLINK_FOLLOW", evt__arg__olddir=rla[0].split()[1])
+        self.fields(self.one(a, ps, "symlink"), evt__res="SUCCESS",
+                    fs__path__source=self.p("soft"), fs__path__target=self.f,
+                    evt__arg__target=self.f, evt__arg__linkpath=self.p("soft"))
+        self.fields(self.one(a, psa, "symlinkat"), evt__res="SUCCESS",
+                    fs__path__source=self.p("soft2"), fs__path__target="/etc/passwd",
+                    evt__arg__target="/etc/passwd", evt__arg__linkpath=self.p("soft2"),
+                    evt__arg__linkdirfd=rsa[0].split()[1])
+        self.fields(self.one(a, pf, "link"), evt__res="EEXIST",
+                    evt__arg__newpath=self.p("hard"))
+
+    def test_relative_symlink_target_is_made_absolute_like_falco(self):
+        """Falco's fs.path.target prepends the thread's cwd to a relative
+        path (the raw form keeps it as given), for symlink contents too."""
+        with file_acts() as a:
+            p, r = a.run("symlinkat", "f", self.dir, "rel-soft", cwd=self.dir)
+        self.assertEqual(r[-1:], ["0"])
+        self.fields(self.one(a, p, "symlinkat"), evt__res="SUCCESS", evt__arg__target="f",
+                    fs__path__targetraw="f", fs__path__target=self.f)
+
+    def test_removal_and_creation(self):
+        for d in ("rmd", "rmd2", "sub"):
+            os.mkdir(self.p(d))
+        os.symlink(self.f, self.p("soft"))
+        with file_acts() as a:
+            pu, ru = a.run("unlink", self.p("soft"))
+            pua, rua = a.run("unlinkat", self.dir, "rmd", AT_REMOVEDIR)
+            pr, rr = a.run("rmdir", self.p("rmd2"))
+            pm, rm = a.run("mkdir", self.p("m"), "0755")
+            pma, rma = a.run("mkdirat", self.dir, "./m2", "0700")
+            pc, rc = a.run("chdir-mkdir", self.p("sub"), "rel", "0750")
+            pn, rn = a.run("mknod", self.p("fifo"), "0644")
+            pna, rna = a.run("mknodat", self.dir, "fifo2", "0600")
+            pe, re_ = a.run("unlink", self.p("nothing"))
+        self.assertEqual([ru, rua[-1:], rr, rm, rma[-1:], rc, rn, rna[-1:], re_],
+                         [["0"]] * 8 + [["-2"]])
+        self.assertTrue(stat.S_ISFIFO(os.stat(self.p("fifo")).st_mode))
+        self.fields(self.one(a, pu, "unlink"), evt__res="SUCCESS",
+                    fs__path__name=self.p("soft"), evt__arg__path=self.p("soft"))
+        self.fields(self.one(a, pua, "unlinkat"), evt__res="SUCCESS",
+                    fs__path__name=self.p("rmd"), fs__path__nameraw="rmd",
+                    evt__arg__name=self.p("rmd"), evt__arg__flags="AT_REMOVEDIR",
+                    evt__arg__dirfd=rua[0].split()[1])
+        self.fields(self.one(a, pr, "rmdir"), evt__res="SUCCESS",
+                    fs__path__name=self.p("rmd2"), evt__arg__path=self.p("rmd2"))
+        self.fields(self.one(a, pm, "mkdir"), evt__res="SUCCESS",
+                    fs__path__name=self.p("m"), evt__arg__path=self.p("m"), evt__arg__mode="0755")
+        self.fields(self.one(a, pma, "mkdirat"), evt__res="SUCCESS",
+                    fs__path__name=self.p("m2"), fs__path__nameraw="./m2",
+                    evt__arg__path=self.p("m2"), evt__arg__mode="0700")
+        # relative to a cwd changed after exec: absolute, and proc.cwd follows
+        self.fields(self.one(a, pc, "mkdir"), evt__res="SUCCESS",
+                    fs__path__name=self.p("sub", "rel"), fs__path__nameraw="rel",
+                    evt__arg__path=self.p("sub", "rel"), evt__arg__mode="0750",
+                    proc__cwd=self.p("sub"))
+        self.fields(self.one(a, pn, "mknod"), evt__res="SUCCESS",
+                    fs__path__name=self.p("fifo"), evt__arg__path=self.p("fifo"),
+                    evt__arg__mode="010644")
+        self.fields(self.one(a, pna, "mknodat"), evt__res="SUCCESS",
+                    fs__path__name=self.p("fifo2"), evt__arg__path=self.p("fifo2"),
+                    evt__arg__mode="010600")
+        self.fields(self.one(a, pe, "unlink"), evt__res="ENOENT",
+                    evt__arg__path=self.p("nothing"))
+
+    def test_metadata(self):
+        os.symlink(self.f, self.p("soft"))
+        with file_acts() as a:
+            pc, rc = a.run("chmod", self.f, "0600")
+            pfc, rfc = a.run("fchmod", self.f, "0640")
+            pca, rca = a.run("fchmodat", self.dir, "f", "0604")
+            po, ro = a.run("chown", self.f, 1, 2)
+            pfo, rfo = a.run("fchown", self.f, 3, 4)
+            plo, rlo = a.run("lchown", self.p("soft"), 5, 6)
+            poa, roa = a.run("fchownat", self.dir, "f", 7, 8, AT_SYMLINK_NOFOLLOW)
+            pt, rt = a.run("truncate", self.f, 3)
+            pft, rft = a.run("ftruncate", self.f, 1)
+            px, rx = a.run("setxattr", self.f, "user.x", "v")
+            pu, ru = a.run("utimensat", self.dir, "f")
+        self.assertEqual([rc, rfc[-1:], rca[-1:], ro, rfo[-1:], rlo, roa[-1:], rt, rft[-1:], rx,
+                          ru[-1:]], [["0"]] * 11)
+        st = os.stat(self.f)
+        self.assertEqual((st.st_uid, st.st_gid, st.st_size), (7, 8, 1))
+        self.assertEqual(os.lstat(self.p("soft")).st_uid, 5)
+        f = self.f
+        self.fields(self.one(a, pc, "chmod"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__filename=f, evt__arg__mode="0600")
+        self.fields(self.one(a, pfc, "fchmod"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__fd=rfc[0].split()[1], evt__arg__mode="0640")
+        self.fields(self.one(a, pca, "fchmodat"), evt__res="SUCCESS", fs__path__name=f,
+                    fs__path__nameraw="f", evt__arg__filename=f, evt__arg__mode="0604")
+        self.fields(self.one(a, po, "chown"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__path=f, evt__arg__uid="1", evt__arg__gid="2")
+        self.fields(self.one(a, pfo, "fchown"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__uid="3", evt__arg__gid="4")
+        self.fields(self.one(a, plo, "lchown"), evt__res="SUCCESS",
+                    fs__path__name=self.p("soft"), evt__arg__uid="5", evt__arg__gid="6")
+        self.fields(self.one(a, poa, "fchownat"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__pathname=f, evt__arg__uid="7", evt__arg__gid="8",
+                    evt__arg__flags="AT_SYMLINK_NOFOLLOW")
+        self.fields(self.one(a, pt, "truncate"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__path=f, evt__arg__length="3")
+        self.fields(self.one(a, pft, "ftruncate"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__length="1")
+        self.fields(self.one(a, px, "setxattr"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__path=f, evt__arg__name="user.x", evt__arg__size="1")
+        self.fields(self.one(a, pu, "utimensat"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__path=f)
+
+    def test_opens_that_change_files(self):
+        with file_acts() as a:
+            ph, rh = a.run("open_by_handle_at", self.f)
+            pt, rt = a.run("open-trunc", self.f)
+        self.assertGreaterEqual(int(rh[-1]), 0)
+        self.assertGreaterEqual(int(rt[-1]), 0)
+        self.assertEqual(os.stat(self.f).st_size, 0)  # O_RDONLY|O_TRUNC destroyed the data
+        e = self.one(a, ph, "open_by_handle_at")
+        # the opened file's path comes from the kernel, as for a successful open
+        self.fields(e, evt__res="SUCCESS", fd__name=self.f, fd__num=int(rh[-1]))
+        e = self.one(a, pt, "openat", fd__name=self.f)
+        self.assertEqual(e["evt.res"], "SUCCESS")
+        self.assertEqual(set(e["evt.arg.flags"].split("|")), {"O_RDONLY", "O_TRUNC"}, e)
+
+    def test_denied_as_nobody(self):
+        locked = self.p("locked")
+        os.mkdir(locked, 0o755)  # root's, not writable by nobody
+        victim = os.path.join(locked, "victim")
+        with open(victim, "w") as f:
+            f.write("x")
+        with file_acts() as a:
+            pu, ru = a.run("unlink", victim, user=NOBODY)
+            pc, rc = a.run("chmod", victim, "0777", user=NOBODY)
+            pr, rr = a.run("rename", victim, self.p("stolen"), user=NOBODY)
+        self.assertEqual([ru, rc, rr], [["-13"], ["-1"], ["-13"]])
+        self.assertTrue(os.path.exists(victim))
+        self.fields(self.one(a, pu, "unlink"), evt__res="EACCES", evt__rawres=-13,
+                    evt__arg__path=victim, user__uid=NOBODY)
+        self.fields(self.one(a, pc, "chmod"), evt__res="EPERM", evt__rawres=-1,
+                    evt__arg__filename=victim, evt__arg__mode="0777", user__uid=NOBODY)
+        self.fields(self.one(a, pr, "rename"), evt__res="EACCES",
+                    evt__arg__oldpath=victim, evt__arg__newpath=self.p("stolen"))
+
+    def test_capability_sets(self):
+        """Every event carries the thread's capabilities: root's bounding set
+        after an exec as root, nothing as nobody."""
+        with file_acts() as a:
+            pr, _ = a.run("chmod", self.f, "0644")
+            pn, _ = a.run("chmod", self.f, "0644", user=NOBODY)
+        # an exec as root: permitted = effective = the bounding set
+        root = caps_text(status_mask("CapBnd"))
+        self.fields(self.one(a, pr, "chmod"), thread__cap_effective=root,
+                    thread__cap_permitted=root,
+                    thread__cap_inheritable=caps_text(status_mask("CapInh")))
+        self.fields(self.one(a, pn, "chmod"), evt__res="EPERM", thread__cap_effective="",
+                    thread__cap_permitted="")
+
+
+NET_FIELDS = ["fd.name", "fd.num", "fd.sip", "fd.sport", "fd.cip", "fd.cport", "fd.l4proto",
+              "fd.typechar", "fd.connected", "evt.arg.fd", "evt.arg.flags", "evt.arg.domain",
+              "evt.arg.type", "evt.arg.proto", "evt.arg.addr", "evt.arg.opcode"]
+
+
+def net_acts():
+    return Acts("evt.type in (sendto, sendmsg, sendmmsg, bind, listen, accept4, socket, "
+                "connect, io_uring_submit_req) and proc.name = as-acts", NET_FIELDS)
+
+
+class Network(EventCase):
+    def setUp(self):
+        super().setUp()
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", 0))
+        self.udp.settimeout(5)
+        self.uport = self.udp.getsockname()[1]
+        self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.tcp.bind(("127.0.0.1", 0))
+        self.tcp.listen(16)
+        self.tport = self.tcp.getsockname()[1]
+
+    def tearDown(self):
+        self.udp.close()
+        self.tcp.close()
+        super().tearDown()
+
+    def free_port(self):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        return port
+
+    def test_sends_with_a_destination(self):
+        with open("/proc/sys/net/ipv4/tcp_fastopen") as f:
+            self.assertTrue(int(f.read()) & 1, "net.ipv4.tcp_fastopen has the client side off")
+        with net_acts() as a:
+            pt, rt = a.run("sendto-udp", "127.0.0.1", self.uport)
+            pm, rm = a.run("sendmsg-udp", "127.0.0.1", self.uport)
+            pmm, rmm = a.run("sendmmsg-udp", "127.0.0.1", self.uport)
+            pc, rc = a.run("sendto-connected", "127.0.0.1", self.uport)
+            pf, rf = a.run("sendto-fastopen", "127.0.0.1", self.tport)
+        self.assertEqual([rt, rm, rmm, rc, rf], [["8"], ["8"], ["2"], ["8"], ["8"]])
+        got = [self.udp.recv(64) for _ in range(5)]  # the datagrams did arrive
+        self.assertEqual(got, [b"as-acts\n"] * 5)
+        for pid, t in ((pt, "sendto"), (pm, "sendmsg"), (pmm, "sendmmsg")):
+            e = self.one(a, pid, t)
+            self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=self.uport,
+                        fd__l4proto="udp", fd__typechar="4")
+            self.assertTrue(e["fd.name"].endswith("->127.0.0.1:%d" % self.uport), e)
+        # a send on a connected socket names no destination: the connect was the act
+        self.assertEqual([x for x in a.alerts if x["proc.pid"] == pc and
+                          x["evt.type"] in ("sendto", "sendmsg")], [])
+        self.fields(self.one(a, pc, "connect"), fd__sport=self.uport, fd__l4proto="udp")
+        # TCP Fast Open: the sendto is the connection
+        e = self.one(a, pf, "sendto")
+        self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=self.tport,
+                    fd__l4proto="tcp", evt__arg__flags="MSG_FASTOPEN")
+        self.assertEqual(e["fd.name"], "127.0.0.1:%d->127.0.0.1:%d" % (e["fd.cport"], self.tport))
+
+    def test_bind(self):
+        port = self.free_port()
+        with net_acts() as a:
+            pb, rb = a.run("bind4", "127.0.0.1", port)
+            px, rx = a.run("bind4", "127.0.0.1", self.tport)  # taken
+        self.assertEqual([rb, rx], [["0"], ["-98"]])
+        self.fields(self.one(a, pb, "bind"), evt__res="SUCCESS", fd__sip="127.0.0.1",
+                    fd__sport=port, fd__l4proto="tcp")
+        self.fields(self.one(a, px, "bind"), evt__res="EADDRINUSE", fd__sport=self.tport)
+
+    def test_listen_names_the_local_address(self):
+        port = self.free_port()
+        with net_acts() as a:
+            pl, rl = a.run("listen4", "127.0.0.1", port)
+        self.assertEqual(rl, ["0"])
+        self.fields(self.one(a, pl, "listen"), evt__res="SUCCESS", fd__sip="127.0.0.1",
+                    fd__sport=port, fd__l4proto="tcp")
+
+    def test_accept_names_the_peer(self):
+        with net_acts() as a:
+            p, r = a.run("accept4")
+        port, peer = int(r[0].split()[1]), int(r[1].split()[1])
+        self.assertGreaterEqual(int(r[2]), 0)
+        e = self.one(a, p, "accept4")
+        # Falco's tuple of an accepted socket: client (the peer) -> server (us)
+        self.fields(e, evt__res="SUCCESS", fd__num=int(r[2]), fd__cip="127.0.0.1",
+                    fd__cport=peer, fd__sip="127.0.0.1", fd__sport=port, fd__l4proto="tcp",
+                    fd__connected=True,
+                    fd__name="127.0.0.1:%d->127.0.0.1:%d" % (peer, port))
+
+    def test_sockets(self):
+        with net_acts() as a:
+            pr, rr = a.run("socket", AF_PACKET, SOCK_RAW, ETH_P_ALL_BE)
+            pn, rn = a.run("socket", AF_PACKET, SOCK_RAW, ETH_P_ALL_BE, user=NOBODY)
+        self.assertGreaterEqual(int(rr[0]), 0)
+        self.assertEqual(rn, ["-1"])
+        self.fields(self.one(a, pr, "socket"), evt__res="SUCCESS", fd__num=int(rr[0]),
+                    evt__arg__domain="AF_PACKET", evt__arg__type="SOCK_RAW")
+        self.fields(self.one(a, pn, "socket"), evt__res="EPERM",
+                    evt__arg__domain="AF_PACKET", evt__arg__type="SOCK_RAW", user__uid=NOBODY)
+
+    def test_io_uring_sendmsg(self):
+        with net_acts() as a:
+            pm, rm = a.run("uring-sendmsg-udp", "127.0.0.1", self.uport)
+        self.assertEqual(rm[-1:], ["8"])
+        self.assertEqual(self.udp.recv(64), b"as-acts\n")
+        self.fields(self.one(a, pm, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_SENDMSG",
+                    fd__sip="127.0.0.1", fd__sport=self.uport, fd__l4proto="udp",
+                    fd__num=int(rm[0].split()[1]))
+
+    def test_io_uring_connect(self):
+        with net_acts() as a:
+            pc, rc = a.run("uring-connect", "127.0.0.1", self.tport)
+        self.assertEqual(rc[-1:], ["0"])
+        self.fields(self.one(a, pc, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_CONNECT",
+                    fd__sip="127.0.0.1", fd__sport=self.tport, fd__l4proto="tcp",
+                    fd__num=int(rc[0].split()[1]))
+
+
+PRIV_FIELDS = ["evt.arg." + n for n in (
+    "uid", "gid", "flags", "nstype", "fd", "request", "pid", "dev", "dir", "type", "name",
+    "path", "cmd", "cmd_name", "option", "arg2_str", "entries")] + [
+    "fs.path.name", "fs.path.target", "proc.cwd", "evt.rawres"]
+
+
+class Privilege(EventCase):
+    def priv_acts(self):
+        return Acts("evt.type in (setfsuid, setfsgid, setgroups, unshare, setns, ptrace, mount, "
+                    "umount2, chroot, bpf, chdir, fchdir, setsid, clone, clone3, fork, vfork) "
+                    "and proc.name = as-acts", PRIV_FIELDS)
+
+    def test_credentials_and_namespaces(self):
+        with self.priv_acts() as a:
+            pu, ru = a.run("setfsuid", 1000)
+            pg, rg = a.run("setfsgid", 1001)
+            pgs, rgs = a.run("setgroups", "1,2,3")
+            pn, rn = a.run("unshare", CLONE_NEWUSER)
+            pn2, rn2 = a.run("unshare", CLONE_NEWNS | CLONE_NEWUTS)
+            pne, rne = a.run("unshare", CLONE_NEWNS, user=NOBODY)
+            ps, rs = a.run("setns", "/proc/self/ns/uts", CLONE_NEWUTS)
+        self.assertEqual([ru, rg, rgs, rn, rn2, rne, rs[-1:]],
+                         [["0"], ["0"], ["0"], ["0"], ["0"], ["-1"], ["0"]])
+        self.fields(self.one(a, pu, "setfsuid"), evt__arg__uid="1000")
+        self.fields(self.one(a, pg, "setfsgid"), evt__arg__gid="1001")
+        self.fields(self.one(a, pgs, "setgroups"), evt__res="SUCCESS")
+        self.fields(self.one(a, pn, "unshare"), evt__res="SUCCESS", evt__arg__flags="CLONE_NEWUSER")
+        self.fields(self.one(a, pn2, "unshare"), evt__res="SUCCESS",
+                    evt__arg__flags="CLONE_NEWNS|CLONE_NEWUTS")
+        self.fields(self.one(a, pne, "unshare"), evt__res="EPERM", evt__arg__flags="CLONE_NEWNS",
+                    user__uid=NOBODY)
+        self.fields(self.one(a, ps, "setns"), evt__res="SUCCESS", evt__arg__nstype="CLONE_NEWUTS",
+                    evt__arg__fd=rs[0].split()[1])
+
+    def test_ptrace_mount_chroot_bpf(self):
+        mnt = self.p("mnt")
+        os.mkdir(mnt)
+        with self.priv_acts() as a:
+            pp, rp = a.run("ptrace-attach")
+            pm, rm = a.run("mount-tmpfs", mnt)
+            pu, ru = a.run("umount2", mnt, MNT_DETACH)
+            pc, rc = a.run("chroot", self.dir)
+            pce, rce = a.run("chroot", self.dir, user=NOBODY)
+            pb, rb = a.run("bpf-prog-load-fail")
+        self.assertEqual([rp[-1:], rm, ru, rc, rce, rb], [["0"], ["0"], ["0"], ["0"], ["-1"], ["-7"]])
+        child = rp[0].split()[1]
+        self.fields(self.one(a, pp, "ptrace", evt__arg__request="PTRACE_ATTACH"),
+                    evt__res="SUCCESS", evt__arg__pid=child)
+        # the private propagation set-up is a mount too (of /); ours is on mnt
+        self.fields(self.one(a, pm, "mount", evt__arg__dir=mnt), evt__res="SUCCESS",
+                    fs__path__target=mnt, evt__arg__dev="as-acts", evt__arg__type="tmpfs",
+                    evt__arg__flags="NOSUID")
+        self.fields(self.one(a, pu, "umount2"), evt__res="SUCCESS", fs__path__name=mnt,
+                    evt__arg__name=mnt, evt__arg__flags="DETACH")
+        self.fields(self.one(a, pc, "chroot"), evt__res="SUCCESS", evt__arg__path=self.dir)
+        self.fields(self.one(a, pce, "chroot"), evt__res="EPERM", evt__arg__path=self.dir)
+        self.fields(self.one(a, pb, "bpf"), evt__res="E2BIG", evt__rawres=-7, evt__arg__cmd="5",
+                    evt__arg__cmd_name="BPF_PROG_LOAD")
+
+    def test_cwd_and_session(self):
+        os.mkdir(self.p("sub"))
+        with self.priv_acts() as a:
+            pc, rc = a.run("chdir", self.p("sub"))
+            pf, rf = a.run("fchdir", self.p("sub"))
+            pe, re_ = a.run("chdir", self.p("none"))
+            ps, rs = a.run("setsid")
+        self.assertEqual([rc, rf[-1:], re_], [["0"], ["0"], ["-2"]])
+        self.fields(self.one(a, pc, "chdir"), evt__res="SUCCESS", evt__arg__path=self.p("sub"),
+                    proc__cwd=self.p("sub"))
+        self.fields(self.one(a, pf, "fchdir"), evt__res="SUCCESS", evt__arg__fd=rf[0].split()[1],
+                    evt__arg__path=self.p("sub"), proc__cwd=self.p("sub"))
+        self.fields(self.one(a, pe, "chdir"), evt__res="ENOENT", proc__cwd=os.getcwd())
+        child = int(rs[0].split()[1])
+        self.assertEqual(rs[1], str(child))
+        self.fields(self.one(a, child, "setsid"), evt__res="SUCCESS")
+
+    def test_relative_chdir(self):
+        """A relative chdir resolves against the cwd it started from."""
+        os.mkdir(self.p("sub"))
+        with self.priv_acts() as a:
+            p, r = a.run("chdir", "sub/../sub", cwd=self.dir)
+        self.assertEqual(r, ["0"])
+        self.fields(self.one(a, p, "chdir"), evt__res="SUCCESS", evt__arg__path=self.p("sub"),
+                    proc__cwd=self.p("sub"))
+
+    def test_process_creation_flags(self):
+        with self.priv_acts() as a:
+            pc, rc = a.run("clone", CLONE_NEWUTS)
+            pc3, rc3 = a.run("clone3", CLONE_NEWUTS)
+            pv, rv = a.run("vfork")
+        for r in (rc, rc3, rv):
+            self.assertGreater(int(r[0]), 0)
+        # the exit signal (SIGCHLD, the low byte) is not a flag
+        self.fields(self.one(a, pc, "clone"), evt__arg__flags="CLONE_NEWUTS",
+                    evt__arg__pid=rc[0])
+        self.fields(self.one(a, pc3, "clone3"), evt__arg__flags="CLONE_NEWUTS",
+                    evt__arg__pid=rc3[0])
+        self.fields(self.one(a, pv, "vfork"), evt__arg__flags="CLONE_VM|CLONE_VFORK",
+                    evt__arg__pid=rv[0])
+
+
+class Code(EventCase):
+    def test_prctl_set_name(self):
+        # the new name is in force at the syscall's exit: select by option
+        with Acts("evt.type = prctl and evt.arg.option = PR_SET_NAME",
+                  ["evt.arg.option", "evt.arg.arg2_str"]) as a:
+            p, r = a.run("prctl-setname", "as-renamed")
+        self.assertEqual(r, ["0"])
+        self.fields(self.one(a, p, "prctl"), evt__res="SUCCESS", evt__arg__option="PR_SET_NAME",
+                    evt__arg__arg2_str="as-renamed")
+
+    def test_memfd_exec(self):
+        with Acts("evt.type in (memfd_create, execve, execveat) and "
+                  "(proc.name = as-acts or proc.is_exe_from_memfd = true)",
+                  ["evt.arg.name", "evt.arg.flags", "evt.arg.fd", "proc.is_exe_from_memfd",
+                   "proc.exepath"]) as a:
+            p, r = a.run("memfd-exec", "as-memfd")
+            pn, rn = a.run("chdir", "/")  # an exec from a file
+        self.assertEqual(len(r), 1)
+        self.fields(self.one(a, p, "memfd_create"), evt__res="SUCCESS", evt__arg__name="as-memfd",
+                    evt__arg__flags="MFD_CLOEXEC", evt__arg__fd=r[0])
+        self.fields(self.one(a, p, "execveat"), evt__res="SUCCESS", proc__is_exe_from_memfd=True)
+        self.fields(self.one(a, pn, "execve"), proc__is_exe_from_memfd=False)
+
+    def suid_dir(self):
+        """A directory nobody can reach on a filesystem without nosuid."""
+        for base in (self.dir, "/var/tmp", os.path.dirname(os.path.realpath(AS_ACTS))):
+            if not os.statvfs(base).f_flag & os.ST_NOSUID:
+                d = tempfile.mkdtemp(prefix="as-ev-suid-", dir=base)
+                os.chmod(d, 0o755)
+                self.addCleanup(shutil.rmtree, d, True)
+                return d
+        raise AssertionError("no filesystem without nosuid for the setuid copy")
+
+    def test_exec_of_setuid_root_program(self):
+        d = self.suid_dir()
+        suid, plain = os.path.join(d, "id-suid"), os.path.join(d, "id-plain")
+        for path, mode in ((suid, 0o4755), (plain, 0o755)):
+            shutil.copy("/usr/bin/id", path)
+            os.chown(path, 0, 0)
+            os.chmod(path, mode)
+        with Acts("evt.type = execve and proc.name in (id-suid, id-plain)",
+                  ["proc.exepath", "proc.exec_raised_privileges", "proc.exec_prev_uid",
+                   "proc.exec_prev_euid", "proc.exec_prev_egid"]) as a:
+            ps, rs = a.run("exec", suid, user=NOBODY)
+            pp, rp = a.run("exec", plain, user=NOBODY)
+        self.assertIn("euid=0(root)", rs[0])  # the bit did raise it
+        self.assertNotIn("euid=", rp[0])
+        self.fields(self.one(a, ps, "execve"), evt__res="SUCCESS", proc__exepath=suid,
+                    proc__exec_raised_privileges=True, proc__exec_prev_uid=NOBODY,
+                    proc__exec_prev_euid=NOBODY, proc__exec_prev_egid=NOBODY)
+        self.fields(self.one(a, pp, "execve"), evt__res="SUCCESS", proc__exepath=plain,
+                    proc__exec_raised_privileges=False, proc__exec_prev_euid=NOBODY)
+
+
+URING_FIELDS = ["evt.arg.opcode", "evt.arg.flags", "evt.arg.mode", "evt.arg.entries",
+                "evt.arg.sq_thread", "fs.path.name", "fs.path.source", "fs.path.target",
+                "fd.name", "fd.num"]
+
+
+class IoUring(EventCase):
+    def uring_acts(self):
+        return Acts("evt.type in (io_uring_setup, io_uring_submit_req) and proc.name = as-acts",
+                    URING_FIELDS)
+
+    def test_file_requests(self):
+        u, u2 = self.p("u"), self.p("u2")
+        with self.uring_acts() as a:
+            po, ro = a.run("uring-openat-write", u)
+            pr, rr = a.run("uring-renameat", u, u2)
+            pm, rm = a.run("uring-mkdirat", self.p("um"), "0700")
+            ps, rs = a.run("uring-symlinkat", u2, self.p("us"))
+            pl, rl = a.run("uring-linkat", u2, self.p("ul"))
+            pu, ru = a.run("uring-unlinkat", self.p("ul"))
+        self.assertEqual([ro[1:], rr, rm, rs, rl, ru], [["8"], ["0"], ["0"], ["0"], ["0"], ["0"]])
+        with open(u2) as f:
+            self.assertEqual(f.read(), "as-acts\n")
+        self.fields(self.one(a, po, "io_uring_setup"), evt__res="SUCCESS", evt__arg__flags="0",
+                    evt__arg__entries="4")
+        self.fields(self.one(a, po, "io_uring_submit_req", evt__arg__opcode="IORING_OP_OPENAT"),
+                    fs__path__name=u, evt__arg__mode="0644")
+        self.fields(self.one(a, po, "io_uring_submit_req", evt__arg__opcode="IORING_OP_WRITE"),
+                    fs__path__name=u)
+        self.fields(self.one(a, pr, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_RENAMEAT",
+                    fs__path__source=u, fs__path__target=u2)
+        self.fields(self.one(a, pm, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_MKDIRAT",
+                    fs__path__name=self.p("um"), evt__arg__mode="0700")
+        self.fields(self.one(a, ps, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_SYMLINKAT",
+                    fs__path__source=self.p("us"), fs__path__target=u2)
+        self.fields(self.one(a, pl, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_LINKAT",
+                    fs__path__source=self.p("ul"), fs__path__target=u2)
+        self.fields(self.one(a, pu, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_UNLINKAT",
+                    fs__path__name=self.p("ul"))
+
+    def test_failing_request_is_an_event_with_its_paths(self):
+        """A request is seen when submitted, before it runs: one that fails
+        (ENOENT here) is an event all the same, with both paths."""
+        with self.uring_acts() as a:
+            p, r = a.run("uring-renameat", self.f, self.p("missing", "x"))
+        self.assertEqual(r, ["-2"])
+        self.assertTrue(os.path.exists(self.f))
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_RENAMEAT",
+                    fs__path__source=self.f, fs__path__target=self.p("missing", "x"))
+
+    def test_opened_file_is_fd_name_like_an_open(self):
+        """An IORING_OP_OPENAT is an open without an open syscall: the rules
+        that watch opens read fd.name, so the request carries it too; a
+        WRITE request names its fd's file."""
+        u = self.p("u")
+        with self.uring_acts() as a:
+            po, ro = a.run("uring-openat-write", u)
+        self.assertEqual(ro[1:], ["8"])
+        self.fields(self.one(a, po, "io_uring_submit_req", evt__arg__opcode="IORING_OP_OPENAT"),
+                    fd__name=u)
+        self.fields(self.one(a, po, "io_uring_submit_req", evt__arg__opcode="IORING_OP_WRITE"),
+                    fd__name=u, fd__num=int(ro[0]))
+
+    def test_sqpoll_requests_belong_to_the_owner(self):
+        sq = self.p("sq")
+        with self.uring_acts() as a:
+            p, r = a.run("uring-sqpoll-openat", sq)
+        self.assertGreaterEqual(int(r[0]), 0)
+        self.assertTrue(os.path.exists(sq))
+        e = self.one(a, p, "io_uring_setup")
+        self.assertIn("IORING_SETUP_SQPOLL", e["evt.arg.flags"].split("|"), e)
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_OPENAT",
+                    fs__path__name=sq, proc__name="as-acts", evt__arg__sq_thread="1")
+
+
+if __name__ == "__main__":
+    harness.main()
