@@ -17,15 +17,18 @@
  *            mkdir PATH MODE | mkdirat DIR REL MODE | chdir-mkdir DIR REL MODE
  *            mknod PATH MODE (a fifo) | mknodat DIR REL MODE (a fifo)
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
+ *            fchmodat2 DIR REL MODE FLAGS
  *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
  *            truncate PATH LEN | ftruncate PATH LEN | setxattr PATH NAME VALUE
  *            utimensat DIR REL | open_by_handle_at PATH | open-trunc PATH
  *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
- *            sendmsg-udp IP PORT | sendmmsg-udp IP PORT (two messages)
+ *            sendto-udp6 IP6 PORT | sendmsg-udp IP PORT | sendmsg-connected IP PORT
+ *            sendmmsg-udp IP PORT (two messages)
  *            sendto-fastopen IP PORT | bind4 IP PORT | listen4 IP PORT | accept4
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
+ *            ptrace-pid PID (PTRACE_ATTACH) | finit_module PATH | delete_module NAME
  *            mount-tmpfs DIR | umount2 DIR FLAGS | chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
@@ -67,6 +70,9 @@ extern char **environ;
 #define HANDLE_BYTES_MAX 128	/* MAX_HANDLE_SZ in linux/exportfs.h */
 #define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
 #define RING_ENTRIES 4		/* one request at a time, plus room */
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452	/* Linux 6.6; newer than this libc's headers */
+#endif
 
 static long res(long r)
 {
@@ -252,6 +258,17 @@ static int net_op(int argc, char **argv)
 		fprintf(stderr, "as-acts: %s needs IP PORT\n", op);
 		return 2;
 	}
+	if (!strcmp(op, "sendto-udp6")) {
+		struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+					     .sin6_port = htons((uint16_t)atoi(argv[2])) };
+
+		inet_pton(AF_INET6, argv[1], &sin6.sin6_addr);
+		fd = socket(AF_INET6, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, 0, &sin6,
+					  sizeof(sin6))));
+	}
 	sin4(&sin, argv[1], argv[2]);
 	if (!strcmp(op, "sendto-udp") || !strcmp(op, "sendto-connected")) {
 		int connected = !strcmp(op, "sendto-connected");
@@ -262,13 +279,15 @@ static int net_op(int argc, char **argv)
 		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, 0,
 					  connected ? NULL : &sin, connected ? 0 : sizeof(sin))));
 	}
-	if (!strcmp(op, "sendmsg-udp")) {
+	if (!strcmp(op, "sendmsg-udp") || !strcmp(op, "sendmsg-connected")) {
+		int connected = !strcmp(op, "sendmsg-connected");
 		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
-		struct msghdr msg = { .msg_name = &sin, .msg_namelen = sizeof(sin),
+		struct msghdr msg = { .msg_name = connected ? NULL : &sin,
+				      .msg_namelen = connected ? 0 : sizeof(sin),
 				      .msg_iov = &iov, .msg_iovlen = 1 };
 
 		fd = socket(AF_INET, SOCK_DGRAM, 0);
-		if (fd < 0)
+		if (fd < 0 || (connected && connect(fd, (struct sockaddr *)&sin, sizeof(sin))))
 			return report(-errno);
 		return report(res(syscall(SYS_sendmsg, fd, &msg, 0)));
 	}
@@ -415,6 +434,18 @@ static int priv_op(int argc, char **argv)
 			return report(r ? r : -errno);
 		return report(res(syscall(SYS_umount2, argv[1], (int)num(argv[2]))));
 	}
+	if (!strcmp(op, "ptrace-pid") && argc == 2)
+		return report(res(syscall(SYS_ptrace, PTRACE_ATTACH, atoi(argv[1]), NULL, NULL)));
+	if (!strcmp(op, "finit_module") && argc == 2) {
+		int fd = open(argv[1], O_RDONLY);
+
+		if (fd < 0)
+			return report(-errno);
+		note("fd", fd);
+		return report(res(syscall(SYS_finit_module, fd, "", 0)));
+	}
+	if (!strcmp(op, "delete_module") && argc == 2)
+		return report(res(syscall(SYS_delete_module, argv[1], O_NONBLOCK)));
 	if (!strcmp(op, "chroot") && argc == 2)
 		return report(res(syscall(SYS_chroot, argv[1])));
 	if (!strcmp(op, "bpf-prog-load-fail") && argc == 1) {
@@ -553,6 +584,12 @@ static int file_op(int argc, char **argv)
 		if ((fd = opendir_fd(argv[1])) < 0)
 			return report(-errno);
 		return report(res(syscall(SYS_fchmodat, fd, argv[2], (mode_t)num(argv[3]))));
+	}
+	if (!strcmp(op, "fchmodat2") && argc == 5) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_fchmodat2, fd, argv[2], (mode_t)num(argv[3]),
+					  (int)num(argv[4]))));
 	}
 	if ((!strcmp(op, "chown") || !strcmp(op, "lchown")) && argc == 4)
 		return report(res(syscall(op[0] == 'l' ? SYS_lchown : SYS_chown, argv[1],

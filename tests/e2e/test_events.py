@@ -6,6 +6,7 @@ changes, process creation and io_uring requests, each made once by as-acts
 and checked field by field in the alerts of a rules file that selects it
 (output_fields carries exactly the fields asserted on). Failures (ENOENT,
 EXDEV, EEXIST, EACCES, EPERM) are events too, with their errno's name."""
+import errno
 import os
 import shutil
 import socket
@@ -39,6 +40,13 @@ AT_SYMLINK_NOFOLLOW, AT_REMOVEDIR, AT_SYMLINK_FOLLOW = 0x100, 0x200, 0x400
 RENAME_NOREPLACE = 1
 MNT_DETACH = 2
 AF_PACKET, SOCK_RAW, ETH_P_ALL_BE = 17, 3, 0x0300
+
+
+def errname(result):
+    """evt.res of a syscall that returned RESULT (a number or -errno)."""
+    r = int(result)
+    # Python names 95 ENOTSUP, its alias; Linux's (and Falco's) name is EOPNOTSUPP
+    return "SUCCESS" if r >= 0 else {95: "EOPNOTSUPP"}.get(-r, errno.errorcode[-r])
 
 
 def caps_text(mask):
@@ -130,7 +138,12 @@ FILE_FIELDS = ["fs.path.name", "fs.path.nameraw", "fs.path.source", "fs.path.sou
 
 
 def file_acts():
-    return Acts("evt.type in (%s) and proc.name = as-acts" % FILE_TYPES, FILE_FIELDS)
+    return file_acts_with()
+
+
+def file_acts_with(*more):
+    types = ", ".join((FILE_TYPES,) + more)
+    return Acts("evt.type in (%s) and proc.name = as-acts" % types, FILE_FIELDS)
 
 
 class Files(EventCase):
@@ -304,6 +317,42 @@ class Files(EventCase):
         self.fields(self.one(a, pu, "utimensat"), evt__res="SUCCESS", fs__path__name=f,
                     evt__arg__path=f)
 
+    def test_fchmodat2(self):
+        os.symlink(self.f, self.p("soft"))
+        with file_acts_with("fchmodat2") as a:
+            p, r = a.run("fchmodat2", self.dir, "f", "0611", 0)
+            pl, rl = a.run("fchmodat2", self.dir, "soft", "0600", AT_SYMLINK_NOFOLLOW)
+        self.assertEqual(r[-1:], ["0"])
+        self.assertEqual(stat.S_IMODE(os.stat(self.f).st_mode), 0o611)
+        self.fields(self.one(a, p, "fchmodat2"), evt__res="SUCCESS", fs__path__name=self.f,
+                    fs__path__nameraw="f", evt__arg__filename=self.f, evt__arg__mode="0611",
+                    evt__arg__flags="0")
+        # a symlink's mode cannot change (EOPNOTSUPP): still the event, with the flag
+        self.fields(self.one(a, pl, "fchmodat2"), evt__res=errname(rl[-1]),
+                    evt__arg__filename=self.p("soft"), evt__arg__flags="AT_SYMLINK_NOFOLLOW")
+
+    def test_paths_as_the_sandboxed_process_sees_them(self):
+        """Inside bubblewrap the paths are the sandbox's, as for opens."""
+        work = self.p("work")
+        os.mkdir(work)
+        shutil.copy(AS_ACTS, os.path.join(work, "as-acts"))
+        with open(os.path.join(work, "a"), "w") as f:
+            f.write("x")
+        with file_acts() as a:
+            out = subprocess.run(
+                ["bwrap", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
+                 "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+                 "--bind", work, "/workspace", "--chdir", "/workspace", "--proc", "/proc",
+                 "--dev", "/dev", "--unshare-pid", "/workspace/as-acts", "rename", "a", "../workspace/b"],
+                check=True, stdout=subprocess.PIPE).stdout
+        self.assertEqual(out, b"0\n")
+        self.assertTrue(os.path.exists(os.path.join(work, "b")))
+        got = [e for e in a.alerts if e["evt.type"] == "rename"]
+        self.assertEqual(len(got), 1, got)
+        self.fields(got[0], evt__res="SUCCESS", fs__path__source="/workspace/a",
+                    fs__path__target="/workspace/b", fs__path__sourceraw="a",
+                    fs__path__targetraw="../workspace/b", proc__cwd="/workspace")
+
     def test_opens_that_change_files(self):
         with file_acts() as a:
             ph, rh = a.run("open_by_handle_at", self.f)
@@ -373,8 +422,13 @@ class Network(EventCase):
         self.tcp.bind(("127.0.0.1", 0))
         self.tcp.listen(16)
         self.tport = self.tcp.getsockname()[1]
+        self.udp6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+        self.udp6.bind(("::1", 0))
+        self.udp6.settimeout(5)
+        self.u6port = self.udp6.getsockname()[1]
 
     def tearDown(self):
+        self.udp6.close()
         self.udp.close()
         self.tcp.close()
         super().tearDown()
@@ -394,19 +448,27 @@ class Network(EventCase):
             pm, rm = a.run("sendmsg-udp", "127.0.0.1", self.uport)
             pmm, rmm = a.run("sendmmsg-udp", "127.0.0.1", self.uport)
             pc, rc = a.run("sendto-connected", "127.0.0.1", self.uport)
+            pmc, rmc = a.run("sendmsg-connected", "127.0.0.1", self.uport)
             pf, rf = a.run("sendto-fastopen", "127.0.0.1", self.tport)
-        self.assertEqual([rt, rm, rmm, rc, rf], [["8"], ["8"], ["2"], ["8"], ["8"]])
-        got = [self.udp.recv(64) for _ in range(5)]  # the datagrams did arrive
-        self.assertEqual(got, [b"as-acts\n"] * 5)
+            p6, r6 = a.run("sendto-udp6", "::1", self.u6port)
+        self.assertEqual([rt, rm, rmm, rc, rmc, rf, r6],
+                         [["8"], ["8"], ["2"], ["8"], ["8"], ["8"], ["8"]])
+        got = [self.udp.recv(64) for _ in range(6)]  # the datagrams did arrive
+        self.assertEqual(got, [b"as-acts\n"] * 6)
+        self.assertEqual(self.udp6.recv(64), b"as-acts\n")
+        e = self.one(a, p6, "sendto")
+        self.fields(e, evt__res="SUCCESS", fd__sip="::1", fd__sport=self.u6port,
+                    fd__l4proto="udp", fd__typechar="6")
         for pid, t in ((pt, "sendto"), (pm, "sendmsg"), (pmm, "sendmmsg")):
             e = self.one(a, pid, t)
             self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=self.uport,
                         fd__l4proto="udp", fd__typechar="4")
             self.assertTrue(e["fd.name"].endswith("->127.0.0.1:%d" % self.uport), e)
         # a send on a connected socket names no destination: the connect was the act
-        self.assertEqual([x for x in a.alerts if x["proc.pid"] == pc and
-                          x["evt.type"] in ("sendto", "sendmsg")], [])
-        self.fields(self.one(a, pc, "connect"), fd__sport=self.uport, fd__l4proto="udp")
+        for pid in (pc, pmc):
+            self.assertEqual([x for x in a.alerts if x["proc.pid"] == pid and
+                              x["evt.type"] in ("sendto", "sendmsg")], [])
+            self.fields(self.one(a, pid, "connect"), fd__sport=self.uport, fd__l4proto="udp")
         # TCP Fast Open: the sendto is the connection
         e = self.one(a, pf, "sendto")
         self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=self.tport,
@@ -492,6 +554,7 @@ class Privilege(EventCase):
             pn, rn = a.run("unshare", CLONE_NEWUSER)
             pn2, rn2 = a.run("unshare", CLONE_NEWNS | CLONE_NEWUTS)
             pne, rne = a.run("unshare", CLONE_NEWNS, user=NOBODY)
+            pnu, rnu = a.run("unshare", CLONE_NEWUSER, user=NOBODY)
             ps, rs = a.run("setns", "/proc/self/ns/uts", CLONE_NEWUTS)
         self.assertEqual([ru, rg, rgs, rn, rn2, rne, rs[-1:]],
                          [["0"], ["0"], ["0"], ["0"], ["0"], ["-1"], ["0"]])
@@ -503,6 +566,9 @@ class Privilege(EventCase):
                     evt__arg__flags="CLONE_NEWNS|CLONE_NEWUTS")
         self.fields(self.one(a, pne, "unshare"), evt__res="EPERM", evt__arg__flags="CLONE_NEWNS",
                     user__uid=NOBODY)
+        # an unprivileged user namespace: allowed or not by the host, an event either way
+        self.fields(self.one(a, pnu, "unshare"), evt__res=errname(rnu[0]),
+                    evt__arg__flags="CLONE_NEWUSER", user__uid=NOBODY)
         self.fields(self.one(a, ps, "setns"), evt__res="SUCCESS", evt__arg__nstype="CLONE_NEWUTS",
                     evt__arg__fd=rs[0].split()[1])
 
@@ -511,6 +577,7 @@ class Privilege(EventCase):
         os.mkdir(mnt)
         with self.priv_acts() as a:
             pp, rp = a.run("ptrace-attach")
+            ppe, rpe = a.run("ptrace-pid", 1, user=NOBODY)
             pm, rm = a.run("mount-tmpfs", mnt)
             pu, ru = a.run("umount2", mnt, MNT_DETACH)
             pc, rc = a.run("chroot", self.dir)
@@ -520,6 +587,9 @@ class Privilege(EventCase):
         child = rp[0].split()[1]
         self.fields(self.one(a, pp, "ptrace", evt__arg__request="PTRACE_ATTACH"),
                     evt__res="SUCCESS", evt__arg__pid=child)
+        self.fields(self.one(a, ppe, "ptrace"), evt__res="EPERM", evt__arg__pid="1",
+                    evt__arg__request="PTRACE_ATTACH", user__uid=NOBODY)
+        self.assertEqual(rpe, ["-1"])
         # the private propagation set-up is a mount too (of /); ours is on mnt
         self.fields(self.one(a, pm, "mount", evt__arg__dir=mnt), evt__res="SUCCESS",
                     fs__path__target=mnt, evt__arg__dev="as-acts", evt__arg__type="tmpfs",
@@ -609,22 +679,28 @@ class Code(EventCase):
     def test_exec_of_setuid_root_program(self):
         d = self.suid_dir()
         suid, plain = os.path.join(d, "id-suid"), os.path.join(d, "id-plain")
-        for path, mode in ((suid, 0o4755), (plain, 0o755)):
+        mine = os.path.join(d, "id-mine")
+        for path, mode, owner in ((suid, 0o4755, 0), (plain, 0o755, 0), (mine, 0o755, NOBODY)):
             shutil.copy("/usr/bin/id", path)
-            os.chown(path, 0, 0)
+            os.chown(path, owner, owner)
             os.chmod(path, mode)
-        with Acts("evt.type = execve and proc.name in (id-suid, id-plain)",
+        with Acts("evt.type = execve and proc.name in (id-suid, id-plain, id-mine)",
                   ["proc.exepath", "proc.exec_raised_privileges", "proc.exec_prev_uid",
-                   "proc.exec_prev_euid", "proc.exec_prev_egid"]) as a:
+                   "proc.exec_prev_euid", "proc.exec_prev_egid", "proc.is_exe_writable"]) as a:
             ps, rs = a.run("exec", suid, user=NOBODY)
             pp, rp = a.run("exec", plain, user=NOBODY)
+            pm, rm = a.run("exec", mine, user=NOBODY)
         self.assertIn("euid=0(root)", rs[0])  # the bit did raise it
         self.assertNotIn("euid=", rp[0])
         self.fields(self.one(a, ps, "execve"), evt__res="SUCCESS", proc__exepath=suid,
                     proc__exec_raised_privileges=True, proc__exec_prev_uid=NOBODY,
                     proc__exec_prev_euid=NOBODY, proc__exec_prev_egid=NOBODY)
         self.fields(self.one(a, pp, "execve"), evt__res="SUCCESS", proc__exepath=plain,
-                    proc__exec_raised_privileges=False, proc__exec_prev_euid=NOBODY)
+                    proc__exec_raised_privileges=False, proc__exec_prev_euid=NOBODY,
+                    proc__is_exe_writable=False)
+        # nobody's own copy: writable by the process's user
+        self.fields(self.one(a, pm, "execve"), evt__res="SUCCESS", proc__exepath=mine,
+                    proc__exec_raised_privileges=False, proc__is_exe_writable=True)
 
 
 URING_FIELDS = ["evt.arg.opcode", "evt.arg.flags", "evt.arg.mode", "evt.arg.entries",
@@ -665,6 +741,15 @@ class IoUring(EventCase):
                     fs__path__source=self.p("ul"), fs__path__target=u2)
         self.fields(self.one(a, pu, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_UNLINKAT",
                     fs__path__name=self.p("ul"))
+
+    def test_relative_request_paths_are_absolute(self):
+        os.mkdir(self.p("sub"))
+        with self.uring_acts() as a:
+            p, r = a.run("uring-mkdirat", "sub/../relm", "0750", cwd=self.dir)
+        self.assertEqual(r, ["0"])
+        self.assertTrue(os.path.isdir(self.p("relm")))
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_MKDIRAT",
+                    fs__path__name=self.p("relm"), evt__arg__mode="0750")
 
     def test_failing_request_is_an_event_with_its_paths(self):
         """A request is seen when submitted, before it runs: one that fails
