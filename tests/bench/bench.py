@@ -216,6 +216,14 @@ tracepoint:syscalls:sys_exit_openat /@fn[tid]/
 {{ printf("%llu openat pid=%d comm=%s parent=%s file=%s flags=%d res=%d\\n", nsecs, pid, comm,
           curtask->real_parent->comm, str(@fn[tid]), @fl[tid], args->ret);
    delete(@fn[tid]); delete(@fl[tid]); }}
+tracepoint:syscalls:sys_enter_rename, tracepoint:syscalls:sys_enter_unlink
+/ {test} /
+{{ printf("%llu %s pid=%d comm=%s parent=%s\\n", nsecs, probe, pid, comm,
+          curtask->real_parent->comm); }}
+tracepoint:syscalls:sys_enter_sendto
+/ ({test}) && args->addr != 0 /
+{{ printf("%llu sendto pid=%d comm=%s parent=%s fd=%d\\n", nsecs, pid, comm,
+          curtask->real_parent->comm, args->fd); }}
 tracepoint:sched:sched_process_exec
 / {test} /
 {{ printf("%llu exec pid=%d comm=%s parent=%s file=%s\\n", nsecs, pid, comm,
@@ -345,7 +353,17 @@ WORKLOADS = (  # name, mode, inside, iterations option
     ("w1_open_outside", "open", False, "open_iters"),
     ("w2_write_tmp_inside", "write", True, "open_iters"),
     ("w4_exec_inside", "exec", True, "exec_iters"),
+    ("w5_churn_outside", "churn", False, "open_iters"),
+    ("w6_churn_inside", "churn", True, "open_iters"),
+    ("w7_sendto_outside", "sendto", False, "open_iters"),
+    ("w8_sendto_inside", "sendto", True, "open_iters"),
 )
+
+
+def workload_args(env, mode):
+    """The path argument of a loop mode, if it takes one."""
+    return {"open": (env.read_file,), "write": (env.tmp_write,), "churn": (env.work,),
+            "paced": (env.tmp_write,)}.get(mode, ())
 
 
 def check_floor(env):
@@ -388,8 +406,7 @@ def part_alternating(env, args, configs):
                 if t.ready_ms is not None:
                     ready[c].append(t.ready_ms)
                 for name, mode, inside, iters in WORKLOADS:
-                    extra = () if mode == "exec" else (
-                        env.read_file if mode == "open" else env.tmp_write,)
+                    extra = workload_args(env, mode)
                     c0 = t.cpu_s()
                     res = env.run_loop(mode, getattr(args, iters), *extra, inside=inside)
                     c1 = t.cpu_s()
@@ -406,7 +423,7 @@ def part_alternating(env, args, configs):
                 summaries.append(t.summary)
         log(f"round {r + 1}/{args.rounds}: " + "  ".join(
             f"{c}:" + "/".join(f"{per[c][w[0]][-1] / 1e3:.2f}" for w in WORKLOADS)
-            for c in configs) + " us (w1/w2/w4)")
+            for c in configs) + " us (" + "/".join(w[0].split("_")[0] for w in WORKLOADS) + ")")
     out = {"configs": {}, "sentinel_summaries": summaries}
     for c in configs:
         d = {"ready_ms": spread(ready[c]), "stop_ms": spread(stop_ms[c]), "workloads": {}}
@@ -794,6 +811,14 @@ def build_targets(res):
     t.append({"target": "w2 overhead <= 1/10 bpftrace", "value": r2, "limit": TARGET_W2_VS_BPFTRACE,
               "detail": f"agent {fmt(a2 and a2 / 1e3, ' us')} vs bpftrace {fmt(b2 and b2 / 1e3, ' us')}",
               "met": None if r2 is None else r2 <= TARGET_W2_VS_BPFTRACE})
+    for w in ("w4_exec_inside", "w5_churn_outside", "w6_churn_inside", "w7_sendto_outside",
+              "w8_sendto_inside"):
+        a, f = ovh("sentinel", w), ovh("floor", w)
+        r = a / f if a is not None and f and f > 0 else None
+        t.append({"target": f"{w.split('_')[0]} overhead <= 1.5x floor", "value": r,
+                  "limit": TARGET_W1_VS_FLOOR,
+                  "detail": f"agent {fmt(a and a / 1e3, ' us')} vs floor {fmt(f and f / 1e3, ' us')}",
+                  "met": None if r is None else r <= TARGET_W1_VS_FLOOR})
     w3 = res.get("alerts", {}).get("default", [])
     if w3:
         lost = max(r["missing"] + (r["kernel_drops"] or 0) for r in w3)

@@ -9,10 +9,16 @@
  *   exec N             fork + execve("/bin/true") + waitpid, N times
  *   paced N RATE PATH  as write, but RATE opens per second (busy-waits to
  *                      the next deadline), for alert latency
+ *   churn N DIR        create DIR/f, rename it to DIR/g, unlink DIR/g, N times
+ *   sendto N           sendto(2) of one UDP byte to 127.0.0.1:PORT (a socket of
+ *                      its own, never read), with the address each time
  *
  * Built with plain -O2 and no sanitizers: their runtimes make syscalls too.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,10 +67,37 @@ static long exec_true(void)
 	return 0;
 }
 
+static long churn(const char *dir)
+{
+	char f[4096], g[4096];
+
+	snprintf(f, sizeof(f), "%s/f", dir);
+	snprintf(g, sizeof(g), "%s/g", dir);
+	if (open_close(f, O_WRONLY | O_CREAT) || syscall(SYS_rename, f, g) ||
+	    syscall(SYS_unlink, g))
+		return -1;
+	return 0;
+}
+
+/* A UDP receiver on the loopback and a sender; returns the sender. */
+static int udp_pair(struct sockaddr_in *to)
+{
+	socklen_t len = sizeof(*to);
+	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
+
+	memset(to, 0, sizeof(*to));
+	to->sin_family = AF_INET;
+	to->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)to, sizeof(*to)) ||
+	    getsockname(rx, (struct sockaddr *)to, &len))
+		return -1;
+	return tx; /* rx stays open, unread: its queue fills and drops */
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: as-bench-loop open N PATH | write N PATH | exec N | "
-			"paced N RATE PATH\n");
+			"paced N RATE PATH | churn N DIR | sendto N\n");
 	return 2;
 }
 
@@ -78,14 +111,15 @@ int main(int argc, char **argv)
 		return usage();
 	mode = argv[1];
 	n = strtoull(argv[2], NULL, 10);
-	if ((!strcmp(mode, "open") || !strcmp(mode, "write")) && argc == 4)
+	if ((!strcmp(mode, "open") || !strcmp(mode, "write") || !strcmp(mode, "churn")) &&
+	    argc == 4)
 		path = argv[3];
 	else if (!strcmp(mode, "paced") && argc == 5) {
 		rate = strtod(argv[3], NULL);
 		path = argv[4];
 		if (rate <= 0)
 			return usage();
-	} else if (strcmp(mode, "exec") || argc != 3)
+	} else if ((strcmp(mode, "exec") && strcmp(mode, "sendto")) || argc != 3)
 		return usage();
 
 	t0 = now_ns();
@@ -98,6 +132,18 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "exec")) {
 		for (uint64_t i = 0; i < n; i++)
 			errors += exec_true() != 0;
+	} else if (!strcmp(mode, "churn")) {
+		for (uint64_t i = 0; i < n; i++)
+			errors += churn(path) != 0;
+	} else if (!strcmp(mode, "sendto")) {
+		struct sockaddr_in to;
+		int tx = udp_pair(&to);
+
+		if (tx < 0)
+			return 1;
+		t0 = now_ns();
+		for (uint64_t i = 0; i < n; i++)
+			errors += sendto(tx, "x", 1, 0, (struct sockaddr *)&to, sizeof(to)) != 1;
 	} else {
 		double step = 1e9 / rate;
 
