@@ -37,6 +37,8 @@
  *   io_uring: uring-openat-write PATH | uring-renameat OLD NEW | uring-unlinkat PATH
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
  *            uring-connect IP PORT | uring-sendmsg-udp IP PORT | uring-sqpoll-openat PATH
+ *            uring-nop | uring-socket | uring-ftruncate PATH LEN | uring-bind IP PORT
+ *            uring-listen IP PORT
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -70,6 +72,10 @@ extern char **environ;
 #define HANDLE_BYTES_MAX 128	/* MAX_HANDLE_SZ in linux/exportfs.h */
 #define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
 #define RING_ENTRIES 4		/* one request at a time, plus room */
+/* io_uring opcodes newer than liburing 2.3's header (enum io_uring_op, Linux 6.18) */
+#define IORING_OP_FTRUNCATE_NR 55
+#define IORING_OP_BIND_NR 56
+#define IORING_OP_LISTEN_NR 57
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452	/* Linux 6.6; newer than this libc's headers */
 #endif
@@ -207,6 +213,44 @@ static int uring_op(int argc, char **argv)
 		note("sockfd", fd);
 		sin4(&sin, argv[1], argv[2]);
 		io_uring_prep_sendmsg(sqe, fd, &msg, 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-nop") && argc == 1) {
+		io_uring_prep_nop(sqe);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-socket") && argc == 1) {
+		io_uring_prep_socket(sqe, AF_INET, SOCK_DGRAM, 0, 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-ftruncate") && argc == 3) {
+		int fd = open(argv[1], O_WRONLY);
+
+		if (fd < 0)
+			return report(-errno);
+		note("fd", fd);
+		/* liburing 2.3 has no prep for it (Linux 6.9): the length is the offset */
+		io_uring_prep_rw(IORING_OP_FTRUNCATE_NR, sqe, fd, NULL, 0, (__u64)num(argv[2]));
+		return report(uring_one(&ring));
+	}
+	if ((!strcmp(op, "uring-bind") || !strcmp(op, "uring-listen")) && argc == 3) {
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+		int listening = !strcmp(op, "uring-listen");
+
+		if (fd < 0)
+			return report(-errno);
+		note("sockfd", fd);
+		sin4(&sin, argv[1], argv[2]);
+		if (listening && bind(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			return report(-errno);
+		/* Linux 6.11, newer than liburing 2.3: bind's address in addr, its
+		 * length in addr2; listen's backlog in len */
+		if (listening) {
+			io_uring_prep_rw(IORING_OP_LISTEN_NR, sqe, fd, NULL, 7, 0);
+		} else {
+			io_uring_prep_rw(IORING_OP_BIND_NR, sqe, fd, &sin, 0, 0);
+			sqe->addr2 = sizeof(sin);
+		}
 		return report(uring_one(&ring));
 	}
 	fprintf(stderr, "as-acts: unknown io_uring operation or arguments: %s\n", op);

@@ -12,6 +12,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -87,11 +88,11 @@ class Acts:
         self.alerts = [a["output_fields"] for a in self.sentinel.events() if a["rule"] == RULE]
 
     @staticmethod
-    def run(*args, cwd=None, user=None):
+    def run(*args, cwd=None, user=None, stdin=subprocess.DEVNULL):
         """Run as-acts (as USER); return (pid, [output lines])."""
         cmd = [AS_ACTS] + (["as-user", str(user)] if user is not None else [])
         cmd += [str(a) for a in args]
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, cwd=cwd)
+        p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, cwd=cwd)
         out, _ = p.communicate(timeout=60)
         return p.pid, out.decode().split("\n")[:-1]
 
@@ -386,6 +387,19 @@ class Files(EventCase):
         self.fields(self.one(a, pr, "rename"), evt__res="EACCES",
                     evt__arg__oldpath=victim, evt__arg__newpath=self.p("stolen"))
 
+    def test_parent_fields(self):
+        """proc.pexepath, proc.pexe and proc.pcmdline: this test's python."""
+        with Acts("evt.type = chmod and proc.name = as-acts",
+                  ["proc.pexepath", "proc.pexe", "proc.pcmdline", "proc.pname"]) as a:
+            p, r = a.run("chmod", self.f, "0644")
+        self.assertEqual(r, ["0"])
+        e = self.one(a, p, "chmod")
+        self.assertEqual(e["proc.pexepath"], os.path.realpath("/proc/self/exe"), e)
+        with open("/proc/self/cmdline", "rb") as f:
+            argv = f.read().rstrip(b"\0").split(b"\0")
+        self.assertEqual(e["proc.pexe"], argv[0].decode(), e)
+        self.assertTrue(e["proc.pcmdline"].endswith(" " + " ".join(sys.argv)), e)
+
     def test_capability_sets(self):
         """Every event carries the thread's capabilities: root's bounding set
         after an exec as root, nothing as nobody."""
@@ -462,13 +476,14 @@ class Network(EventCase):
         for pid, t in ((pt, "sendto"), (pm, "sendmsg"), (pmm, "sendmmsg")):
             e = self.one(a, pid, t)
             self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=self.uport,
-                        fd__l4proto="udp", fd__typechar="4")
+                        fd__l4proto="udp", fd__typechar="4", fd__connected=False)
             self.assertTrue(e["fd.name"].endswith("->127.0.0.1:%d" % self.uport), e)
         # a send on a connected socket names no destination: the connect was the act
         for pid in (pc, pmc):
             self.assertEqual([x for x in a.alerts if x["proc.pid"] == pid and
                               x["evt.type"] in ("sendto", "sendmsg")], [])
-            self.fields(self.one(a, pid, "connect"), fd__sport=self.uport, fd__l4proto="udp")
+            self.fields(self.one(a, pid, "connect"), fd__sport=self.uport, fd__l4proto="udp",
+                        fd__connected=True)
         # TCP Fast Open: the sendto is the connection
         e = self.one(a, pf, "sendto")
         self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=self.tport,
@@ -703,7 +718,7 @@ class Code(EventCase):
                     proc__exec_raised_privileges=False, proc__is_exe_writable=True)
 
 
-URING_FIELDS = ["evt.arg.opcode", "evt.arg.flags", "evt.arg.mode", "evt.arg.entries",
+URING_FIELDS = ["evt.arg.opcode", "evt.arg.fd", "evt.arg.flags", "evt.arg.mode", "evt.arg.entries",
                 "evt.arg.sq_thread", "fs.path.name", "fs.path.source", "fs.path.target",
                 "fd.name", "fd.num"]
 
@@ -773,6 +788,39 @@ class IoUring(EventCase):
                     fd__name=u)
         self.fields(self.one(a, po, "io_uring_submit_req", evt__arg__opcode="IORING_OP_WRITE"),
                     fd__name=u, fd__num=int(ro[0]))
+
+    def test_other_requests_are_events_by_name(self):
+        """Requests not decoded further are still events, named; one on an
+        fd names its file."""
+        with self.uring_acts() as a:
+            pn, rn = a.run("uring-nop")
+            ps, rs = a.run("uring-socket")
+            pt, rt = a.run("uring-ftruncate", self.f, 2)
+            pb, rb = a.run("uring-bind", "127.0.0.1", 0)
+            pl, rl = a.run("uring-listen", "127.0.0.1", 0)
+        self.assertEqual([rn, rt[-1:], rb[-1:], rl[-1:]], [["0"], ["0"], ["0"], ["0"]])
+        self.assertGreaterEqual(int(rs[0]), 0)
+        self.assertEqual(os.stat(self.f).st_size, 2)
+        self.fields(self.one(a, pn, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_NOP")
+        self.fields(self.one(a, ps, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_SOCKET")
+        self.fields(self.one(a, pt, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_FTRUNCATE",
+                    fs__path__name=self.f)
+        self.fields(self.one(a, pb, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_BIND",
+                    evt__arg__fd=rb[0].split()[1])
+        self.fields(self.one(a, pl, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_LISTEN",
+                    evt__arg__fd=rl[0].split()[1])
+
+    def test_requests_without_an_fd_name_no_file(self):
+        """NOP and SOCKET take no fd (the SQE's fd field is 0): they must not
+        name the file the process has on fd 0."""
+        with self.uring_acts() as a:
+            with open(self.f) as stdin:
+                pn, rn = a.run("uring-nop", stdin=stdin)
+                ps, rs = a.run("uring-socket", stdin=stdin)
+        self.assertEqual(rn, ["0"])
+        for pid, op in ((pn, "IORING_OP_NOP"), (ps, "IORING_OP_SOCKET")):
+            self.fields(self.one(a, pid, "io_uring_submit_req"), evt__arg__opcode=op,
+                        fs__path__name=None, fd__name=None)
 
     def test_sqpoll_requests_belong_to_the_owner(self):
         sq = self.p("sq")
