@@ -8,6 +8,7 @@ and checked field by field in the alerts of a rules file that selects it
 EXDEV, EEXIST, EACCES, EPERM) are events too, with their errno's name."""
 import errno
 import os
+import re
 import shutil
 import socket
 import stat
@@ -48,6 +49,12 @@ def errname(result):
     r = int(result)
     # Python names 95 ENOTSUP, its alias; Linux's (and Falco's) name is EOPNOTSUPP
     return "SUCCESS" if r >= 0 else {95: "EOPNOTSUPP"}.get(-r, errno.errorcode[-r])
+
+
+def events_count(stderr):
+    m = re.search(r"events=(\d+)", stderr)
+    assert m, stderr
+    return int(m.group(1))
 
 
 def caps_text(mask):
@@ -833,6 +840,60 @@ class IoUring(EventCase):
         self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_OPENAT",
                     fs__path__name=sq, proc__name="as-acts", evt__arg__sq_thread="1")
 
+
+class AgentTree(EventCase):
+    """The kernel pre-filter of the new families: an agent's acts reach the
+    rules exactly as without it, and acts outside every agent tree do not."""
+
+    ACTS = [("rename", "{d}/a", "{d}/b"), ("mkdir", "{d}/m", "0700"), ("chmod", "{d}/b", "0600"),
+            ("sendto-udp", "127.0.0.1", "{port}"), ("unshare", CLONE_NEWUTS),
+            ("ptrace-attach",), ("memfd-exec", "as-memfd"), ("uring-mkdirat", "{d}/um", "0700"),
+            ("uring-sendmsg-udp", "127.0.0.1", "{port}"), ("prctl-setname", "as-acts"),
+            ("setfsuid", 0), ("chdir", "{d}")]
+
+    def test_prefilter_keeps_every_agent_act(self):
+        claude = self.p("claude")
+        shutil.copy("/bin/bash", claude)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind(("127.0.0.1", 0))
+        port = udp.getsockname()[1]
+        rules_dir = tempfile.mkdtemp(prefix="as-ev-rules-")
+        self.addCleanup(shutil.rmtree, rules_dir, True)
+        rules = os.path.join(rules_dir, "agent.yaml")
+        with open(rules, "w") as f:
+            f.write("- rule: agent act\n  desc: an act of a claude child\n"
+                    "  condition: evt.type in (rename, mkdir, chmod, sendto, unshare, ptrace, "
+                    "memfd_create, io_uring_submit_req, prctl, setfsuid, chdir) and "
+                    "proc.pname = claude\n"
+                    "  output: \"%evt.type %evt.res %proc.pid %fs.path.name %fs.path.target "
+                    "%fd.name %evt.arg.opcode %evt.arg.flags\"\n  priority: WARNING\n")
+        os.chmod(rules, 0o600)
+        script = "; ".join(
+            " ".join([AS_ACTS] + [str(x).format(d=self.dir, port=port) for x in act])
+            + " >/dev/null" for act in self.ACTS)
+        with Sentinel("-r", rules) as kept, Sentinel("-r", rules, "--no-prefilter") as full:
+            subprocess.run([claude, "-c", script + "; true"], check=True)
+            # the same acts outside any agent tree
+            for act in self.ACTS:
+                subprocess.run([AS_ACTS] + [str(x).format(d=self.dir + "/out", port=port)
+                                            for x in act], stdout=subprocess.DEVNULL)
+        udp.close()
+
+        def alerts(s):
+            out = []
+            for a in s.events():
+                of = dict(a["output_fields"])
+                del of["agent.seq"]
+                out.append(of)
+            return sorted(out, key=repr)
+        got, want = alerts(kept), alerts(full)
+        self.assertEqual(sorted({a["evt.type"] for a in want}),
+                         sorted({"rename", "mkdir", "chmod", "sendto", "unshare", "ptrace",
+                                 "memfd_create", "io_uring_submit_req", "prctl", "setfsuid",
+                                 "chdir"}))
+        self.assertEqual(got, want)
+        # and the acts outside the tree stayed in the kernel
+        self.assertLess(events_count(kept.stderr), events_count(full.stderr))
 
 if __name__ == "__main__":
     harness.main()
