@@ -61,6 +61,19 @@ static __always_inline void as_put_peer(struct as_connect *c, struct socket *soc
 	c->cflags |= AS_CF_PEER;
 }
 
+/* daddr/dport <-> saddr/sport */
+static __always_inline void as_swap_ends(struct as_connect *c)
+{
+	__u8 t[16];
+	__u16 p = c->dport;
+
+	__builtin_memcpy(t, c->daddr, 16);
+	__builtin_memcpy(c->daddr, c->saddr, 16);
+	__builtin_memcpy(c->saddr, t, 16);
+	c->dport = c->sport;
+	c->sport = p;
+}
+
 /* The caller's sockaddr of addrlen bytes at uaddr into c. */
 static __always_inline void as_put_addr(struct as_connect *c, const void *uaddr, __u32 addrlen)
 {
@@ -182,8 +195,16 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 	if (sock) {
 		c->sock_type = BPF_CORE_READ(sock, type);
 		as_put_local(c, sock);
-		if (sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4)
+		if (sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4) {
+			/* an accepted socket's tuple, as Falco's: the client (the
+			 * peer) first, the server (this end) second */
 			as_put_peer(c, sock);
+			as_swap_ends(c);
+		} else if (sc == AS_SC_LISTEN) {
+			/* a listening socket is the server: its own address */
+			as_swap_ends(c);
+			c->cflags &= ~AS_CF_LOCAL;
+		}
 	}
 	as_emit(buf, sizeof(*c));
 	return 0;

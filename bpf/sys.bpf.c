@@ -105,7 +105,16 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 	r->extra = as_sys_extra(sp.sc, args);
 	off = sizeof(*r);
 
-	if (sp.fd < AS_SYSCALL_ARGS) {
+	if (sp.sc == AS_SC_CHDIR && ctx->ret == 0) {
+		/* the new cwd itself: a relative argument would be joined to
+		 * the cwd it already moved to */
+		struct fs_struct *fs = BPF_CORE_READ(task, fs);
+		__u32 pf = 0;
+
+		r->len[0] = as_put_task_path(buf, off, &fs->pwd, task, &pf);
+		r->pflags |= AS_SYF_RESOLVED | pf << AS_SYF_WALK_SHIFT;
+		off += r->len[0];
+	} else if (sp.fd < AS_SYSCALL_ARGS) {
 		struct file *f = as_task_file(task, (int)args[sp.fd]);
 
 		if (f) {

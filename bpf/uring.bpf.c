@@ -16,6 +16,40 @@
 
 #define AS_PF_IO_WORKER 0x10 /* task->flags of io_uring's threads */
 
+/* The opcodes whose SQE fd names a file they act on (io_uring/opdef.c's
+ * needs_file); NOP, SOCKET, OPENAT, TIMEOUT, ... take none. */
+#define AS_OP_BIT(op) (1ull << (op))
+#define AS_URING_FD_OPS                                                                    \
+	(AS_OP_BIT(IORING_OP_READV) | AS_OP_BIT(IORING_OP_WRITEV) | AS_OP_BIT(IORING_OP_FSYNC) | \
+	 AS_OP_BIT(IORING_OP_READ_FIXED) | AS_OP_BIT(IORING_OP_WRITE_FIXED) |                    \
+	 AS_OP_BIT(IORING_OP_POLL_ADD) | AS_OP_BIT(IORING_OP_SYNC_FILE_RANGE) |                  \
+	 AS_OP_BIT(IORING_OP_SENDMSG) | AS_OP_BIT(IORING_OP_RECVMSG) |                           \
+	 AS_OP_BIT(IORING_OP_ACCEPT) | AS_OP_BIT(IORING_OP_CONNECT) |                            \
+	 AS_OP_BIT(IORING_OP_FALLOCATE) | AS_OP_BIT(IORING_OP_READ) | AS_OP_BIT(IORING_OP_WRITE) | \
+	 AS_OP_BIT(IORING_OP_FADVISE) | AS_OP_BIT(IORING_OP_SEND) | AS_OP_BIT(IORING_OP_RECV) |  \
+	 AS_OP_BIT(IORING_OP_EPOLL_CTL) | AS_OP_BIT(IORING_OP_SPLICE) | AS_OP_BIT(IORING_OP_TEE) | \
+	 AS_OP_BIT(IORING_OP_SHUTDOWN) | AS_OP_BIT(IORING_OP_FSETXATTR) |                        \
+	 AS_OP_BIT(IORING_OP_FGETXATTR) | AS_OP_BIT(IORING_OP_URING_CMD) |                       \
+	 AS_OP_BIT(IORING_OP_SEND_ZC) | AS_OP_BIT(IORING_OP_SENDMSG_ZC) |                        \
+	 AS_OP_BIT(IORING_OP_READ_MULTISHOT) | AS_OP_BIT(IORING_OP_FTRUNCATE) |                  \
+	 AS_OP_BIT(IORING_OP_BIND) | AS_OP_BIT(IORING_OP_LISTEN) | AS_OP_BIT(IORING_OP_RECV_ZC) | \
+	 AS_OP_BIT(IORING_OP_EPOLL_WAIT) | AS_OP_BIT(IORING_OP_READV_FIXED) |                    \
+	 AS_OP_BIT(IORING_OP_WRITEV_FIXED))
+
+/* The pre-filter for a request: an SQPOLL thread ("iou-sqp-N", named by no
+ * rule) is judged as its ring's owner, the leader of its thread group. Not
+ * cached: SQPOLL rings are few. */
+static __always_inline int as_uring_pass(struct task_struct *task)
+{
+	__u8 d = cfg_filter_depth[AS_EV_URING];
+
+	if (!d)
+		return 1;
+	if (BPF_CORE_READ(task, flags) & AS_PF_IO_WORKER)
+		return as_verdict_compute((__u64)BPF_CORE_READ(task, group_leader)) < d;
+	return as_filter_pass(AS_EV_URING);
+}
+
 /* A kernel string (a struct filename's name) into slot i at off, with the
  * base directory of dfd when relative; returns the bytes written. */
 static __always_inline __u32 as_put_kpath(__u8 *buf, __u32 off, struct as_sys *r, __u32 i,
@@ -66,9 +100,24 @@ static __always_inline __u32 as_put_uring_addr(__u8 *buf, __u32 off, struct as_s
 	const void *sa;
 	__u32 len = AS_SYS_SOCKADDR_MAX;
 
-	if (!io)
+	if (!io && op != IORING_OP_CONNECT)
 		return 0;
-	if (op == IORING_OP_CONNECT || op == IORING_OP_BIND) {
+	if (op == IORING_OP_CONNECT) {
+		/* the caller's address (an SQPOLL thread shares the owner's mm) */
+		struct io_connect *conn = (void *)&req->cmd;
+		__u32 alen = BPF_CORE_READ(conn, addr_len);
+
+		if (alen > AS_SYS_SOCKADDR_MAX)
+			alen = AS_SYS_SOCKADDR_MAX;
+		AS_VERIFIER_MASK(alen, 255);
+		if (alen < 2 || alen > AS_SYS_SOCKADDR_MAX ||
+		    bpf_probe_read_user(buf + (off & AS_SCRATCH_OFF_MASK), alen,
+					BPF_CORE_READ(conn, addr)))
+			return 0;
+		r->len[1] = alen;
+		r->pflags |= AS_SYF_SOCKADDR << AS_SYF_SLOT_BITS;
+		return alen;
+	} else if (op == IORING_OP_BIND) {
 		sa = &io->addr;
 	} else {
 		sa = BPF_CORE_READ(io, msg.msg_name);
@@ -94,7 +143,7 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 	__u8 *buf;
 	int fd;
 
-	if (as_skip_self() || !as_filter_pass(AS_EV_URING))
+	if (as_skip_self() || !as_uring_pass(task))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
@@ -139,9 +188,11 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 		struct io_link *o = cmd;
 
 		r->arg[2] = BPF_CORE_READ(o, flags);
-		/* symlinkat: oldpath is the link's content, not a path here */
+		/* symlinkat: oldpath is the link's content; as a path it is
+		 * the cwd's, as Falco's fs.path.target has it */
 		off += as_put_kpath(buf, off, r, 0, BPF_CORE_READ(o, oldpath),
-				    BPF_CORE_READ(o, old_dfd), op == IORING_OP_LINKAT, task);
+				    op == IORING_OP_LINKAT ? BPF_CORE_READ(o, old_dfd) : AS_AT_FDCWD, 1,
+				    task);
 		off += as_put_kpath(buf, off, r, 1, BPF_CORE_READ(o, newpath),
 				    BPF_CORE_READ(o, new_dfd), 1, task);
 		break;
@@ -171,11 +222,21 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 		if (op != IORING_OP_CONNECT && op != IORING_OP_BIND)
 			r->arg[2] = BPF_CORE_READ((struct io_sr_msg *)cmd, msg_flags);
 		off += as_put_uring_addr(buf, off, r, req, op);
-		/* fall through: the socket's own path is not worth a slot */
+		/* the socket's protocol and type in arg[3], for fd.l4proto */
+		if (fd >= 0 && !(BPF_CORE_READ(req, flags) & REQ_F_FIXED_FILE)) {
+			struct file *f = as_task_file(task, fd);
+			struct socket *sock = f ? BPF_CORE_READ(f, private_data) : 0;
+			struct sock *sk = sock ? BPF_CORE_READ(sock, sk) : 0;
+
+			if (sk && (BPF_CORE_READ(f, f_inode, i_mode) & 00170000) == 0140000)
+				r->arg[3] = BPF_CORE_READ(sk, sk_protocol) |
+					    (__u64)BPF_CORE_READ(sock, type) << 16;
+		}
 		break;
 	default:
 		/* any request on a plain fd (not a registered file): its file */
-		if (fd >= 0 && !(BPF_CORE_READ(req, flags) & REQ_F_FIXED_FILE)) {
+		if (fd >= 0 && op < 64 && (AS_URING_FD_OPS & AS_OP_BIT(op)) &&
+		    !(BPF_CORE_READ(req, flags) & REQ_F_FIXED_FILE)) {
 			struct file *f = as_task_file(task, fd);
 
 			if (f) {

@@ -226,6 +226,9 @@ static int decode_slot(const struct as_sys *r, unsigned i, const char *p, struct
 		if (blen || len > AS_SYS_SOCKADDR_MAX)
 			DECODE_FAIL("slot %u: a %zu-byte sockaddr", i, len);
 		sockaddr_to_connect((const unsigned char *)p, len, &ev->sockaddr);
+		/* an io_uring request's socket: protocol and type in arg[3] */
+		ev->sockaddr.proto = (uint16_t)(r->arg[3] & 0xffff);
+		ev->sockaddr.sock_type = (uint16_t)(r->arg[3] >> 16);
 		ev->has_sockaddr = 1;
 		return 0;
 	}

@@ -1003,13 +1003,20 @@ static void test_fuzz_random_records(void **state)
 					r->base_len[k] = l[2 * k + 1];
 				}
 				r->pflags = (uint32_t)tu_rand(&seed) & 0xffff;
-				if (tu_rand(&seed) & 1) /* plain strings: the simplest valid kind */
+				int plain = tu_rand(&seed) & 1;
+
+				if (plain) { /* plain strings: the simplest valid kind */
 					r->pflags = AS_SYF_PLAIN | AS_SYF_PLAIN << AS_SYF_SLOT_BITS;
+					for (int k = 0; k < 2; k++) {
+						r->len[k] = (uint16_t)(l[2 * k] + l[2 * k + 1]);
+						r->base_len[k] = 0;
+					}
+				}
 				r->aux[tu_rand(&seed) % AS_SYS_AUX_LEN] = 0;
 				sprinkle_nuls(&seed, b + fixed, len - fixed);
 				/* mostly plain user strings, so that joins and bases run */
 				for (int k = 0; k < 2; k++) {
-					if (r->len[k] && tu_rand(&seed) % 3) {
+					if (r->len[k] && (plain || tu_rand(&seed) % 3)) {
 						memset(b + off, 'u', r->len[k]);
 						b[off + r->len[k] - 1] = 0;
 					}

@@ -367,7 +367,13 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 		break;
 	case AS_EV_FORK:
 		if (!strcmp(arg, "flags")) {
-			set_cstr(v, sctable_format(FMT_CLONE, (int64_t)ev->u.fork->clone_flags, buf, cap));
+			uint64_t fl = ev->u.fork->clone_flags;
+
+			/* clone's low byte is the exit signal (CSIGNAL), not a flag;
+			 * clone3 passes the signal apart */
+			if (sc != AS_SC_CLONE3)
+				fl &= ~0xffull;
+			set_cstr(v, sctable_format(FMT_CLONE, (int64_t)fl, buf, cap));
 		} else if (!strcmp(arg, "pid") || !strcmp(arg, "res")) {
 			snprintf(buf, cap, "%u", ev->u.fork->child_pid);
 			set_cstr(v, buf);
@@ -403,9 +409,10 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 		} else if (!strcmp(arg, "tuple") || !strcmp(arg, "addr")) {
 			fd_name_connect(k, buf, cap);
 			set_cstr(v, buf);
-		} else if (!strcmp(arg, "flags") && sc != AS_SC_CONNECT && sc != AS_SC_BIND) {
-			set_cstr(v, sctable_format(sc == AS_SC_SOCKET ? FMT_HEX :
-						   sc == AS_SC_LISTEN ? FMT_DEC : FMT_MSG,
+		} else if (!strcmp(arg, "flags") && sc != AS_SC_CONNECT && sc != AS_SC_BIND &&
+			   sc != AS_SC_LISTEN && sc != AS_SC_ACCEPT) {
+			set_cstr(v, sctable_format(sc == AS_SC_SOCKET || sc == AS_SC_ACCEPT4 ? FMT_HEX :
+									       FMT_MSG,
 						   k->aux, buf, cap));
 		} else if (!strcmp(arg, "backlog") && sc == AS_SC_LISTEN) {
 			set_cstr(v, sctable_format(FMT_DEC, (int32_t)k->aux, buf, cap));
@@ -540,12 +547,32 @@ static void extract_fd_open(const struct event *ev, int f, struct fval *v, char 
 	}
 }
 
+/* fd.* of an io_uring request on a file: its path as an open's; fd.num the
+ * SQE's fd (-1 for an open, whose fd is not known at submission) */
+static void extract_fd_uring(const struct event *ev, int f, struct fval *v, char *buf, size_t cap)
+{
+	uint64_t op = ev->u.sys->arg[0];
+
+	if (f == F_FD_NUM) {
+		set_num(v, op == 18 || op == 28 /* OPENAT, OPENAT2 */ ? -1 :
+						     (int32_t)ev->u.sys->arg[1]);
+		return;
+	}
+	extract_fd_open(ev, f, v, buf, cap);
+}
+
 static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t cap)
 {
 	const struct event *ev = c->ev;
 
 	if (ev->hdr->type == AS_EV_OPEN) {
 		extract_fd_open(ev, f, v, buf, cap);
+		return;
+	}
+	/* an io_uring request on a file: fd.* as for an open of it */
+	if (ev->hdr->type == AS_EV_URING && !ev->has_sockaddr) {
+		if (ev->path.s[0])
+			extract_fd_uring(ev, f, v, buf, cap);
 		return;
 	}
 	/* a socket act, or an io_uring request with an address */
@@ -591,17 +618,27 @@ static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t
 		else if (k->family == AF_UNIX)
 			set_cstr(v, "unix");
 		break;
-	case F_FD_SIP:
 	case F_FD_RIP:
-		if (ip) {
+	case F_FD_RPORT:
+		/* an accepted socket's remote end is its client */
+		if (ip && (k->cflags & AS_CF_PEER)) {
+			if (f == F_FD_RIP) {
+				fmt_ip(k->family, k->saddr, buf, cap);
+				set_cstr(v, buf);
+			} else {
+				set_num(v, k->sport);
+			}
+			break;
+		}
+		/* fall through */
+	case F_FD_SIP:
+	case F_FD_SPORT:
+		if (ip && f != F_FD_SPORT && f != F_FD_RPORT) {
 			fmt_ip(k->family, k->daddr, buf, cap);
 			set_cstr(v, buf);
-		}
-		break;
-	case F_FD_SPORT:
-	case F_FD_RPORT:
-		if (ip)
+		} else if (ip) {
 			set_num(v, k->dport);
+		}
 		break;
 	case F_FD_CIP:
 		if (ip && local) {
