@@ -11,6 +11,7 @@ only checks that everything runs end to end. See tests/bench/README.md.
 """
 import argparse
 import calendar
+import glob
 import json
 import os
 import platform
@@ -554,6 +555,45 @@ def part_rss(env, args):
     return out
 
 
+def part_build(env, args):
+    """A real workload: this project's userspace compiled from scratch (cc
+    of every user/**/*.c, two jobs) inside an agent tree, with agent-sentinel
+    running the shipped rules and with no probe, alternated."""
+    srcs = sorted(glob.glob(os.path.join(env.src, "user", "**", "*.c"), recursive=True))
+    if args.build_files:
+        srcs = srcs[:args.build_files]
+    incs = " ".join(["-I" + os.path.join(env.src, d)
+                     for d in ("user", "user/rules", "user/outputs", "user/bwrap", "bpf")] +
+                    ["-I" + os.path.join(env.build, "bpf"), "-I/usr/include/json-c"])
+    out = os.path.join(env.work, "build-objs")
+    os.makedirs(out, exist_ok=True)
+    mk = os.path.join(env.work, "Makefile.bench")
+    with open(mk, "w") as f:
+        objs = []
+        for i, c in enumerate(srcs):
+            o = os.path.join(out, f"{i}.o")
+            objs.append(o)
+            f.write(f"{o}: {c}\n\tcc -std=c11 -O2 -D_GNU_SOURCE {incs} -c $< -o $@\n")
+        f.write("all: " + " ".join(objs) + "\n")
+    cmd = f"make -s -j2 -f {mk} all; exit $?"
+    per = {"none": [], "sentinel": []}
+    for r in range(args.build_rounds):
+        for c in (("none", "sentinel") if r % 2 == 0 else ("sentinel", "none")):
+            t = Tracer(env, c)
+            try:
+                for o in glob.glob(os.path.join(out, "*.o")):
+                    os.unlink(o)
+                wall, _, _ = run_timed([env.claude, "-c", cmd])
+                per[c].append(wall)
+            finally:
+                t.stop()
+        log(f"build round {r + 1}/{args.build_rounds}: none {per['none'][-1]:.2f} s, "
+            f"sentinel {per['sentinel'][-1]:.2f} s")
+    n, a = median(per["none"]), median(per["sentinel"])
+    return {"files": len(srcs), "wall_s": {c: spread(v) for c, v in per.items()},
+            "overhead_pct": (a - n) / n * 100 if n else None}
+
+
 def run_timed(cmd, cpu=None):
     """Run cmd (pinned to cpu when given); wall seconds, CPU seconds, stderr."""
     if cpu is not None and shutil.which("taskset"):
@@ -819,6 +859,11 @@ def build_targets(res):
                   "limit": TARGET_W1_VS_FLOOR,
                   "detail": f"agent {fmt(a and a / 1e3, ' us')} vs floor {fmt(f and f / 1e3, ' us')}",
                   "met": None if r is None else r <= TARGET_W1_VS_FLOOR})
+    b = res.get("build", {}).get("overhead_pct")
+    if res.get("build"):
+        t.append({"target": "own build inside an agent tree <= 2% over no probe", "value": b,
+                  "limit": 2.0, "detail": f"{fmt(b, ' %')}",
+                  "met": None if b is None else b <= 2.0})
     w3 = res.get("alerts", {}).get("default", [])
     if w3:
         lost = max(r["missing"] + (r["kernel_drops"] or 0) for r in w3)
@@ -951,7 +996,9 @@ def main():
     ap.add_argument("--configs", default=",".join(CONFIGS))
     ap.add_argument("--settle", type=float, default=1.0,
                     help="seconds to wait after a tracer exits")
-    ap.add_argument("--only", default="alternating,rss,alerts,latency,replay,diagnose",
+    ap.add_argument("--build-rounds", type=int, default=4, help="rounds of the build workload")
+    ap.add_argument("--build-files", type=int, default=0, help="compile only this many (0: all)")
+    ap.add_argument("--only", default="alternating,rss,alerts,latency,replay,diagnose,build",
                     help="parts to run")
     ap.add_argument("--no-profile", dest="profile", action="store_false")
     ap.add_argument("--no-install", action="store_true", help="never apt-get bpftrace")
@@ -965,6 +1012,7 @@ def main():
         args.alert_opens, args.alert_reps = 2000, 1
         args.latency_rate, args.latency_seconds = 1000, 0.5
         args.record_scale, args.replay_reps = 0.02, 1
+        args.build_rounds, args.build_files = 1, 3
         args.profile, args.no_install = False, True
         args.only = args.only.replace(",diagnose", "")
 
@@ -1012,6 +1060,8 @@ def main():
             res["replay"] = part_replay(env, args)
         if "diagnose" in parts:
             res["diagnose"] = part_diagnose(env, args)
+        if "build" in parts:
+            res["build"] = part_build(env, args)
     finally:
         env.cleanup()
     res["targets"] = build_targets(res)
