@@ -19,17 +19,24 @@ const volatile struct as_sys_spec cfg_sys_spec[AS_SYS_NR_MAX];
 #define AS_PR_SET_NAME 15
 
 /* Slot i's user string (with its base directory when it is a relative
- * path) at off; returns the bytes written. */
-static __always_inline __u32 as_put_slot(__u8 *buf, __u32 off, struct as_sys *r, __u32 i,
-					 __u8 str, __u8 dirfd, const __u64 *args,
-					 struct task_struct *task)
+ * path) at off of this CPU's scratch record; returns the bytes written. A
+ * global function, so the verifier checks it once, not once per slot:
+ * arguments travel as numbers (args as the user registers hold them). */
+__noinline __u32 as_put_slot(__u64 where, __u64 uptr, __u64 dfd, __u64 task_p)
 {
-	__u32 shift = i * AS_SYF_SLOT_BITS, n, base = 0, pf = 0;
+	/* where: off (bits 0-15), slot (16), str (24-31), dirfd (32-39): BPF
+	 * functions take five arguments at most */
+	__u32 off = where & 0xffff, i = (where >> 16) & 1, str = (where >> 24) & 0xff;
+	__u32 dirfd = (where >> 32) & 0xff;
+	struct task_struct *task = (struct task_struct *)task_p;
+	__u32 shift = (i & 1) * AS_SYF_SLOT_BITS, n, base = 0, pf = 0;
+	__u8 *buf = as_scratch_buf();
+	struct as_sys *r = (struct as_sys *)buf;
 	int trunc = 0;
 
-	if (str >= AS_SYSCALL_ARGS)
+	if (!buf || str >= AS_SYSCALL_ARGS)
 		return 0;
-	n = as_put_user_str(buf, off, (const void *)args[str], AS_PATH_MAX, &trunc);
+	n = as_put_user_str(buf, off, (const void *)uptr, AS_PATH_MAX, &trunc);
 	r->len[i & 1] = n;
 	if (trunc)
 		r->pflags |= AS_SYF_USER_TRUNC << shift;
@@ -39,13 +46,13 @@ static __always_inline __u32 as_put_slot(__u8 *buf, __u32 off, struct as_sys *r,
 	}
 	if (buf[off & AS_SCRATCH_OFF_MASK] == '/')
 		return n;
-	if (dirfd == AS_SPEC_CWD || dirfd >= AS_SYSCALL_ARGS || (int)args[dirfd] == AS_AT_FDCWD) {
+	if (dirfd == AS_SPEC_CWD || dirfd >= AS_SYSCALL_ARGS || (int)dfd == AS_AT_FDCWD) {
 		struct fs_struct *fs = BPF_CORE_READ(task, fs);
 
 		base = as_put_task_path(buf, off + n, &fs->pwd, task, &pf);
 		r->pflags |= (AS_SYF_BASE_CWD | pf << AS_SYF_WALK_SHIFT) << shift;
 	} else {
-		struct file *dir = as_task_file(task, (int)args[dirfd]);
+		struct file *dir = as_task_file(task, (int)dfd);
 
 		if (dir) {
 			base = as_put_task_path(buf, off + n, &dir->f_path, task, &pf);
@@ -54,6 +61,18 @@ static __always_inline __u32 as_put_slot(__u8 *buf, __u32 off, struct as_sys *r,
 	}
 	r->base_len[i & 1] = base;
 	return n + base;
+}
+
+/* as_put_slot for slot i of the spec, its argument values picked here */
+static __always_inline __u32 as_put_spec_slot(__u32 off, __u32 i, __u8 str, __u8 dirfd,
+					      const __u64 *args, struct task_struct *task)
+{
+	if (str >= AS_SYSCALL_ARGS)
+		return 0;
+	return as_put_slot((__u64)(off & 0xffff) | (__u64)i << 16 | (__u64)str << 24 |
+				   (__u64)dirfd << 32,
+			   args[str], dirfd < AS_SYSCALL_ARGS ? args[dirfd] : (__u64)(__s64)AS_AT_FDCWD,
+			   (__u64)task);
 }
 
 /* A value behind an argument that says what the call does. */
@@ -125,9 +144,9 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 			off += r->len[0];
 		}
 	} else {
-		off += as_put_slot(buf, off, r, 0, sp.str[0], sp.dirfd[0], args, task);
+		off += as_put_spec_slot(off, 0, sp.str[0], sp.dirfd[0], args, task);
 	}
-	off += as_put_slot(buf, off, r, 1, sp.str[1], sp.dirfd[1], args, task);
+	off += as_put_spec_slot(off, 1, sp.str[1], sp.dirfd[1], args, task);
 
 	if (sp.aux < AS_SYSCALL_ARGS && (sp.sc != AS_SC_PRCTL || args[0] == AS_PR_SET_NAME))
 		bpf_probe_read_user_str(r->aux, sizeof(r->aux), (const void *)args[sp.aux]);

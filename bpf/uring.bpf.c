@@ -50,15 +50,22 @@ static __always_inline int as_uring_pass(struct task_struct *task)
 	return as_filter_pass(AS_EV_URING);
 }
 
-/* A kernel string (a struct filename's name) into slot i at off, with the
- * base directory of dfd when relative; returns the bytes written. */
-static __always_inline __u32 as_put_kpath(__u8 *buf, __u32 off, struct as_sys *r, __u32 i,
-					  struct filename *fn, int dfd, int is_path,
-					  struct task_struct *task)
+/* A kernel string (a struct filename's name) into slot i at off of this
+ * CPU's scratch record, with the base directory of dfd when relative;
+ * returns the bytes written. A global function (checked once, not per
+ * opcode): where packs off (bits 0-15), the slot (16) and is_path (17). */
+__noinline __u32 as_put_kpath(__u64 where, __u64 fn_p, __s64 dfd, __u64 task_p)
 {
+	__u32 off = where & 0xffff, i = (where >> 16) & 1, is_path = (where >> 17) & 1;
 	__u32 shift = i * AS_SYF_SLOT_BITS, base = 0, pf = 0;
+	struct task_struct *task = (struct task_struct *)task_p;
+	struct filename *fn = (struct filename *)fn_p;
+	__u8 *buf = as_scratch_buf();
+	struct as_sys *r = (struct as_sys *)buf;
 	long n;
 
+	if (!buf)
+		return 0;
 	n = bpf_probe_read_kernel_str(buf + (off & AS_SCRATCH_OFF_MASK), AS_PATH_MAX,
 				      BPF_CORE_READ(fn, name));
 	if (n <= 0) {
@@ -67,7 +74,7 @@ static __always_inline __u32 as_put_kpath(__u8 *buf, __u32 off, struct as_sys *r
 	}
 	if (n == AS_PATH_MAX)
 		r->pflags |= AS_SYF_USER_TRUNC << shift;
-	r->len[i & 1] = n;
+	r->len[i] = n;
 	if (!is_path) {
 		r->pflags |= AS_SYF_PLAIN << shift;
 		return n;
@@ -87,9 +94,11 @@ static __always_inline __u32 as_put_kpath(__u8 *buf, __u32 off, struct as_sys *r
 			r->pflags |= (AS_SYF_BASE_DIRFD | pf << AS_SYF_WALK_SHIFT) << shift;
 		}
 	}
-	r->base_len[i & 1] = base;
+	r->base_len[i] = base;
 	return n + base;
 }
+
+#define AS_KPATH(off, slot, is_path) ((__u64)((off) & 0xffff) | (__u64)(slot) << 16 | (__u64)(is_path) << 17)
 
 /* The sockaddr the kernel copied for a connect, bind or addressed send,
  * into slot 1; 0 when there is none. */
@@ -169,18 +178,18 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 		r->arg[1] = (__u64)(__s64)BPF_CORE_READ(o, dfd);
 		r->arg[2] = BPF_CORE_READ(o, how.flags);
 		r->arg[3] = BPF_CORE_READ(o, how.mode);
-		off += as_put_kpath(buf, off, r, 0, BPF_CORE_READ(o, filename),
-				    BPF_CORE_READ(o, dfd), 1, task);
+		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, filename),
+				    BPF_CORE_READ(o, dfd), (__u64)task);
 		break;
 	}
 	case IORING_OP_RENAMEAT: {
 		struct io_rename *o = cmd;
 
 		r->arg[2] = BPF_CORE_READ(o, flags);
-		off += as_put_kpath(buf, off, r, 0, BPF_CORE_READ(o, oldpath),
-				    BPF_CORE_READ(o, old_dfd), 1, task);
-		off += as_put_kpath(buf, off, r, 1, BPF_CORE_READ(o, newpath),
-				    BPF_CORE_READ(o, new_dfd), 1, task);
+		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, oldpath),
+				    BPF_CORE_READ(o, old_dfd), (__u64)task);
+		off += as_put_kpath(AS_KPATH(off, 1, 1), (__u64)BPF_CORE_READ(o, newpath),
+				    BPF_CORE_READ(o, new_dfd), (__u64)task);
 		break;
 	}
 	case IORING_OP_LINKAT:
@@ -190,27 +199,26 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 		r->arg[2] = BPF_CORE_READ(o, flags);
 		/* symlinkat: oldpath is the link's content; as a path it is
 		 * the cwd's, as Falco's fs.path.target has it */
-		off += as_put_kpath(buf, off, r, 0, BPF_CORE_READ(o, oldpath),
-				    op == IORING_OP_LINKAT ? BPF_CORE_READ(o, old_dfd) : AS_AT_FDCWD, 1,
-				    task);
-		off += as_put_kpath(buf, off, r, 1, BPF_CORE_READ(o, newpath),
-				    BPF_CORE_READ(o, new_dfd), 1, task);
+		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, oldpath),
+				    op == IORING_OP_LINKAT ? BPF_CORE_READ(o, old_dfd) : AS_AT_FDCWD, (__u64)task);
+		off += as_put_kpath(AS_KPATH(off, 1, 1), (__u64)BPF_CORE_READ(o, newpath),
+				    BPF_CORE_READ(o, new_dfd), (__u64)task);
 		break;
 	}
 	case IORING_OP_UNLINKAT: {
 		struct io_unlink *o = cmd;
 
 		r->arg[2] = BPF_CORE_READ(o, flags);
-		off += as_put_kpath(buf, off, r, 0, BPF_CORE_READ(o, filename),
-				    BPF_CORE_READ(o, dfd), 1, task);
+		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, filename),
+				    BPF_CORE_READ(o, dfd), (__u64)task);
 		break;
 	}
 	case IORING_OP_MKDIRAT: {
 		struct io_mkdir *o = cmd;
 
 		r->arg[3] = BPF_CORE_READ(o, mode);
-		off += as_put_kpath(buf, off, r, 0, BPF_CORE_READ(o, filename),
-				    BPF_CORE_READ(o, dfd), 1, task);
+		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, filename),
+				    BPF_CORE_READ(o, dfd), (__u64)task);
 		break;
 	}
 	case IORING_OP_CONNECT:
