@@ -21,14 +21,18 @@
  *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
  *            truncate PATH LEN | ftruncate PATH LEN | setxattr PATH NAME VALUE
  *            utimensat DIR REL | open_by_handle_at PATH | open-trunc PATH
+ *            lsetxattr PATH NAME VALUE | fsetxattr PATH NAME VALUE | removexattr PATH NAME
+ *            utimes PATH | open_tree PATH
  *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
  *            sendto-udp6 IP6 PORT | sendmsg-udp IP PORT | sendmsg-connected IP PORT
- *            sendmmsg-udp IP PORT (two messages)
+ *            sendmmsg-udp IP PORT (two messages) | sendto-big IP PORT (EMSGSIZE)
  *            sendto-fastopen IP PORT | bind4 IP PORT | listen4 IP PORT | accept4
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
  *            ptrace-pid PID (PTRACE_ATTACH) | finit_module PATH | delete_module NAME
+ *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | perf_event_open (own task
+ *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
  *            mount-tmpfs DIR | umount2 DIR FLAGS | chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
@@ -46,6 +50,8 @@
 #include <grp.h>
 #include <liburing.h>
 #include <linux/bpf.h>
+#include <linux/mount.h>
+#include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -62,6 +68,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +79,7 @@ extern char **environ;
 #define HANDLE_BYTES_MAX 128	/* MAX_HANDLE_SZ in linux/exportfs.h */
 #define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
 #define RING_ENTRIES 4		/* one request at a time, plus room */
+#define UDP_TOO_BIG 70000	/* over IPv4's 65,507-byte UDP payload: EMSGSIZE */
 /* io_uring opcodes newer than liburing 2.3's header (enum io_uring_op, Linux 6.18) */
 #define IORING_OP_FTRUNCATE_NR 55
 #define IORING_OP_BIND_NR 56
@@ -323,6 +331,14 @@ static int net_op(int argc, char **argv)
 		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, 0,
 					  connected ? NULL : &sin, connected ? 0 : sizeof(sin))));
 	}
+	if (!strcmp(op, "sendto-big")) {
+		static char big[UDP_TOO_BIG];
+
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_sendto, fd, big, sizeof(big), 0, &sin, sizeof(sin))));
+	}
 	if (!strcmp(op, "sendmsg-udp") || !strcmp(op, "sendmsg-connected")) {
 		int connected = !strcmp(op, "sendmsg-connected");
 		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
@@ -406,6 +422,39 @@ static int memfd_exec(const char *name)
 	return report(-errno);
 }
 
+/* write into a forked child's copy of a buffer; the child checks it arrived */
+static int process_vm_write(void)
+{
+	static char target[sizeof(PAYLOAD)];
+	static char data[] = PAYLOAD;
+	struct iovec local = { .iov_base = data, .iov_len = sizeof(data) - 1 };
+	struct iovec remote = { .iov_base = target, .iov_len = sizeof(data) - 1 };
+	int ready[2], done[2];
+	pid_t child;
+	char c = 0;
+	int status = 0;
+	long r;
+
+	if (pipe(ready) || pipe(done))
+		return report(-errno);
+	child = fork();
+	if (child == 0) {
+		if (write(ready[1], "r", 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(2);
+		_exit(memcmp(target, PAYLOAD, sizeof(PAYLOAD) - 1) ? 1 : 0);
+	}
+	if (child < 0 || read(ready[0], &c, 1) != 1)
+		return report(-errno);
+	note("child", child);
+	r = res(syscall(SYS_process_vm_writev, child, &local, 1, &remote, 1, 0));
+	report(r);
+	if (write(done[1], "d", 1) != 1)
+		return report(-errno);
+	waitpid(child, &status, 0);
+	note("arrived", WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return 0;
+}
+
 static int ptrace_attach(void)
 {
 	pid_t child = fork();
@@ -478,6 +527,33 @@ static int priv_op(int argc, char **argv)
 			return report(r ? r : -errno);
 		return report(res(syscall(SYS_umount2, argv[1], (int)num(argv[2]))));
 	}
+	if (!strcmp(op, "fsopen") && argc == 2)
+		return report(res(syscall(SYS_fsopen, argv[1], FSOPEN_CLOEXEC)));
+	if (!strcmp(op, "iopl") && argc == 2)
+		return report(res(syscall(SYS_iopl, atoi(argv[1]))));
+	if (!strcmp(op, "ioperm") && argc == 4)
+		return report(res(syscall(SYS_ioperm, num(argv[1]), num(argv[2]), atoi(argv[3]))));
+	if (!strcmp(op, "perf_event_open") && argc == 1) {
+		struct perf_event_attr pa;
+
+		memset(&pa, 0, sizeof(pa));
+		pa.type = PERF_TYPE_SOFTWARE;
+		pa.size = sizeof(pa);
+		pa.config = PERF_COUNT_SW_TASK_CLOCK;
+		pa.exclude_kernel = 1; /* what perf_event_paranoid 2 lets anyone do */
+		pa.exclude_hv = 1;
+		return report(res(syscall(SYS_perf_event_open, &pa, 0, -1, -1, PERF_FLAG_FD_CLOEXEC)));
+	}
+	if (!strcmp(op, "pidfd_getfd") && argc == 1) {
+		int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+
+		if (pidfd < 0)
+			return report(-errno);
+		note("pidfd", pidfd);
+		return report(res(syscall(SYS_pidfd_getfd, pidfd, 1, 0)));
+	}
+	if (!strcmp(op, "process_vm_writev") && argc == 1)
+		return process_vm_write();
 	if (!strcmp(op, "ptrace-pid") && argc == 2)
 		return report(res(syscall(SYS_ptrace, PTRACE_ATTACH, atoi(argv[1]), NULL, NULL)));
 	if (!strcmp(op, "finit_module") && argc == 2) {
@@ -660,6 +736,21 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "setxattr") && argc == 4)
 		return report(res(syscall(SYS_setxattr, argv[1], argv[2], argv[3], strlen(argv[3]), 0)));
+	if ((!strcmp(op, "lsetxattr") || !strcmp(op, "fsetxattr")) && argc == 4) {
+		if (op[0] == 'l')
+			return report(res(syscall(SYS_lsetxattr, argv[1], argv[2], argv[3],
+						  strlen(argv[3]), 0)));
+		if ((fd = open(argv[1], O_RDONLY)) < 0)
+			return report(-errno);
+		note("fd", fd);
+		return report(res(syscall(SYS_fsetxattr, fd, argv[2], argv[3], strlen(argv[3]), 0)));
+	}
+	if (!strcmp(op, "removexattr") && argc == 3)
+		return report(res(syscall(SYS_removexattr, argv[1], argv[2])));
+	if (!strcmp(op, "utimes") && argc == 2)
+		return report(res(syscall(SYS_utimes, argv[1], NULL)));
+	if (!strcmp(op, "open_tree") && argc == 2)
+		return report(res(syscall(SYS_open_tree, AT_FDCWD, argv[1], OPEN_TREE_CLOEXEC)));
 	if (!strcmp(op, "utimensat") && argc == 3) {
 		if ((fd = opendir_fd(argv[1])) < 0)
 			return report(-errno);

@@ -325,6 +325,40 @@ class Files(EventCase):
         self.fields(self.one(a, pu, "utimensat"), evt__res="SUCCESS", fs__path__name=f,
                     evt__arg__path=f)
 
+    def test_other_xattrs_and_times(self):
+        with file_acts_with("lsetxattr", "fsetxattr", "removexattr", "utimes") as a:
+            pl, rl = a.run("lsetxattr", self.f, "user.l", "vv")
+            pf, rf = a.run("fsetxattr", self.f, "user.f", "v")
+            pr, rr = a.run("removexattr", self.f, "user.f")
+            pu, ru = a.run("utimes", self.f)
+        self.assertEqual([rl, rf[-1:], rr, ru], [["0"], ["0"], ["0"], ["0"]])
+        f = self.f
+        self.fields(self.one(a, pl, "lsetxattr"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__path=f, evt__arg__name="user.l", evt__arg__size="2")
+        self.fields(self.one(a, pf, "fsetxattr"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__fd=rf[0].split()[1], evt__arg__name="user.f")
+        self.fields(self.one(a, pr, "removexattr"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__path=f, evt__arg__name="user.f")
+        self.fields(self.one(a, pu, "utimes"), evt__res="SUCCESS", fs__path__name=f,
+                    evt__arg__path=f)
+
+    def test_errno_names_of_new_failures(self):
+        """evt.res names every errno these syscalls return, as Falco does."""
+        os.mkdir(self.p("full"))
+        open(self.p("full", "x"), "w").close()
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind(("127.0.0.1", 0))
+        self.addCleanup(udp.close)
+        with Acts("evt.type in (rmdir, removexattr, sendto) and proc.name = as-acts",
+                  ["evt.rawres"]) as a:
+            pr, rr = a.run("rmdir", self.p("full"))
+            px, rx = a.run("removexattr", self.f, "user.none")
+            ps, rs = a.run("sendto-big", "127.0.0.1", udp.getsockname()[1])
+        self.assertEqual([rr, rx, rs], [["-39"], ["-61"], ["-90"]])
+        got = [(self.one(a, pr, "rmdir")["evt.res"]), self.one(a, px, "removexattr")["evt.res"],
+               self.one(a, ps, "sendto")["evt.res"]]
+        self.assertEqual(got, ["ENOTEMPTY", "ENODATA", "EMSGSIZE"])
+
     def test_fchmodat2(self):
         os.symlink(self.f, self.p("soft"))
         with file_acts_with("fchmodat2") as a:
@@ -557,7 +591,7 @@ class Network(EventCase):
 
 
 PRIV_FIELDS = ["evt.arg." + n for n in (
-    "uid", "gid", "flags", "nstype", "fd", "request", "pid", "dev", "dir", "type", "name",
+    "child_pid", "uid", "gid", "flags", "nstype", "fd", "request", "pid", "dev", "dir", "type", "name",
     "path", "cmd", "cmd_name", "option", "arg2_str", "entries")] + [
     "fs.path.name", "fs.path.target", "proc.cwd", "evt.rawres"]
 
@@ -594,6 +628,12 @@ class Privilege(EventCase):
         self.fields(self.one(a, ps, "setns"), evt__res="SUCCESS", evt__arg__nstype="CLONE_NEWUTS",
                     evt__arg__fd=rs[0].split()[1])
 
+    def test_clone_child_pid_as_documented(self):
+        """README: clone's child is evt.arg.child_pid (as --trace prints it)."""
+        with self.priv_acts() as a:
+            pc, rc = a.run("clone", CLONE_NEWUTS)
+        self.fields(self.one(a, pc, "clone"), evt__arg__child_pid=rc[0])
+
     def test_ptrace_mount_chroot_bpf(self):
         mnt = self.p("mnt")
         os.mkdir(mnt)
@@ -622,6 +662,35 @@ class Privilege(EventCase):
         self.fields(self.one(a, pce, "chroot"), evt__res="EPERM", evt__arg__path=self.dir)
         self.fields(self.one(a, pb, "bpf"), evt__res="E2BIG", evt__rawres=-7, evt__arg__cmd="5",
                     evt__arg__cmd_name="BPF_PROG_LOAD")
+
+    def test_mount_api_and_reaching_other_processes(self):
+        with Acts("evt.type in (open_tree, fsopen, perf_event_open, pidfd_getfd, "
+                  "process_vm_writev) and proc.name = as-acts",
+                  PRIV_FIELDS + ["evt.arg." + n for n in ("fsname", "filename", "cpu",
+                                                          "group_fd", "pid_fd", "target_fd")]) as a:
+            pt, rt = a.run("open_tree", self.dir)
+            pf, rf = a.run("fsopen", "tmpfs")
+            pfe, rfe = a.run("fsopen", "tmpfs", user=NOBODY)
+            pp, rp = a.run("perf_event_open")
+            pg, rg = a.run("pidfd_getfd")
+            pv, rv = a.run("process_vm_writev")
+        for r in (rt, rf, rp, rg[-1:]):
+            self.assertGreaterEqual(int(r[0]), 0)
+        self.assertEqual(rfe, ["-1"])
+        self.assertEqual(rv[1:], ["8", "arrived 1"])  # the bytes did land in the child
+        self.fields(self.one(a, pt, "open_tree"), evt__res="SUCCESS", fs__path__name=self.dir,
+                    evt__arg__filename=self.dir)
+        self.fields(self.one(a, pf, "fsopen"), evt__res="SUCCESS", evt__arg__fsname="tmpfs")
+        self.fields(self.one(a, pfe, "fsopen"), evt__res="EPERM", evt__arg__fsname="tmpfs",
+                    user__uid=NOBODY)
+        self.fields(self.one(a, pg, "pidfd_getfd"), evt__res="SUCCESS",
+                    evt__arg__pid_fd=rg[0].split()[1], evt__arg__target_fd="1",
+                    evt__arg__fd=rg[1])
+        self.fields(self.one(a, pv, "process_vm_writev"), evt__res="SUCCESS",
+                    evt__arg__pid=rv[0].split()[1])
+        # the calling thread, any CPU: perf_event_open(attr, 0, -1, -1, ...)
+        self.fields(self.one(a, pp, "perf_event_open"), evt__res="SUCCESS", evt__arg__pid="0",
+                    evt__arg__cpu="-1", evt__arg__group_fd="-1")
 
     def test_cwd_and_session(self):
         os.mkdir(self.p("sub"))
