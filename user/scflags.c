@@ -196,6 +196,7 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		snprintf(buf, cap, "%" PRId64, (uint32_t)u == 0xffffffffu ? -1 : (int64_t)(uint32_t)u);
 		return buf;
 	case FMT_FD:
+	case FMT_INT:
 		snprintf(buf, cap, "%d", (int)(int32_t)u);
 		return buf;
 	case FMT_HEX:

@@ -35,6 +35,7 @@ enum sc_fmt {
 	FMT_UDEC, /* unsigned decimal (uids print -1 as 4294967295? no: see FMT_ID) */
 	FMT_ID, /* a uid/gid: -1 (unchanged) prints -1 */
 	FMT_FD, /* a file descriptor: signed 32 bits; AT_FDCWD prints -100 */
+	FMT_INT, /* an int argument (a pid, a cpu): signed 32 bits */
 	FMT_HEX,
 	FMT_OCT, /* a mode */
 	FMT_STR,

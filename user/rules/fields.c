@@ -374,7 +374,7 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 			if (sc != AS_SC_CLONE3)
 				fl &= ~0xffull;
 			set_cstr(v, sctable_format(FMT_CLONE, (int64_t)fl, buf, cap));
-		} else if (!strcmp(arg, "pid") || !strcmp(arg, "res")) {
+		} else if (!strcmp(arg, "pid") || !strcmp(arg, "res") || !strcmp(arg, "child_pid")) {
 			snprintf(buf, cap, "%u", ev->u.fork->child_pid);
 			set_cstr(v, buf);
 		}
