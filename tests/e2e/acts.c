@@ -9,7 +9,10 @@
  * "NAME VALUE" (e.g. "dirfd 3", "child 1234").
  *
  * Numbers (modes, flags, ids) are parsed with strtoul base 0: 0755 is octal,
- * 0x10000000 hex.
+ * 0x10000000 hex. syscall() takes its arguments as varargs: an argument the
+ * kernel reads as a long (flags of process_vm_writev, mount, clone; ptrace's
+ * request and pid) is passed as one, or its upper half is whatever the
+ * register held (seen at -O0).
  *
  *   files:   rename OLD NEW | renameat DIR OLDREL NEWREL | renameat2 DIR OLDREL NEWREL FLAGS
  *            link OLD NEW | linkat DIR OLDREL NEWREL FLAGS | symlink TARGET LINK
@@ -446,7 +449,7 @@ static int process_vm_write(void)
 	if (child < 0 || read(ready[0], &c, 1) != 1)
 		return report(-errno);
 	note("child", child);
-	r = res(syscall(SYS_process_vm_writev, child, &local, 1, &remote, 1, 0));
+	r = res(syscall(SYS_process_vm_writev, (long)child, &local, 1UL, &remote, 1UL, 0UL));
 	report(r);
 	if (write(done[1], "d", 1) != 1)
 		return report(-errno);
@@ -467,7 +470,7 @@ static int ptrace_attach(void)
 	if (child < 0)
 		return report(-errno);
 	note("child", child);
-	r = res(syscall(SYS_ptrace, PTRACE_ATTACH, child, NULL, NULL));
+	r = res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)child, NULL, NULL));
 	report(r);
 	if (r == 0) {
 		waitpid(child, NULL, __WALL);
@@ -518,7 +521,8 @@ static int priv_op(int argc, char **argv)
 
 		if (r)
 			return report(r);
-		return report(res(syscall(SYS_mount, "as-acts", argv[1], "tmpfs", MS_NOSUID, "size=1m")));
+		return report(res(syscall(SYS_mount, "as-acts", argv[1], "tmpfs", (unsigned long)MS_NOSUID,
+					  "size=1m")));
 	}
 	if (!strcmp(op, "umount2") && argc == 3) {
 		int r = private_mounts();
@@ -555,7 +559,7 @@ static int priv_op(int argc, char **argv)
 	if (!strcmp(op, "process_vm_writev") && argc == 1)
 		return process_vm_write();
 	if (!strcmp(op, "ptrace-pid") && argc == 2)
-		return report(res(syscall(SYS_ptrace, PTRACE_ATTACH, atoi(argv[1]), NULL, NULL)));
+		return report(res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)atoi(argv[1]), NULL, NULL)));
 	if (!strcmp(op, "finit_module") && argc == 2) {
 		int fd = open(argv[1], O_RDONLY);
 
@@ -576,7 +580,7 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr))));
 	}
 	if (!strcmp(op, "prctl-setname") && argc == 2)
-		return report(res(syscall(SYS_prctl, PR_SET_NAME, argv[1], 0, 0, 0)));
+		return report(res(syscall(SYS_prctl, PR_SET_NAME, argv[1], 0UL, 0UL, 0UL)));
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
 	if (!strcmp(op, "exec") && argc >= 2) {
@@ -587,7 +591,7 @@ static int priv_op(int argc, char **argv)
 	if ((!strcmp(op, "clone") || !strcmp(op, "clone3")) && argc == 2) {
 		struct clone_args ca = { .flags = num(argv[1]), .exit_signal = SIGCHLD };
 		long child = !strcmp(op, "clone")
-			? syscall(SYS_clone, (unsigned long)num(argv[1]) | SIGCHLD, NULL, NULL, NULL, 0)
+			? syscall(SYS_clone, (unsigned long)num(argv[1]) | SIGCHLD, NULL, NULL, NULL, 0UL)
 			: syscall(SYS_clone3, &ca, sizeof(ca));
 
 		if (child == 0)

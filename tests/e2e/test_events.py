@@ -23,6 +23,7 @@ from harness import Sentinel
 AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
 NOBODY = 65534
 RULE = "as-acts event"
+AGENT = "as-ev-agent"  # the agent of AgentTree: a name no other test uses
 BASE = ["evt.type", "evt.res", "proc.pid", "proc.name", "user.uid"]
 # linux/capability.h, by bit number
 CAP_NAMES = [
@@ -921,8 +922,9 @@ class AgentTree(EventCase):
             ("setfsuid", 0), ("chdir", "{d}")]
 
     def test_prefilter_keeps_every_agent_act(self):
-        claude = self.p("claude")
-        shutil.copy("/bin/bash", claude)
+        # an agent name of this test's own, so no other test's agents match
+        agent = self.p(AGENT)
+        shutil.copy("/bin/bash", agent)
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         udp.bind(("127.0.0.1", 0))
         port = udp.getsockname()[1]
@@ -930,18 +932,18 @@ class AgentTree(EventCase):
         self.addCleanup(shutil.rmtree, rules_dir, True)
         rules = os.path.join(rules_dir, "agent.yaml")
         with open(rules, "w") as f:
-            f.write("- rule: agent act\n  desc: an act of a claude child\n"
+            f.write("- rule: agent act\n  desc: an act of the agent's child\n"
                     "  condition: evt.type in (rename, mkdir, chmod, sendto, unshare, ptrace, "
                     "memfd_create, io_uring_submit_req, prctl, setfsuid, chdir) and "
-                    "proc.pname = claude\n"
-                    "  output: \"%evt.type %evt.res %proc.pid %fs.path.name %fs.path.target "
-                    "%fd.name %evt.arg.opcode %evt.arg.flags\"\n  priority: WARNING\n")
+                    "proc.pname = %s\n"
+                    "  output: \"%%evt.type %%evt.res %%proc.pid %%fs.path.name %%fs.path.target "
+                    "%%fd.name %%evt.arg.opcode %%evt.arg.flags\"\n  priority: WARNING\n" % AGENT)
         os.chmod(rules, 0o600)
         script = "; ".join(
             " ".join([AS_ACTS] + [str(x).format(d=self.dir, port=port) for x in act])
             + " >/dev/null" for act in self.ACTS)
         with Sentinel("-r", rules) as kept, Sentinel("-r", rules, "--no-prefilter") as full:
-            subprocess.run([claude, "-c", script + "; true"], check=True)
+            subprocess.run([agent, "-c", script + "; true"], check=True)
             # the same acts outside any agent tree
             for act in self.ACTS:
                 subprocess.run([AS_ACTS] + [str(x).format(d=self.dir + "/out", port=port)
