@@ -325,6 +325,31 @@ static __always_inline __u32 as_put_user_str(__u8 *buf, __u32 off, const void *s
 	return n;
 }
 
+/* The base directory of slot i's relative path, at off of the generic
+ * record r: the cwd (cwd set, or dfd AT_FDCWD) or the dirfd's file; its
+ * kind and walk flags go into r->pflags. Returns the bytes written. */
+static __always_inline __u32 as_put_slot_base(__u8 *buf, __u32 off, struct as_sys *r, __u32 i,
+					      int cwd, int dfd, struct task_struct *task)
+{
+	__u32 shift = (i & 1) * AS_SYF_SLOT_BITS, base = 0, pf = 0;
+
+	if (cwd || dfd == AS_AT_FDCWD) {
+		struct fs_struct *fs = BPF_CORE_READ(task, fs);
+
+		base = as_put_task_path(buf, off, &fs->pwd, task, &pf);
+		r->pflags |= (AS_SYF_BASE_CWD | pf << AS_SYF_WALK_SHIFT) << shift;
+	} else {
+		struct file *dir = as_task_file(task, dfd);
+
+		if (dir) {
+			base = as_put_task_path(buf, off, &dir->f_path, task, &pf);
+			r->pflags |= (AS_SYF_BASE_DIRFD | pf << AS_SYF_WALK_SHIFT) << shift;
+		}
+	}
+	r->base_len[i & 1] = base;
+	return base;
+}
+
 /* Append the cgroup v2 path of the task as a component list (walk.bpf.c);
  * returns bytes written, AS_PATH_* flags in the high 32 bits. */
 __u64 as_cgroup_walk(__u32 start, __u64 task);

@@ -29,7 +29,7 @@ __noinline __u32 as_put_slot(__u64 where, __u64 uptr, __u64 dfd, __u64 task_p)
 	__u32 off = where & 0xffff, i = (where >> 16) & 1, str = (where >> 24) & 0xff;
 	__u32 dirfd = (where >> 32) & 0xff;
 	struct task_struct *task = (struct task_struct *)task_p;
-	__u32 shift = (i & 1) * AS_SYF_SLOT_BITS, n, base = 0, pf = 0;
+	__u32 shift = (i & 1) * AS_SYF_SLOT_BITS, n, base;
 	__u8 *buf = as_scratch_buf();
 	struct as_sys *r = (struct as_sys *)buf;
 	int trunc = 0;
@@ -46,20 +46,8 @@ __noinline __u32 as_put_slot(__u64 where, __u64 uptr, __u64 dfd, __u64 task_p)
 	}
 	if (buf[off & AS_SCRATCH_OFF_MASK] == '/')
 		return n;
-	if (dirfd == AS_SPEC_CWD || dirfd >= AS_SYSCALL_ARGS || (int)dfd == AS_AT_FDCWD) {
-		struct fs_struct *fs = BPF_CORE_READ(task, fs);
-
-		base = as_put_task_path(buf, off + n, &fs->pwd, task, &pf);
-		r->pflags |= (AS_SYF_BASE_CWD | pf << AS_SYF_WALK_SHIFT) << shift;
-	} else {
-		struct file *dir = as_task_file(task, (int)dfd);
-
-		if (dir) {
-			base = as_put_task_path(buf, off + n, &dir->f_path, task, &pf);
-			r->pflags |= (AS_SYF_BASE_DIRFD | pf << AS_SYF_WALK_SHIFT) << shift;
-		}
-	}
-	r->base_len[i & 1] = base;
+	base = as_put_slot_base(buf, off + n, r, i,
+				dirfd == AS_SPEC_CWD || dirfd >= AS_SYSCALL_ARGS, (int)dfd, task);
 	return n + base;
 }
 

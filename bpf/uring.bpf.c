@@ -57,7 +57,7 @@ static __always_inline int as_uring_pass(struct task_struct *task)
 __noinline __u32 as_put_kpath(__u64 where, __u64 fn_p, __s64 dfd, __u64 task_p)
 {
 	__u32 off = where & 0xffff, i = (where >> 16) & 1, is_path = (where >> 17) & 1;
-	__u32 shift = i * AS_SYF_SLOT_BITS, base = 0, pf = 0;
+	__u32 shift = i * AS_SYF_SLOT_BITS, base;
 	struct task_struct *task = (struct task_struct *)task_p;
 	struct filename *fn = (struct filename *)fn_p;
 	__u8 *buf = as_scratch_buf();
@@ -81,20 +81,7 @@ __noinline __u32 as_put_kpath(__u64 where, __u64 fn_p, __s64 dfd, __u64 task_p)
 	}
 	if (buf[off & AS_SCRATCH_OFF_MASK] == '/')
 		return n;
-	if (dfd == AS_AT_FDCWD) {
-		struct fs_struct *fs = BPF_CORE_READ(task, fs);
-
-		base = as_put_task_path(buf, off + n, &fs->pwd, task, &pf);
-		r->pflags |= (AS_SYF_BASE_CWD | pf << AS_SYF_WALK_SHIFT) << shift;
-	} else {
-		struct file *dir = as_task_file(task, dfd);
-
-		if (dir) {
-			base = as_put_task_path(buf, off + n, &dir->f_path, task, &pf);
-			r->pflags |= (AS_SYF_BASE_DIRFD | pf << AS_SYF_WALK_SHIFT) << shift;
-		}
-	}
-	r->base_len[i] = base;
+	base = as_put_slot_base(buf, off + n, r, i, 0, dfd, task);
 	return n + base;
 }
 

@@ -102,7 +102,7 @@ static const char *const arg_names[] = {
 	"name", "path", "filename", "flags", "mode", "fd", "dirfd", "res", "uid", "gid",
 	"ruid", "euid", "suid", "rgid", "egid", "sgid", "tuple", "addr", "cap_effective",
 	"cap_permitted", "cap_inheritable", "size", "backlog", "domain", "type", "proto",
-	"pid", "version",
+	"pid", "version", "child_pid",
 };
 
 int fields_arg_known(const char *arg)
