@@ -15,6 +15,7 @@
  * register held (seen at -O0).
  *
  *   files:   rename OLD NEW | renameat DIR OLDREL NEWREL | renameat2 DIR OLDREL NEWREL FLAGS
+ *            renameat-moved DIR MOVEDTO OLDREL NEWREL (a dirfd of DIR, DIR renamed, renameat)
  *            link OLD NEW | linkat DIR OLDREL NEWREL FLAGS | symlink TARGET LINK
  *            symlinkat TARGET DIR LINKREL | unlink PATH | unlinkat DIR REL FLAGS | rmdir PATH
  *            mkdir PATH MODE | mkdirat DIR REL MODE | chdir-mkdir DIR REL MODE
@@ -29,6 +30,7 @@
  *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
  *            sendto-udp6 IP6 PORT | sendmsg-udp IP PORT | sendmsg-connected IP PORT
  *            sendmmsg-udp IP PORT (two messages) | sendto-big IP PORT (EMSGSIZE)
+ *            sendmmsg-2dst IP PORT1 PORT2 (one message to each) | sendto-unix PATH
  *            sendto-fastopen IP PORT | bind4 IP PORT | listen4 IP PORT | accept4
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
@@ -45,7 +47,8 @@
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
  *            uring-connect IP PORT | uring-sendmsg-udp IP PORT | uring-sqpoll-openat PATH
  *            uring-nop | uring-socket | uring-ftruncate PATH LEN | uring-bind IP PORT
- *            uring-listen IP PORT
+ *            uring-listen IP PORT | uring-openat2 PATH | uring-write-fixed PATH (a
+ *            registered file)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -54,6 +57,7 @@
 #include <liburing.h>
 #include <linux/bpf.h>
 #include <linux/mount.h>
+#include <linux/openat2.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <netinet/in.h>
@@ -72,6 +76,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -180,6 +185,27 @@ static int uring_op(int argc, char **argv)
 			return 0;
 		sqe = io_uring_get_sqe(&ring);
 		io_uring_prep_write(sqe, r, data, sizeof(data) - 1, 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-openat2") && argc == 2) {
+		struct open_how how = { .flags = O_WRONLY | O_CREAT, .mode = 0600 };
+
+		io_uring_prep_openat2(sqe, AT_FDCWD, argv[1], &how);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-write-fixed") && argc == 2) {
+		static const char data[] = PAYLOAD;
+		int fd = open(argv[1], O_WRONLY);
+
+		if (fd < 0)
+			return report(-errno);
+		note("fd", fd);
+		/* slot 0 of the ring's file table: the request's fd field is 0, not fd */
+		r = io_uring_register_files(&ring, &fd, 1);
+		if (r < 0)
+			return report(r);
+		io_uring_prep_write(sqe, 0, data, sizeof(data) - 1, 0);
+		sqe->flags |= IOSQE_FIXED_FILE;
 		return report(uring_one(&ring));
 	}
 	if (!strcmp(op, "uring-renameat") && argc == 3) {
@@ -308,6 +334,34 @@ static int net_op(int argc, char **argv)
 		waitpid(child, NULL, 0); /* the peer line comes first */
 		r = res(syscall(SYS_accept4, fd, NULL, NULL, SOCK_CLOEXEC));
 		return report(r);
+	}
+	if (!strcmp(op, "sendto-unix") && argc == 2) {
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
+		fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, 0, &sun,
+					  sizeof(sun))));
+	}
+	if (!strcmp(op, "sendmmsg-2dst") && argc == 4) {
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
+		struct sockaddr_in dst[2];
+		struct mmsghdr m[2];
+
+		memset(m, 0, sizeof(m));
+		for (int i = 0; i < 2; i++) {
+			sin4(&dst[i], argv[1], argv[2 + i]);
+			m[i].msg_hdr.msg_name = &dst[i];
+			m[i].msg_hdr.msg_namelen = sizeof(dst[i]);
+			m[i].msg_hdr.msg_iov = &iov;
+			m[i].msg_hdr.msg_iovlen = 1;
+		}
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_sendmmsg, fd, m, 2, 0)));
 	}
 	if (argc != 3) {
 		fprintf(stderr, "as-acts: %s needs IP PORT\n", op);
@@ -653,6 +707,13 @@ static int file_op(int argc, char **argv)
 			return report(res(syscall(SYS_renameat, fd, argv[2], fd, argv[3])));
 		return report(res(syscall(SYS_renameat2, fd, argv[2], fd, argv[3],
 					  (unsigned)num(argv[4]))));
+	}
+	if (!strcmp(op, "renameat-moved") && argc == 5) {
+		/* the dirfd's directory moves before the renameat: the kernel's path of
+		 * the dirfd, not the one it was opened by, is where the names are */
+		if ((fd = opendir_fd(argv[1])) < 0 || rename(argv[1], argv[2]))
+			return report(-errno);
+		return report(res(syscall(SYS_renameat, fd, argv[3], fd, argv[4])));
 	}
 	if (!strcmp(op, "link") && argc == 3)
 		return report(res(syscall(SYS_link, argv[1], argv[2])));

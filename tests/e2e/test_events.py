@@ -229,6 +229,18 @@ class Files(EventCase):
         self.fields(self.one(a, pf, "link"), evt__res="EEXIST",
                     evt__arg__newpath=self.p("hard"))
 
+    def test_dirfd_that_moved(self):
+        """A dirfd's path is where its directory is at the call, from the
+        kernel: a dirfd opened as sub, then sub renamed to moved."""
+        os.mkdir(self.p("sub"))
+        open(self.p("sub", "a"), "w").close()
+        with file_acts() as a:
+            p, r = a.run("renameat-moved", self.p("sub"), self.p("moved"), "a", "b")
+        self.assertEqual(r[-1:], ["0"])
+        self.assertTrue(os.path.exists(self.p("moved", "b")))
+        self.fields(self.one(a, p, "renameat"), evt__res="SUCCESS",
+                    fs__path__source=self.p("moved", "a"), fs__path__target=self.p("moved", "b"))
+
     def test_relative_symlink_target_is_made_absolute_like_falco(self):
         """Falco's fs.path.target prepends the thread's cwd to a relative
         path (the raw form keeps it as given), for symlink contents too."""
@@ -531,6 +543,40 @@ class Network(EventCase):
         self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=self.tport,
                     fd__l4proto="tcp", evt__arg__flags="MSG_FASTOPEN")
         self.assertEqual(e["fd.name"], "127.0.0.1:%d->127.0.0.1:%d" % (e["fd.cport"], self.tport))
+
+    def test_sendto_a_unix_socket_path(self):
+        path = self.p("dgram.sock")
+        u = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        u.bind(path)
+        u.settimeout(5)
+        self.addCleanup(u.close)
+        with net_acts() as a:
+            p, r = a.run("sendto-unix", path)
+            pe, re_ = a.run("sendto-unix", self.p("nobody-listens"))
+        self.assertEqual([r, re_], [["8"], ["-2"]])
+        self.assertEqual(u.recv(64), b"as-acts\n")
+        self.fields(self.one(a, p, "sendto"), evt__res="SUCCESS", fd__name=path, fd__typechar="u")
+        self.fields(self.one(a, pe, "sendto"), evt__res="ENOENT",
+                    fd__name=self.p("nobody-listens"))
+
+    def test_sendmmsg_names_every_destination(self):
+        """One sendmmsg, one datagram to each of two hosts: both are seen
+        (with the first one only, the second destination goes unnoticed)."""
+        with net_acts() as a:
+            p, r = a.run("sendmmsg-2dst", "127.0.0.1", self.uport, self.second_udp_port())
+        self.assertEqual(r, ["2"])
+        self.assertEqual([self.udp.recv(64), self.udp2.recv(64)], [b"as-acts\n"] * 2)
+        got = [x for x in a.alerts if x["proc.pid"] == p and x["evt.type"] == "sendmmsg"]
+        self.assertEqual(sorted({(x["fd.sip"], x["fd.sport"]) for x in got}),
+                         sorted({("127.0.0.1", self.uport), ("127.0.0.1", self.udp2_port)}), got)
+
+    def second_udp_port(self):
+        self.udp2 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp2.bind(("127.0.0.1", 0))
+        self.udp2.settimeout(5)
+        self.addCleanup(self.udp2.close)
+        self.udp2_port = self.udp2.getsockname()[1]
+        return self.udp2_port
 
     def test_bind(self):
         port = self.free_port()
@@ -842,6 +888,30 @@ class IoUring(EventCase):
         self.assertTrue(os.path.isdir(self.p("relm")))
         self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_MKDIRAT",
                     fs__path__name=self.p("relm"), evt__arg__mode="0750")
+
+    def test_openat2_request(self):
+        o2 = self.p("o2")
+        with self.uring_acts() as a:
+            p, r = a.run("uring-openat2", o2)
+        self.assertGreaterEqual(int(r[0]), 0)
+        self.assertEqual(stat.S_IMODE(os.stat(o2).st_mode), 0o600)
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_OPENAT2",
+                    fd__name=o2, fs__path__name=o2, evt__arg__mode="0600")
+
+    def test_write_to_a_registered_file_names_it(self):
+        """IOSQE_FIXED_FILE: the request's fd is a slot of the ring's file
+        table (0 here), not a descriptor: the file is the slot's, never the
+        one on the process's fd 0."""
+        other = self.p("stdin")
+        open(other, "w").close()
+        with self.uring_acts() as a:
+            with open(other) as stdin:
+                p, r = a.run("uring-write-fixed", self.f, stdin=stdin)
+        self.assertEqual(r[-1:], ["8"])
+        with open(self.f) as f:
+            self.assertEqual(f.read(), "as-acts\n")
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_WRITE",
+                    fs__path__name=self.f)
 
     def test_failing_request_is_an_event_with_its_paths(self):
         """A request is seen when submitted, before it runs: one that fails
