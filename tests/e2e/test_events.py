@@ -99,7 +99,7 @@ class Acts:
     def run(*args, cwd=None, user=None, stdin=subprocess.DEVNULL):
         """Run as-acts (as USER); return (pid, [output lines])."""
         cmd = [AS_ACTS] + (["as-user", str(user)] if user is not None else [])
-        cmd += [str(a) for a in args]
+        cmd += [a if isinstance(a, bytes) else str(a) for a in args]
         p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, cwd=cwd)
         out, _ = p.communicate(timeout=60)
         return p.pid, out.decode().split("\n")[:-1]
@@ -240,6 +240,32 @@ class Files(EventCase):
         self.assertTrue(os.path.exists(self.p("moved", "b")))
         self.fields(self.one(a, p, "renameat"), evt__res="SUCCESS",
                     fs__path__source=self.p("moved", "a"), fs__path__target=self.p("moved", "b"))
+
+    def test_hostile_and_long_names(self):
+        """Invalid UTF-8, a newline, a control byte and a quote in a renamed
+        name stay in one valid JSON line; a path of 4,000 bytes comes whole."""
+        raw = self.dir.encode() + b"/bad\xff\nname\x01\"q"
+        deep = self.dir
+        while len(deep) < 3900:
+            deep = os.path.join(deep, "d" * 200)
+        os.makedirs(deep)
+        long_src, long_dst = os.path.join(deep, "s" * 40), os.path.join(deep, "t" * 40)
+        open(long_src, "w").close()
+        with file_acts() as a:
+            ph, rh = a.run("rename", self.f, raw)
+            pl, rl = a.run("rename", long_src, long_dst)
+            pm, rm = a.run("mkdir", raw + b"-dir", "0700")
+        self.assertEqual([rh, rl, rm], [["0"], ["0"], ["0"]])
+        self.assertGreater(len(long_dst), 3900)
+        shown = self.dir + "/bad\u00ff\nname\x01\"q"  # the invalid byte as \u00ff
+        self.fields(self.one(a, ph, "rename"), evt__res="SUCCESS", fs__path__source=self.f,
+                    fs__path__target=shown, evt__arg__newpath=shown)
+        self.fields(self.one(a, pm, "mkdir"), evt__res="SUCCESS", fs__path__name=shown + "-dir")
+        self.fields(self.one(a, pl, "rename"), evt__res="SUCCESS", fs__path__source=long_src,
+                    fs__path__target=long_dst)
+        line = [l for l in a.sentinel.lines if b'"evt.type":"rename"' in l and b"bad" in l]
+        self.assertEqual(len(line), 1)
+        self.assertIn(b"bad\\u00ff\\nname\\u0001\\\"q", line[0])
 
     def test_relative_symlink_target_is_made_absolute_like_falco(self):
         """Falco's fs.path.target prepends the thread's cwd to a relative
