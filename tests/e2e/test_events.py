@@ -1062,5 +1062,55 @@ class AgentTree(EventCase):
         # and the acts outside the tree stayed in the kernel
         self.assertLess(events_count(kept.stderr), events_count(full.stderr))
 
+class TraceAgreesWithRules(EventCase):
+    """--trace prints each event through the same field table and extractors
+    the rules use (issue 10): every field an alert shows for a new family is
+    in the traced event with the same value."""
+
+    FIELDS = ["evt.num", "evt.rawres", "fs.path.name", "fs.path.nameraw", "fs.path.source",
+              "fs.path.sourceraw", "fs.path.target", "fs.path.targetraw", "fd.name", "fd.num",
+              "fd.sip", "fd.sport", "fd.l4proto", "fd.typechar", "proc.cwd",
+              "thread.cap_effective"] + ["evt.arg." + n for n in (
+                  "oldpath", "newpath", "path", "mode", "flags", "filename", "request", "pid",
+                  "opcode", "name", "uid", "domain", "type")]
+
+    def test_new_families_in_trace(self):
+        os.mkdir(self.p("sub"))
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind(("127.0.0.1", 0))
+        self.addCleanup(udp.close)
+        rules = Acts("evt.type in (rename, mkdir, chmod, sendto, unshare, ptrace, "
+                     "io_uring_submit_req, memfd_create, setfsuid, socket) and proc.name = as-acts",
+                     self.FIELDS)
+        with Sentinel("--trace") as trace, rules as a:
+            pids = [a.run("rename", self.f, self.p("g"))[0],
+                    a.run("mkdir", "sub/../m", "0750", cwd=self.dir)[0],
+                    a.run("chmod", self.p("g"), "0600")[0],
+                    a.run("sendto-udp", "127.0.0.1", udp.getsockname()[1])[0],
+                    a.run("unshare", CLONE_NEWUTS)[0],
+                    a.run("ptrace-attach")[0],
+                    a.run("uring-mkdirat", self.p("um"), "0700")[0],
+                    a.run("memfd-exec", "as-memfd")[0],
+                    a.run("setfsuid", 0)[0]]
+        # each agent numbers its own events: pair them by pid, type and order
+        traced, seen = {}, {}
+        for e in trace.events():
+            if e.get("proc.pid") in pids:
+                traced.setdefault((e["proc.pid"], e["evt.type"]), []).append(e)
+        checked = set()
+        for al in a.alerts:
+            key = (al["proc.pid"], al["evt.type"])
+            i = seen[key] = seen.get(key, -1) + 1
+            self.assertGreater(len(traced.get(key, [])), i, "alert without a traced event: %s" % al)
+            e = traced[key][i]
+            for k, v in al.items():
+                if v is None or k in ("agent.seq", "evt.num"):
+                    continue
+                self.assertEqual((k, e.get(k)), (k, v), e)
+            checked.add(al["evt.type"])
+        self.assertEqual(checked, {"rename", "mkdir", "chmod", "sendto", "unshare", "ptrace",
+                                   "io_uring_submit_req", "memfd_create", "setfsuid", "socket"})
+
+
 if __name__ == "__main__":
     harness.main()
