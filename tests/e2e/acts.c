@@ -40,6 +40,7 @@
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
  *            mount-tmpfs DIR | umount2 DIR FLAGS | chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
@@ -59,7 +60,9 @@
 #include <linux/mount.h>
 #include <linux/openat2.h>
 #include <linux/perf_event.h>
+#include <linux/filter.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sched.h>
@@ -857,6 +860,16 @@ static int run(int argc, char **argv)
 		if (setgroups(0, NULL) || setgid(u) || setuid(u))
 			return report(-errno);
 		return run(argc - 2, argv + 2);
+	}
+	if (!strcmp(op, "confined") && argc >= 2) {
+		/* no_new_privs and an allow-everything seccomp filter, then OP */
+		struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+		struct sock_fprog prog = { .len = 1, .filter = &allow };
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1UL, 0UL, 0UL, 0UL) ||
+		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+			return report(-errno);
+		return run(argc - 1, argv + 1);
 	}
 	if (!strncmp(op, "uring-", 6))
 		return uring_op(argc, argv);

@@ -63,6 +63,8 @@ def caps_text(mask):
 
 
 def status_mask(key):
+    """A number of /proc/self/status (the capability sets are hex, the rest
+    single digits, which read the same in hex)."""
     with open("/proc/self/status") as f:
         for line in f:
             if line.startswith(key + ":"):
@@ -700,6 +702,18 @@ class Privilege(EventCase):
                     evt__arg__flags="CLONE_NEWUSER", user__uid=NOBODY)
         self.fields(self.one(a, ps, "setns"), evt__res="SUCCESS", evt__arg__nstype="CLONE_NEWUTS",
                     evt__arg__fd=rs[0].split()[1])
+
+    def test_seccomp_and_no_new_privs_on_every_event(self):
+        with Acts("evt.type = setfsuid and proc.name = as-acts",
+                  ["thread.seccomp_mode", "thread.no_new_privs"]) as a:
+            pc, rc = a.run("confined", "setfsuid", 0)
+            pf, rf = a.run("setfsuid", 0)
+        self.assertEqual([rc, rf], [["0"], ["0"]])
+        self.fields(self.one(a, pc, "setfsuid"), thread__seccomp_mode=2,
+                    thread__no_new_privs=True)
+        # without: as this test runs (CI may itself run under seccomp)
+        self.fields(self.one(a, pf, "setfsuid"), thread__seccomp_mode=status_mask("Seccomp"),
+                    thread__no_new_privs=bool(status_mask("NoNewPrivs")))
 
     def test_clone_child_pid_as_documented(self):
         """README: clone's child is evt.arg.child_pid (as --trace prints it)."""
