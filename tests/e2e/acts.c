@@ -47,7 +47,7 @@
  *   io_uring: uring-openat-write PATH | uring-renameat OLD NEW | uring-unlinkat PATH
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
  *            uring-connect IP PORT | uring-sendmsg-udp IP PORT | uring-sqpoll-openat PATH
- *            uring-nop | uring-socket | uring-ftruncate PATH LEN | uring-bind IP PORT
+ *            uring-nop | uring-nops N (N requests, one at a time) | uring-socket | uring-ftruncate PATH LEN | uring-bind IP PORT
  *            uring-listen IP PORT | uring-openat2 PATH | uring-write-fixed PATH (a
  *            registered file)
  */
@@ -254,6 +254,18 @@ static int uring_op(int argc, char **argv)
 		sin4(&sin, argv[1], argv[2]);
 		io_uring_prep_sendmsg(sqe, fd, &msg, 0);
 		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-nops") && argc == 2) {
+		int n = atoi(argv[1]);
+
+		for (int i = 0; i < n; i++) {
+			if (i) /* the first one's SQE was taken above */
+				sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_nop(sqe);
+			if ((r = uring_one(&ring)) < 0)
+				return report(r);
+		}
+		return report(n);
 	}
 	if (!strcmp(op, "uring-nop") && argc == 1) {
 		io_uring_prep_nop(sqe);
