@@ -60,8 +60,12 @@ class Lifecycle(unittest.TestCase):
         e = find(s.events(), {"proc.pid": pid, "evt.type": "execve", "evt.res": "ENOENT"})
         self.assertEqual(len(e), 1)
         self.assertEqual(e[0]["evt.arg.filename"], "/nonexistent/tool")
-        self.assertEqual(e[0]["evt.arg.argv"], ["/nonexistent/tool", "--flag", "x y"])
+        # what it tried to run; the process itself is still the workload
+        self.assertEqual(e[0]["evt.arg.exe"], "/nonexistent/tool")
+        self.assertEqual(e[0]["evt.arg.args"], "--flag x y")
         self.assertEqual(e[0]["proc.name"], "as-workload")
+        self.assertEqual(e[0]["proc.exepath"], os.path.realpath(AS_WORKLOAD))
+        self.assertEqual(e[0]["proc.cmdline"], "as-workload execfail /nonexistent/tool --flag x y")
 
     def test_records_carry_no_stale_kernel_bytes(self):
         # an exec's environment passes through the kernel side's scratch
@@ -91,7 +95,7 @@ class Lifecycle(unittest.TestCase):
         e = find(ev, {"proc.pid": pf, "evt.type": "execveat", "evt.res": "ENOENT"})
         self.assertEqual(len(e), 1, e)
         self.assertEqual(e[0]["evt.arg.filename"], "as-no-such-tool")  # relative to the dirfd
-        self.assertEqual(e[0]["evt.arg.argv"], ["/tmp/as-no-such-tool", "a"])
+        self.assertEqual((e[0]["evt.arg.exe"], e[0]["evt.arg.args"]), ("/tmp/as-no-such-tool", "a"))
         ok = find(ev, {"proc.pid": po.pid, "evt.type": "execveat", "proc.name": "true"})
         self.assertEqual(len(ok), 1, [x for x in ev if x.get("proc.pid") == po.pid])
         # the one execve of that pid is the workload's own start

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * --trace: each event as one JSON object, written by walking the field
+ * table (FIELD_LIST) through the extractors the rules use, so that what
+ * --trace shows, what a rule tests and what --list-fields documents are one
+ * thing. A field the event does not carry is left out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json.h"
+#include "names.h"
+#include "rules.h"
+#include "trace.h"
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} open_flag_names[] = {
+	{ O_CREAT, "O_CREAT" },	      { O_EXCL, "O_EXCL" },	    { O_NOCTTY, "O_NOCTTY" },
+	{ O_TRUNC, "O_TRUNC" },	      { O_APPEND, "O_APPEND" },	    { O_NONBLOCK, "O_NONBLOCK" },
+	{ O_DSYNC, "O_DSYNC" },	      { O_DIRECT, "O_DIRECT" },	    { O_DIRECTORY, "O_DIRECTORY" },
+	{ O_NOFOLLOW, "O_NOFOLLOW" }, { O_NOATIME, "O_NOATIME" },   { O_CLOEXEC, "O_CLOEXEC" },
+	{ O_PATH, "O_PATH" },
+};
+
+void trace_open_flags(uint64_t flags, char *buf, size_t cap)
+{
+	size_t len;
+
+	snprintf(buf, cap, "%s",
+		 (flags & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
+		 (flags & O_ACCMODE) == O_RDWR	 ? "O_RDWR" :
+						   "O_RDONLY");
+	for (size_t i = 0; i < sizeof(open_flag_names) / sizeof(open_flag_names[0]); i++) {
+		if (!(flags & open_flag_names[i].bit))
+			continue;
+		len = strlen(buf);
+		snprintf(buf + len, cap - len, "|%s", open_flag_names[i].name);
+	}
+}
+
+/* "key": value, when the event carries the field. */
+static void trace_field(struct jw *w, struct evctx *c, int f, int32_t idx, const char *arg,
+			const char *key, char *vbuf, size_t vcap)
+{
+	struct fval v;
+
+	fields_extract(c, f, idx, arg, &v, vbuf, vcap);
+	if (!v.present)
+		return;
+	jw_key(w, key);
+	output_json_value(w, &v);
+}
+
+long trace_format(const struct event *ev, const struct proctable *pt, char *buf, size_t cap)
+{
+	static char vbuf[FIELDS_BUF_MAX]; /* one value at a time: written before the next */
+	struct evctx c = { .ev = ev, .pt = pt };
+	char key[64];
+	struct jw w;
+
+	jw_init(&w, buf, cap);
+	jw_obj_open(&w, NULL);
+	for (int f = 0; f < F_MAX; f++) {
+		const struct field_info *fi = &fields_table[f];
+
+		if (fi->flags & FA_ARG) { /* the arguments this syscall has, Falco's names */
+			const char *a;
+
+			for (size_t i = 0; (a = fields_evt_arg(ev->hdr->syscall, i)) != NULL; i++) {
+				snprintf(key, sizeof(key), "%s.%s", fi->name, a);
+				trace_field(&w, &c, f, -1, a, key, vbuf, sizeof(vbuf));
+			}
+		} else if (fi->flags & FA_IDX) { /* [1] the parent, up the known ancestry */
+			for (int32_t i = 1; i <= ev->hdr->n_anc && i <= AS_MAX_ANCESTORS; i++) {
+				snprintf(key, sizeof(key), "%s[%d]", fi->name, i);
+				trace_field(&w, &c, f, i, NULL, key, vbuf, sizeof(vbuf));
+			}
+		} else {
+			trace_field(&w, &c, f, -1, NULL, fi->name, vbuf, sizeof(vbuf));
+		}
+	}
+	jw_obj_close(&w);
+	return jw_finish(&w);
+}
+
+int trace_write(const struct event *ev, const struct proctable *pt, FILE *out)
+{
+	static char line[TRACE_LINE_MAX];
+	long n = trace_format(ev, pt, line, sizeof(line));
+
+	if (n < 0)
+		return -E2BIG;
+	if (fwrite(line, 1, (size_t)n, out) != (size_t)n)
+		return -EIO;
+	return 0;
+}
+
+/* ---- --trace FILTER, -p FORMAT ---- */
+
+#define TRACE_RULE "--trace" /* the name of the one rule (and of the filter's "file") */
+/* the condition compiled when only a format is given: true of every event */
+#define TRACE_ANY "evt.num > 0"
+
+struct trace_filter {
+	struct engine *e; /* one rule: the filter (or TRACE_ANY) and the format */
+	int filter; /* a filter was given */
+	int format; /* a format was given */
+	char *line; /* TRACE_LINE_MAX: the format's line */
+};
+
+int trace_filter_load(struct trace_filter **out, const char *filter, const char *format,
+		      FILE *diag)
+{
+	struct engine_opts eo = { .json = 1 };
+	struct trace_filter *t;
+	int err;
+
+	*out = NULL;
+	if (!filter && !format)
+		return 0;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->filter = filter != NULL;
+	t->format = format != NULL;
+	t->line = format ? malloc(TRACE_LINE_MAX) : NULL;
+	if (format && !t->line) {
+		free(t);
+		return -ENOMEM;
+	}
+	err = engine_load_rule(&t->e, TRACE_RULE, TRACE_RULE, filter ? filter : TRACE_ANY, "-p",
+			       format ? format : "", &eo, diag);
+	if (!err && engine_rule_count(t->e) != 1) {
+		/* skipped with a warning: a Falco field or event type we lack */
+		fprintf(diag, "agent-sentinel: error: the --trace filter cannot be used (see the "
+			      "warning above)\n");
+		err = -EINVAL;
+	}
+	if (err) {
+		trace_filter_free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+void trace_filter_free(struct trace_filter *t)
+{
+	if (!t)
+		return;
+	engine_free(t->e);
+	free(t->line);
+	free(t);
+}
+
+const struct engine *trace_filter_engine(const struct trace_filter *t)
+{
+	return t && t->filter ? t->e : NULL;
+}
+
+/* The rule's evaluation context for ev, as engine_process sets it up. */
+static void trace_ctx(struct trace_filter *t, const struct event *ev, const struct proctable *pt,
+		      struct evctx *c)
+{
+	struct engine *e = t->e;
+	unsigned sc = ev->hdr->syscall;
+
+	*c = (struct evctx){ .e = e, .ev = ev, .pt = pt };
+	c->sc = sc < AS_SC_MAX && names_syscall_type(sc) == ev->hdr->type ? sc : AS_SC_NONE;
+	if (++e->gen == 0) { /* wrapped: forget every cached value */
+		for (size_t i = 0; i < e->nslots; i++)
+			e->slots[i].gen = 0;
+		for (size_t i = 0; i < e->ncmps; i++)
+			e->cmps[i].gen = 0;
+		e->gen = 1;
+	}
+	c->gen = e->gen;
+	if (ev->hdr->type == AS_EV_OPEN)
+		c->ocls = EVAL_OCLS_OPEN | engine_open_class(ev);
+}
+
+int trace_filter_match(struct trace_filter *t, const struct event *ev, const struct proctable *pt)
+{
+	const struct rule *r;
+	unsigned sc = ev->hdr->syscall;
+	struct evctx c;
+
+	if (!t || !t->filter)
+		return 1;
+	r = &t->e->rules[0];
+	/* as engine_process: a /proc snapshot is state, not an event; a rule
+	 * sees only the syscalls its condition admits */
+	if (ev->hdr->type == AS_EV_PROC || sc >= AS_SC_MAX || !(r->evmask & (1u << sc)))
+		return 0;
+	trace_ctx(t, ev, pt, &c);
+	return eval_rule(&c, r);
+}
+
+int trace_filter_write(struct trace_filter *t, const struct event *ev,
+		       const struct proctable *pt, FILE *out)
+{
+	struct evctx c;
+	size_t n;
+
+	if (!t || !t->format)
+		return trace_write(ev, pt, out);
+	trace_ctx(t, ev, pt, &c);
+	n = output_format(&c, &t->e->rules[0], t->line, TRACE_LINE_MAX - 1);
+	t->line[n++] = '\n';
+	return fwrite(t->line, 1, n, out) == n ? 0 : -EIO;
+}
