@@ -190,7 +190,11 @@ class Lifecycle(unittest.TestCase):
     def test_bad_options(self):
         for args, msg in ((["--ringbuf-size", "1000"], "--ringbuf-size 1000: expected a power of two"),
                           (["--bogus"], "unknown option --bogus"),
-                          (["--trace", "extra"], "unexpected argument 'extra'"),
+                          (["extra"], "unexpected argument 'extra'"),
+                          # after --trace the words are its filter
+                          (["--trace", "extra"],
+                           "--trace:1:1: error: rule '--trace': Undefined macro 'extra'"),
+                          (["-p", "%proc.name"], "-p FORMAT prints traced events: it needs --trace"),
                           ([], "nothing to do"),
                           (["--record", "/nonexistent/dir/f", "--trace", "-M", "0.1"],
                            "cannot create record file /nonexistent/dir/f")):

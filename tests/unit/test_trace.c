@@ -11,6 +11,7 @@
 #include "proctable.h"
 #include "trace.h"
 #include "usercache.h"
+#include "engine.h"
 
 struct fx {
 	struct event *ev;
@@ -728,6 +729,171 @@ static void test_res_int64_min(void **state)
 	assert_json_field(&f->jc, "evt.rawres", "-9223372036854775808");
 }
 
+/* What one trace_filter_load call printed on its diagnostics stream. */
+static int filter_load(struct trace_filter **t, const char *filter, const char *format,
+		       char *diag, size_t cap)
+{
+	FILE *d = tmpfile();
+	size_t n;
+	int err;
+
+	assert_non_null(d);
+	err = trace_filter_load(t, filter, format, d);
+	rewind(d);
+	n = fread(diag, 1, cap - 1, d);
+	diag[n] = 0;
+	fclose(d);
+	return err;
+}
+
+/* The --trace filter is a rule's condition: the rule compiler's answers, on
+ * the events the rules see; -p prints the rule's output text. */
+static void test_filter_and_format(void **state)
+{
+	struct fx *f = *state;
+	struct trace_filter *t = NULL;
+	struct as_open o;
+	struct as_connect k;
+	char diag[1024], *out = NULL;
+	size_t len, outlen;
+	FILE *m;
+
+	/* nothing asked: no object, every event passes, the JSON line is written */
+	assert_int_equal(filter_load(&t, NULL, NULL, diag, sizeof(diag)), 0);
+	assert_null(t);
+	assert_null(trace_filter_engine(t));
+	base_open(&o, AS_SC_OPENAT, 3, O_WRONLY);
+	fmt(f, tu_open(&o, PC("x.txt\0tmp\0"), PC_NONE, &len), &len, NULL);
+	assert_int_equal(trace_filter_match(t, f->ev, NULL), 1);
+
+	assert_int_equal(filter_load(&t, "evt.type = openat and fd.name startswith /tmp/ and "
+					 "proc.aname[1] in (bash, claude)",
+				     "%evt.type %proc.name %fd.name %user.loginuid [%evt.latency]",
+				     diag, sizeof(diag)),
+			 0);
+	/* an unknown output field prints <NA>, as in a rule's output: a warning */
+	assert_non_null(strstr(diag, "-p:1:1: warning: rule '--trace': output field "
+				     "'evt.latency' is not supported"));
+	assert_non_null(t);
+	assert_non_null(trace_filter_engine(t));
+	assert_int_equal(engine_rule_count(trace_filter_engine(t)), 1);
+	o.hdr.n_anc = 1;
+	strcpy(o.hdr.anc[0].comm, "claude");
+	o.hdr.loginuid = AS_ID_UNSET;
+	fmt(f, tu_open(&o, PC("x.txt\0tmp\0"), PC_NONE, &len), &len, NULL);
+	assert_int_equal(trace_filter_match(t, f->ev, NULL), 1);
+	m = open_memstream(&out, &outlen);
+	assert_non_null(m);
+	assert_int_equal(trace_filter_write(t, f->ev, NULL, m), 0);
+	fclose(m);
+	assert_string_equal(out, "openat tester /tmp/x.txt -1 [<NA>]\n");
+	free(out);
+	/* outside /tmp, another parent, another event type: not traced */
+	fmt(f, tu_open(&o, PC("x.txt\0etc\0"), PC_NONE, &len), &len, NULL);
+	assert_int_equal(trace_filter_match(t, f->ev, NULL), 0);
+	strcpy(o.hdr.anc[0].comm, "sh");
+	fmt(f, tu_open(&o, PC("x.txt\0tmp\0"), PC_NONE, &len), &len, NULL);
+	assert_int_equal(trace_filter_match(t, f->ev, NULL), 0);
+	memset(&k, 0, sizeof(k));
+	tu_hdr(&k.hdr, AS_EV_CONNECT, AS_SC_CONNECT, 800);
+	k.hdr.n_anc = 1;
+	strcpy(k.hdr.anc[0].comm, "claude");
+	fmt(f, tu_fixed(&k, sizeof(k), &len), &len, NULL);
+	assert_int_equal(trace_filter_match(t, f->ev, NULL), 0);
+	trace_filter_free(t);
+
+	/* a format alone prints every event; control bytes stay on one line */
+	assert_int_equal(filter_load(&t, NULL, "%fd.name|", diag, sizeof(diag)), 0);
+	assert_string_equal(diag, "");
+	assert_null(trace_filter_engine(t)); /* no filter: nothing for the pre-filter */
+	fmt(f, tu_open(&o, PC("a\nb\0tmp\0"), PC_NONE, &len), &len, NULL);
+	assert_int_equal(trace_filter_match(t, f->ev, NULL), 1);
+	m = open_memstream(&out, &outlen);
+	assert_int_equal(trace_filter_write(t, f->ev, NULL, m), 0);
+	fclose(m);
+	assert_string_equal(out, "/tmp/a\\x0ab|\n");
+	free(out);
+	trace_filter_free(t);
+}
+
+/* A bad filter: one line with its column; no object. */
+static void test_filter_errors(void **state)
+{
+	static const struct {
+		const char *filter, *format, *diag;
+	} cases[] = {
+		{ "proc.name = claude and proc.nme = x", NULL,
+		  "--trace:1:24: error: rule '--trace': unknown field 'proc.nme'\n" },
+		{ "evt.type = openat and", NULL,
+		  "--trace:1:22: error: rule '--trace': expected a field name, found end of "
+		  "condition\n" },
+		{ "extra", NULL,
+		  "--trace:1:1: error: rule '--trace': Undefined macro 'extra' used in filter.\n" },
+		{ "proc.name = x and fd.num contains 1", NULL,
+		  "--trace:1:19: error: rule '--trace': operator 'contains' cannot be used on "
+		  "field 'fd.num' (number)\n" },
+		{ "proc.name = x", "%proc.name[", NULL },
+	};
+	char diag[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trace_filter *t = (struct trace_filter *)1;
+
+		assert_int_equal(filter_load(&t, cases[i].filter, cases[i].format, diag,
+					     sizeof(diag)),
+				 -EINVAL);
+		assert_null(t);
+		if (cases[i].diag) {
+			assert_string_equal(diag, cases[i].diag);
+		} else { /* the format's problem, named */
+			assert_non_null(strstr(diag, "-p:1:1: error: rule '--trace': unterminated '['"));
+			assert_ptr_equal(strchr(diag, '\n'), diag + strlen(diag) - 1); /* one line */
+		}
+	}
+}
+
+/* The kernel keeps what the rules or the --trace filter need. */
+static void test_kfilter_union(void **state)
+{
+	struct trace_filter *t;
+	struct engine_kfilter a, b;
+	char diag[256];
+
+	(void)state;
+	assert_int_equal(filter_load(&t, "evt.type = connect and proc.pname = node", NULL, diag,
+				     sizeof(diag)),
+			 0);
+	engine_kfilter(trace_filter_engine(t), &b);
+	assert_int_equal(b.depth[AS_EV_CONNECT], 1);
+	assert_int_equal(b.depth[AS_EV_OPEN], ENGINE_KF_NOTHING);
+	assert_int_equal(b.nnames, 1);
+	trace_filter_free(t);
+	memset(&a, 0, sizeof(a));
+	for (unsigned i = 0; i < AS_EV_MAX; i++)
+		a.depth[i] = ENGINE_KF_NOTHING;
+	a.depth[AS_EV_CONNECT] = 0;
+	a.depth[AS_EV_SETID] = ENGINE_KF_ANY;
+	a.depth[AS_EV_EXEC] = 2;
+	strcpy(a.names[a.nnames++], "claude");
+	strcpy(a.names[a.nnames++], "node");
+	engine_kfilter_union(&a, &b);
+	assert_int_equal(a.depth[AS_EV_CONNECT], 1); /* the deeper of the two */
+	assert_int_equal(a.depth[AS_EV_SETID], ENGINE_KF_ANY);
+	assert_int_equal(a.depth[AS_EV_EXEC], 2);
+	assert_int_equal(a.depth[AS_EV_OPEN], ENGINE_KF_NOTHING);
+	assert_int_equal(a.nnames, 2); /* node once */
+	/* more names than the kernel tests: those types keep everything */
+	a.nnames = ENGINE_KF_NAMES_MAX;
+	for (unsigned i = 2; i < ENGINE_KF_NAMES_MAX; i++)
+		snprintf(a.names[i], AS_COMM_LEN, "n%u", i);
+	strcpy(b.names[0], "other");
+	engine_kfilter_union(&a, &b);
+	assert_int_equal(a.depth[AS_EV_CONNECT], ENGINE_KF_ANY);
+	assert_int_equal(a.depth[AS_EV_EXEC], ENGINE_KF_ANY);
+	assert_int_equal(a.depth[AS_EV_OPEN], ENGINE_KF_NOTHING);
+}
+
 /* Random well-formed records of every type: always one valid JSON line. */
 static void test_fuzz_format(void **state)
 {
@@ -882,6 +1048,9 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test_setup_teardown(test_res_int64_min, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz_format, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filter_and_format, setup, teardown),
+		cmocka_unit_test(test_filter_errors),
+		cmocka_unit_test(test_kfilter_union),
 	};
 
 	usercache_reset();
