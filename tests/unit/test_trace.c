@@ -832,6 +832,13 @@ static void test_filter_errors(void **state)
 		{ "proc.name = x and fd.num contains 1", NULL,
 		  "--trace:1:19: error: rule '--trace': operator 'contains' cannot be used on "
 		  "field 'fd.num' (number)\n" },
+		/* what a rules file would skip with a warning leaves nothing to trace */
+		{ "proc.name = x and evt.latency > 1", NULL,
+		  "--trace:1:19: error: rule '--trace': field 'evt.latency' is not supported by "
+		  "agent-sentinel\n" },
+		{ "evt.type = read", NULL,
+		  "--trace:1:1: error: rule '--trace': needs event types agent-sentinel does not "
+		  "capture\n" },
 		{ "proc.name = x", "%proc.name[", NULL },
 	};
 	char diag[1024];

@@ -171,6 +171,43 @@ struct trace_filter {
 	char *line; /* TRACE_LINE_MAX: the format's line */
 };
 
+/* The one rule, its diagnostics passed on to diag, except that a rule the
+ * engine skips (a Falco field or event type we lack: a warning in a rules
+ * file) leaves nothing to trace: that warning is the error. */
+static int trace_compile(struct trace_filter *t, const char *filter, const char *format,
+			 const struct engine_opts *eo, FILE *diag)
+{
+	static const char skipped[] = " warning: rule '" TRACE_RULE "': skipped: ";
+	char *text = NULL, *at;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = engine_load_rule(&t->e, TRACE_RULE, TRACE_RULE, filter ? filter : TRACE_ANY, "-p",
+			       format ? format : "", eo, m);
+	if (fclose(m)) {
+		free(text);
+		return -ENOMEM;
+	}
+	if (!err && engine_rule_count(t->e) != 1) {
+		err = -EINVAL;
+		at = strstr(text, skipped);
+		if (at) { /* FILE:1:COL: error: rule '--trace': ... */
+			fwrite(text, 1, (size_t)(at - text), diag);
+			fprintf(diag, " error: rule '%s': %s", TRACE_RULE, at + sizeof(skipped) - 1);
+		} else {
+			fputs(text, diag);
+			fprintf(diag, "agent-sentinel: error: the --trace filter matches no event\n");
+		}
+	} else {
+		fputs(text, diag);
+	}
+	free(text);
+	return err;
+}
+
 int trace_filter_load(struct trace_filter **out, const char *filter, const char *format,
 		      FILE *diag)
 {
@@ -191,14 +228,7 @@ int trace_filter_load(struct trace_filter **out, const char *filter, const char 
 		free(t);
 		return -ENOMEM;
 	}
-	err = engine_load_rule(&t->e, TRACE_RULE, TRACE_RULE, filter ? filter : TRACE_ANY, "-p",
-			       format ? format : "", &eo, diag);
-	if (!err && engine_rule_count(t->e) != 1) {
-		/* skipped with a warning: a Falco field or event type we lack */
-		fprintf(diag, "agent-sentinel: error: the --trace filter cannot be used (see the "
-			      "warning above)\n");
-		err = -EINVAL;
-	}
+	err = trace_compile(t, filter, format, &eo, diag);
 	if (err) {
 		trace_filter_free(t);
 		return err;
