@@ -12,6 +12,7 @@
 #include "trace.h"
 #include "usercache.h"
 #include "engine.h"
+#include "fields.h"
 
 struct fx {
 	struct event *ev;
@@ -41,6 +42,31 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Every key of a line is a field of the table (what --list-fields lists and
+ * rules can name): FIELD, FIELD[N] of an indexed one, or evt.arg.NAME. */
+static void assert_keys_are_fields(const struct jc *c)
+{
+	for (int i = 0; i < c->ntop; i++) {
+		char key[128], *br;
+		int f;
+
+		assert_true(c->top[i].kl < sizeof(key));
+		memcpy(key, c->top[i].k, c->top[i].kl);
+		key[c->top[i].kl] = 0;
+		br = strchr(key, '[');
+		if (br) {
+			*br = 0;
+			f = fields_lookup(key);
+			assert_true(f >= 0);
+			assert_true(fields_table[f].flags & FA_IDX);
+		} else if (!strncmp(key, "evt.arg.", 8)) {
+			assert_true(fields_arg_known(key + 8));
+		} else if (fields_lookup(key) < 0) {
+			fail_msg("key %s is no field of the table", key);
+		}
+	}
+}
+
 /* Decode rec (taking ownership), format it, check the line is one valid JSON object.
  * len by pointer: the builder in the same call sets it. */
 static void fmt(struct fx *f, void *rec, const size_t *lenp, const struct proctable *pt)
@@ -54,6 +80,7 @@ static void fmt(struct fx *f, void *rec, const size_t *lenp, const struct procta
 	f->ev->num = 7;
 	n = trace_format(f->ev, pt, f->line, TRACE_LINE_MAX);
 	jc_check_line(&f->jc, f->line, n);
+	assert_keys_are_fields(&f->jc);
 }
 
 static void user_json(char *out, size_t cap, uint32_t uid, int group)
@@ -1031,6 +1058,7 @@ static void test_fuzz_format(void **state)
 			assert_int_equal(proctable_count(pt), 64);
 		n = trace_format(f->ev, pt, f->line, TRACE_LINE_MAX);
 		jc_check_line(&f->jc, f->line, n);
+		assert_keys_are_fields(&f->jc);
 		proctable_retire(pt, f->ev);
 		free(b);
 	}
