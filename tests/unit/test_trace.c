@@ -887,6 +887,134 @@ static void test_filter_errors(void **state)
 	}
 }
 
+/* An alert's output_fields (one JSON object), kept by the engine's emit hook. */
+static char alert_line[1 << 20];
+
+static void keep_alert(void *ctx, const char *line, size_t len, int prio, const char *rule)
+{
+	(void)ctx;
+	(void)prio;
+	(void)rule;
+	assert_true(len < sizeof(alert_line));
+	memcpy(alert_line, line, len);
+	alert_line[len] = 0;
+}
+
+/*
+ * --trace and alerts cannot disagree: a rule whose output names every field
+ * of the table gets, for the same event, exactly the values --trace prints
+ * (byte for byte as JSON), and null where --trace leaves the field out.
+ */
+static void test_trace_agrees_with_alerts(void **state)
+{
+	struct fx *f = *state;
+	struct engine_opts eo = { .json = 1, .emit = keep_alert };
+	struct engine *e = NULL;
+	struct jc alert, of;
+	char *rules = malloc(64 * 1024);
+	size_t pos, len;
+	struct as_connect k;
+	struct as_open o;
+	struct as_exec x;
+	struct as_fork fk;
+	void *recs[5];
+	size_t lens[5];
+
+	pos = (size_t)snprintf(rules, 64 * 1024,
+			       "- rule: all\n  desc: d\n  priority: INFO\n"
+			       "  condition: evt.num > 0\n  output: >-\n    x");
+	for (int i = 0; i < F_MAX; i++) {
+		const struct field_info *fi = &fields_table[i];
+
+		if (fi->flags & FA_ARG)
+			continue;
+		pos += (size_t)snprintf(rules + pos, 64 * 1024 - pos, " %%%s%s", fi->name,
+					(fi->flags & FA_IDX) ? "[1]" : "");
+	}
+	/* and every argument any syscall has */
+	for (unsigned sc = 0; sc < AS_SC_MAX; sc++)
+		for (size_t i = 0; fields_evt_arg(sc, i); i++)
+			pos += (size_t)snprintf(rules + pos, 64 * 1024 - pos, " %%evt.arg.%s",
+						fields_evt_arg(sc, i));
+	pos += (size_t)snprintf(rules + pos, 64 * 1024 - pos, "\n");
+	assert_int_equal(engine_load_buffer(&e, "all.yaml", rules, pos, &eo, stderr), 0);
+	free(rules);
+
+	memset(&k, 0, sizeof(k)); /* IPv6, no local address, loginuid unset */
+	tu_hdr(&k.hdr, AS_EV_CONNECT, AS_SC_CONNECT, 800);
+	k.hdr.loginuid = AS_ID_UNSET;
+	k.hdr.n_anc = 1;
+	strcpy(k.hdr.anc[0].comm, "claude");
+	k.family = AF_INET6;
+	k.fd = 4;
+	k.res = -ECONNREFUSED;
+	k.dport = 443;
+	inet_pton(AF_INET6, "2001:db8::1", k.daddr);
+	recs[0] = tu_fixed(&k, sizeof(k), &lens[0]);
+	base_open(&o, AS_SC_OPENAT, -ENOENT, O_RDWR | O_CREAT);
+	recs[1] = tu_open(&o, PC("x\0tmp\0"), PC_NONE, &lens[1]);
+	memset(&x, 0, sizeof(x));
+	tu_hdr(&x.hdr, AS_EV_EXEC, AS_SC_EXECVE, 321);
+	x.hdr.flags = AS_HF_SESSION;
+	strcpy(x.hdr.session, "S");
+	recs[2] = tu_exec(&x, PC("/bin/ls\0"), PC("ls\0-l\0"), PC("ls\0bin\0"), PC("t\0"),
+			  PC("s\0"), &lens[2]);
+	memset(&fk, 0, sizeof(fk));
+	tu_hdr(&fk.hdr, AS_EV_FORK, AS_SC_CLONE, 60);
+	fk.child_pid = fk.child_tid = 61;
+	recs[3] = tu_fixed(&fk, sizeof(fk), &lens[3]);
+	base_connect(&k, 0, AF_UNIX);
+	memcpy(k.path, "\0abs", 4);
+	k.path_len = 3;
+	k.cflags = AS_CF_ABSTRACT;
+	recs[4] = tu_fixed(&k, sizeof(k), &lens[4]);
+	for (int r = 0; r < 5; r++) {
+		const struct jc_member *m;
+		int nfields = 0;
+
+		len = lens[r];
+		fmt(f, recs[r], &len, NULL); /* f->jc: the trace line */
+		alert_line[0] = 0;
+		assert_int_equal(engine_process(e, f->ev, NULL, NULL), 1);
+		assert_int_equal(jc_parse(&alert, alert_line, strlen(alert_line)), 0);
+		m = jc_get(&alert, "output_fields");
+		assert_non_null(m);
+		assert_int_equal(jc_parse(&of, m->v, m->vl), 0);
+		for (int i = 0; i < of.ntop; i++) {
+			char key[128];
+			const struct jc_member *t;
+
+			memcpy(key, of.top[i].k, of.top[i].kl);
+			key[of.top[i].kl] = 0;
+			if (!strcmp(key, "agent.seq"))
+				continue; /* the engine's own numbering */
+			if (!strncmp(key, "evt.arg.", 8)) { /* --trace shows Falco's names */
+				const char *a;
+				size_t j = 0;
+
+				while ((a = fields_evt_arg(f->ev->hdr->syscall, j)) && strcmp(a, key + 8))
+					j++;
+				if (!a)
+					continue; /* another syscall's, or an alias rules may use */
+			}
+			t = jc_get(&f->jc, key);
+			if (!t) { /* --trace leaves out what the event lacks */
+				if (of.top[i].vl != 4 || memcmp(of.top[i].v, "null", 4))
+					fail_msg("%s: alert %.*s, not in --trace", key,
+						 (int)of.top[i].vl, of.top[i].v);
+				continue;
+			}
+			nfields++;
+			if (t->vl != of.top[i].vl || memcmp(t->v, of.top[i].v, t->vl))
+				fail_msg("%s: --trace %.*s, alert %.*s", key, (int)t->vl, t->v,
+					 (int)of.top[i].vl, of.top[i].v);
+		}
+		assert_true(nfields > 10);
+	}
+	assert_json_field(&f->jc, "fd.name", "\"@abs\"");
+	engine_free(e);
+}
+
 /* The kernel keeps what the rules or the --trace filter need. */
 static void test_kfilter_union(void **state)
 {
@@ -1086,6 +1214,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_filter_and_format, setup, teardown),
 		cmocka_unit_test(test_filter_errors),
 		cmocka_unit_test(test_kfilter_union),
+		cmocka_unit_test_setup_teardown(test_trace_agrees_with_alerts, setup, teardown),
 	};
 
 	usercache_reset();
