@@ -452,13 +452,13 @@ static uint32_t agent_want_types(const struct agent *a, const struct engine *e)
 static void agent_plan(struct agent *a, const struct config *cfg, const struct engine *e,
 		       struct loader_opts *lo, struct engine_kfilter *kf)
 {
+	const struct engine *tf = trace_filter_engine(a->tf);
+
 	memset(lo, 0, sizeof(*lo));
 	memset(kf, 0, sizeof(*kf));
 	lo->ringbuf_bytes = cfg->ringbuf.size_bytes;
 	lo->wakeup_bytes = cfg->ringbuf.wakeup_bytes;
 	lo->verbose = a->o->verbose;
-	const struct engine *tf = trace_filter_engine(a->tf);
-
 	lo->want_types = agent_want_types(a, e);
 	if ((a->trace && !tf) || (!e && !tf) || a->o->no_prefilter) {
 		engine_kfilter_all(kf);
