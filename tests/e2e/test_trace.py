@@ -85,6 +85,25 @@ class Trace(unittest.TestCase):
                          [("open", "claude"), ("connect", "claude")])
         self.assertEqual(got[1]["fd.name"], fdname)
 
+    def test_filter_beside_rules(self):
+        # the kernel keeps what the rules need and what the filter needs
+        rules = os.path.join(harness.AS_SOURCE_DIR, "rules", "agent.yaml")
+        with Sentinel("--rules", rules, "--trace", "evt.type = open and proc.name = as-workload",
+                      "-p", "%proc.name %fd.name", "-v") as s:
+            subprocess.run([AS_WORKLOAD, "open", self.file], check=True,
+                           stdout=subprocess.DEVNULL)
+        # the rules' alerts (JSON) share stdout with the -p lines
+        lines = [l.decode() for l in s.lines if not l.startswith(b"{")]
+        self.assertEqual(lines, ["as-workload " + self.file])
+        for l in s.lines:
+            if l.startswith(b"{"):
+                self.assertIn("rule", json.loads(l))
+        pre = [l for l in s.stderr.splitlines() if "pre-filter:" in l]
+        self.assertEqual(len(pre), 1, s.stderr)
+        names = pre[0].split(" names=")[1].split(",")
+        self.assertIn("as-workload", names)  # the filter's
+        self.assertIn("claude", names)  # the rules'
+
     def test_bad_filter(self):
         for args, want in (
                 (["proc.name = claude and proc.nme = x"],
