@@ -21,9 +21,29 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Run "$@" (apt, a download) quietly; on failure say why and try once more.
+apt_step() {
+  local log rc=0
+  log=$(mktemp)
+  "$@" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "packaging/deps.sh: '$*' failed (exit $rc): $(tail -n 3 "$log" | tr '\n' ' ')" >&2
+    echo "packaging/deps.sh: retrying once in 5 s" >&2
+    sleep 5
+    rc=0
+    "$@" >"$log" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      echo "packaging/deps.sh: '$*' failed again (exit $rc); its output:" >&2
+      tail -n 40 "$log" >&2
+    fi
+  fi
+  rm -f "$log"
+  return "$rc"
+}
+
 if ((${#missing[@]})); then
   echo "packaging/deps.sh: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_step apt-get update -qq
+  apt_step apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi

@@ -44,6 +44,7 @@ struct agent {
 	int live;
 	int started; /* reached READY (or opened the recording): a summary is due */
 	int trace; /* --trace: stdout carries event lines, written here */
+	struct trace_filter *tf; /* --trace FILTER / -p FORMAT; NULL: neither */
 	uint64_t eval_calls;
 	uint64_t alerts_before; /* alerts of engines replaced by reloads */
 	/* losses reported so far (drop alerts carry the difference) */
@@ -402,7 +403,8 @@ static int agent_sink(void *ctx, const struct event *ev, const struct proctable 
 {
 	struct agent *a = ctx;
 
-	if (a->trace && trace_write(ev, pt, stdout) == -E2BIG)
+	if (a->trace && trace_filter_match(a->tf, ev, pt) &&
+	    trace_filter_write(a->tf, ev, pt, stdout) == -E2BIG)
 		diag_warn("event %llu too large to print", (unsigned long long)ev->num);
 	if (!a->engine)
 		return 0;
@@ -434,22 +436,23 @@ static int agent_admit(void *ctx, const struct event *ev)
 static uint32_t agent_want_types(const struct agent *a, const struct engine *e,
 				 struct scset *want_sc)
 {
+	const struct engine *tf = trace_filter_engine(a->tf);
 	uint32_t mask = 0;
 
 	*want_sc = scset_all();
-	if (a->trace || !e)
+	if ((a->trace && !tf) || (!e && !tf))
 		return ~0u;
 	memset(want_sc, 0, sizeof(*want_sc));
+	/* the --trace filter counts as one more rule */
 	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
 		unsigned t = names_syscall_type(sc);
 
-		if (engine_wants(e, t, sc)) {
+		if (engine_wants(e, t, sc) || engine_wants(tf, t, sc)) {
 			mask |= 1u << t;
 			scset_add(want_sc, sc);
 		}
 	}
-	/* the process table lives on exec, fork and exit whatever the rules
-	 * ask, and keeps proc.cwd on chdir/fchdir */
+	/* the process table lives on exec, fork and exit whatever the rules ask */
 	scset_add(want_sc, AS_SC_EXECVE);
 	scset_add(want_sc, AS_SC_EXECVEAT);
 	return mask | 1u << AS_EV_EXEC | 1u << AS_EV_FORK | 1u << AS_EV_EXIT;
@@ -459,17 +462,28 @@ static uint32_t agent_want_types(const struct agent *a, const struct engine *e,
 static void agent_plan(struct agent *a, const struct config *cfg, const struct engine *e,
 		       struct loader_opts *lo, struct engine_kfilter *kf)
 {
+	const struct engine *tf = trace_filter_engine(a->tf);
+
 	memset(lo, 0, sizeof(*lo));
 	memset(kf, 0, sizeof(*kf));
 	lo->ringbuf_bytes = cfg->ringbuf.size_bytes;
 	lo->wakeup_bytes = cfg->ringbuf.wakeup_bytes;
 	lo->verbose = a->o->verbose;
 	lo->want_types = agent_want_types(a, e, &lo->want_sc);
-	if (a->trace || !e || a->o->no_prefilter) {
+	if ((a->trace && !tf) || (!e && !tf) || a->o->no_prefilter) {
 		engine_kfilter_all(kf);
 		return;
 	}
-	prefilter_plan(e, lo->want_types, kf);
+	if (e)
+		prefilter_plan(e, lo->want_types, kf);
+	if (tf && e) { /* what either needs: the rules' alerts and the filter's events */
+		struct engine_kfilter t;
+
+		prefilter_plan(tf, lo->want_types, &t);
+		engine_kfilter_union(kf, &t);
+	} else if (tf) {
+		prefilter_plan(tf, lo->want_types, kf);
+	}
 	prefilter_to_loader(kf, lo);
 	if (a->o->verbose)
 		prefilter_describe(kf, stderr);
@@ -670,6 +684,10 @@ int agent_run(const struct opts *o)
 	}
 	if (a.cfg.n_rules_files && agent_engine(&a, &a.cfg, &a.engine))
 		goto out;
+	if (a.trace && trace_filter_load(&a.tf, o->trace_filter, o->trace_format, stderr)) {
+		rc = 2;
+		goto out;
+	}
 	if (a.trace)
 		setvbuf(stdout, NULL, o->unbuffered ? _IOLBF : _IOFBF, AGENT_STDOUT_BUF);
 	if (agent_outputs(&a.cfg, a.trace, &a.outputs))
@@ -686,7 +704,7 @@ int agent_run(const struct opts *o)
 		a.p.recorder = &a.rec;
 	}
 	agent_plan(&a, &a.cfg, a.engine, &a.lo, &a.kf);
-	if (!live && a.engine && !a.trace && !o->no_prefilter) {
+	if (!live && !o->no_prefilter && ((a.engine && !a.trace) || trace_filter_engine(a.tf))) {
 		a.p.admit = agent_admit; /* filter the recording as the kernel would have */
 		a.p.admit_ctx = &a.kf;
 	}
@@ -720,6 +738,7 @@ out:
 	loader_stop(&a.l);
 	pipeline_fini(&a.p);
 	engine_free(a.engine);
+	trace_filter_free(a.tf);
 	config_free(&a.cfg);
 	return rc;
 }

@@ -42,6 +42,7 @@ static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "print", required_argument, NULL, 'p' },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
@@ -58,7 +59,7 @@ static const struct option long_opts[] = {
 static void opts_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: agent-sentinel [OPTIONS]\n"
+		"Usage: agent-sentinel [OPTIONS] [--trace [FILTER]]\n"
 		"Runtime monitor for hosts that run AI coding agents: eBPF events, Falco-style\n"
 		"rules, Falco-compatible JSON alerts on stdout.\n\n"
 		"  -c, --config FILE       configuration (default " CONFIG_DEFAULT_PATH "\n"
@@ -72,7 +73,12 @@ static void opts_usage(FILE *f)
 		"      --list-fields       document every field (--format text|json|markdown)\n"
 		"      --text              human alert lines instead of JSON\n"
 		"  -o KEY=VALUE            set a configuration key (Falco's dotted names)\n"
-		"      --trace             print every event as one JSON object per line\n"
+		"      --trace [FILTER]    print every event as one JSON object per line; with\n"
+		"                          FILTER (the rules' condition language, e.g.\n"
+		"                          'evt.type = connect and proc.aname = claude') only\n"
+		"                          the events it matches, filtered in the kernel too\n"
+		"  -p, --print FORMAT      with --trace: print FORMAT per event instead\n"
+		"                          ('%%evt.time %%proc.name %%fd.name', as rule outputs)\n"
 		"      --record FILE       also write the decoded event stream to FILE\n"
 		"      --replay FILE       read events from FILE instead of the kernel (no root)\n"
 		"  -M SECONDS              stop after SECONDS\n"
@@ -109,6 +115,34 @@ static int push(const char **arr, size_t *n, size_t max, const char *v, const ch
 	return 0;
 }
 
+/* The trace filter from the words after the options, joined with spaces
+ * (as sysdig takes its filter). */
+static int opts_join(struct opts *o, char **words, int n)
+{
+	size_t len = 0;
+
+	if (n == 1) {
+		o->trace_filter = words[0];
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(words[i]);
+
+		if (len + l + 2 > sizeof(o->filter_buf)) {
+			diag_err("--trace filter longer than %u bytes: put it in a rules file",
+				 (unsigned)sizeof(o->filter_buf) - 1);
+			return -EINVAL;
+		}
+		if (i)
+			o->filter_buf[len++] = ' ';
+		memcpy(o->filter_buf + len, words[i], l);
+		len += l;
+	}
+	o->filter_buf[len] = 0;
+	o->trace_filter = o->filter_buf;
+	return 0;
+}
+
 int opts_parse(struct opts *o, int argc, char **argv)
 {
 	long long v;
@@ -119,7 +153,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	o->wakeup_bytes = OPTS_UNSET;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":c:r:V:Lo:M:Uvh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:r:V:Lo:M:Up:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->config = optarg;
@@ -153,6 +187,9 @@ int opts_parse(struct opts *o, int argc, char **argv)
 			break;
 		case 'U':
 			o->unbuffered = 1;
+			break;
+		case 'p':
+			o->trace_format = optarg;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -229,8 +266,14 @@ int opts_parse(struct opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
+	if (optind < argc && !o->trace) {
 		diag_err("unexpected argument '%s' (see --help)", argv[optind]);
+		return -EINVAL;
+	}
+	if (optind < argc && opts_join(o, argv + optind, argc - optind))
+		return -EINVAL;
+	if (o->trace_format && !o->trace) {
+		diag_err("-p FORMAT prints traced events: it needs --trace");
 		return -EINVAL;
 	}
 	if (o->record && o->replay) {

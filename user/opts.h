@@ -9,6 +9,9 @@
 #define OPTS_MAX_RULES 64 /* -r/--rules and -V/--validate paths */
 #define OPTS_MAX_OVERRIDES 64 /* -o key=value */
 #define OPTS_UNSET UINT64_MAX
+/* --trace FILTER given as several words, joined; a longer filter belongs in a
+ * rules file (Falco's longest rule condition is ~4 KiB) */
+#define OPTS_FILTER_MAX (64 * 1024)
 
 struct opts {
 	const char *rules[OPTS_MAX_RULES];
@@ -22,6 +25,9 @@ struct opts {
 	const char *replay; /* --replay FILE */
 	const char *format; /* --format text|json|markdown */
 	int trace;
+	const char *trace_filter; /* --trace FILTER: the words after the options; NULL: none */
+	const char *trace_format; /* -p FORMAT: print this per event instead of the JSON */
+	char filter_buf[OPTS_FILTER_MAX]; /* trace_filter when it was several words */
 	int dry_run;
 	int list_rules;
 	int list_fields;

@@ -4,6 +4,7 @@
  * driver/flags_table.c): flag sets as their names joined by '|' in table
  * order, enumerations as their one name; the number when nothing matches.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -182,6 +183,34 @@ static const char *enum_name(const struct flagname *t, size_t n, uint64_t v, cha
 			return t[i].name;
 	snprintf(buf, cap, "%" PRIu64, v);
 	return buf;
+}
+
+/* open(2) flags, as Falco shows them: the access mode, then the others */
+static const struct {
+	uint64_t bit;
+	const char *name;
+} open_flag_names[] = {
+	{ O_CREAT, "O_CREAT" },	      { O_EXCL, "O_EXCL" },	    { O_NOCTTY, "O_NOCTTY" },
+	{ O_TRUNC, "O_TRUNC" },	      { O_APPEND, "O_APPEND" },	    { O_NONBLOCK, "O_NONBLOCK" },
+	{ O_DSYNC, "O_DSYNC" },	      { O_DIRECT, "O_DIRECT" },	    { O_DIRECTORY, "O_DIRECTORY" },
+	{ O_NOFOLLOW, "O_NOFOLLOW" }, { O_NOATIME, "O_NOATIME" },   { O_CLOEXEC, "O_CLOEXEC" },
+	{ O_PATH, "O_PATH" },
+};
+
+void trace_open_flags(uint64_t flags, char *buf, size_t cap)
+{
+	size_t len;
+
+	snprintf(buf, cap, "%s",
+		 (flags & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
+		 (flags & O_ACCMODE) == O_RDWR	 ? "O_RDWR" :
+						   "O_RDONLY");
+	for (size_t i = 0; i < sizeof(open_flag_names) / sizeof(open_flag_names[0]); i++) {
+		if (!(flags & open_flag_names[i].bit))
+			continue;
+		len = strlen(buf);
+		snprintf(buf + len, cap - len, "|%s", open_flag_names[i].name);
+	}
 }
 
 const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)

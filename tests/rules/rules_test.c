@@ -170,6 +170,7 @@ static size_t build_record(const char *line, void *rec)
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
 	uint32_t child = 0;
+	int32_t status = 0;
 	const char *p;
 	char junk = 0;
 
@@ -285,6 +286,8 @@ static size_t build_record(const char *line, void *rec)
 			caps[0] = n;
 		else if (!strcmp(k, "child"))
 			child = (uint32_t)n;
+		else if (!strcmp(k, "status"))
+			status = (int32_t)n;
 		else {
 			fprintf(stderr, "unknown event key '%s'\n", k);
 			return 0;
@@ -350,8 +353,10 @@ static size_t build_record(const char *line, void *rec)
 		memcpy(c->daddr, daddr, 16);
 		memcpy(c->saddr, saddr, 16);
 		c->cflags = (local ? AS_CF_LOCAL : 0) | (abstract ? AS_CF_ABSTRACT : 0);
+		/* as the kernel sends it: an abstract name after its NUL, which
+		 * path_len leaves out */
 		c->path_len = (uint16_t)strlen(upath);
-		memcpy(c->path, upath, strlen(upath));
+		memcpy(c->path + (abstract ? 1 : 0), upath, strlen(upath));
 		h->size = sizeof(*c);
 		break;
 	}
@@ -379,6 +384,7 @@ static size_t build_record(const char *line, void *rec)
 		break;
 	}
 	default: {
+		((struct as_exit *)rec)->exit_code = status;
 		h->size = sizeof(struct as_exit);
 		break;
 	}

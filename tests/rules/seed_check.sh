@@ -1,6 +1,9 @@
 #!/bin/sh
 # The seed's Falco block (from "- macro: agent_process" through the
 # privilege-escalation rule) must appear in rules/agent.yaml byte for byte.
+# SEED is the seed text or the block alone (tests/rules/seed_block.yaml, cut
+# from the seed by block() below): the same lines come out of either.
+# usage: seed_check.sh SEED RULES
 set -eu
 seed=$1 rules=$2
 block() {

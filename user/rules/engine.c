@@ -1569,6 +1569,62 @@ int engine_load_buffer(struct engine **out, const char *name, const char *buf, s
 	return finish(&L, out, rc);
 }
 
+/* cond and output as the texts of one rule, each file:1:COL in diagnostics;
+ * the position map's copy ends in one more non-blank byte, so that a
+ * problem at the very end has a column too (just past the text). */
+static int text_cli(struct text *t, const char *file, const char *s, char **raw)
+{
+	struct srcpos pos = { .file = file, .line = 1, .col = 1 };
+	size_t n = strlen(s);
+
+	*raw = malloc(n + 2);
+	if (!*raw)
+		return -ENOMEM;
+	memcpy(*raw, s, n);
+	memcpy(*raw + n, "$", 2);
+	pos.raw = *raw;
+	pos.raw_end = n + 1;
+	return text_set(t, s, &pos);
+}
+
+int engine_load_rule(struct engine **out, const char *name, const char *cond_file,
+		     const char *cond, const char *output_file, const char *output,
+		     const struct engine_opts *o, FILE *diag)
+{
+	struct loader L = { .d = { .f = diag } };
+	struct rule_def *rd;
+	char *raw[2] = { NULL, NULL };
+	int rc;
+
+	*out = NULL;
+	L.e = engine_new(o);
+	rd = calloc(1, sizeof(*rd));
+	if (!L.e || !rd) {
+		engine_free(L.e);
+		free(rd);
+		return -ENOMEM;
+	}
+	L.rules = rd;
+	L.nrules = 1;
+	rd->pos = (struct srcpos){ .file = cond_file, .line = 1, .col = 1 };
+	rd->name = strdup(name);
+	rd->desc = strdup(name);
+	rd->source = strdup("syscall");
+	rd->prio = ENGINE_PRIO_DEBUG;
+	rd->enabled = rd->has_cond = rd->has_output = rd->has_desc = rd->has_prio = 1;
+	rc = !rd->name || !rd->desc || !rd->source ? -ENOMEM : 0;
+	if (!rc)
+		rc = text_cli(&rd->cond, cond_file, cond, &raw[0]);
+	if (!rc)
+		rc = text_cli(&rd->output, output_file, output, &raw[1]);
+	if (!rc)
+		rc = load_all(&L);
+	rc = finish(&L, out, rc);
+	free(raw[0]);
+	free(raw[1]);
+	return rc;
+}
+
 void engine_free(struct engine *e)
 {
 	if (!e)

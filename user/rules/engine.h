@@ -61,6 +61,12 @@ int engine_load(struct engine **out, const char *const *paths, size_t npaths,
 /* The same from one in-memory buffer, named name in diagnostics. */
 int engine_load_buffer(struct engine **out, const char *name, const char *buf, size_t len,
 		       const struct engine_opts *o, FILE *diag);
+/* One rule from the command line (--trace FILTER, -p FORMAT): condition cond,
+ * output output, named name; diagnostics say cond_file:1:COL or
+ * output_file:1:COL. Returns as engine_load. */
+int engine_load_rule(struct engine **out, const char *name, const char *cond_file,
+		     const char *cond, const char *output_file, const char *output,
+		     const struct engine_opts *o, FILE *diag);
 void engine_free(struct engine *e);
 /* Some enabled rule may match events of this (type, syscall). */
 int engine_wants(const struct engine *e, unsigned type, unsigned syscall);
@@ -106,6 +112,9 @@ struct engine_kfilter {
 };
 
 int engine_kfilter(const struct engine *e, struct engine_kfilter *out);
+/* a becomes the filter that keeps what a or b keeps (the rules' and the
+ * --trace filter's), as if b's rules had been loaded with a's. */
+void engine_kfilter_union(struct engine_kfilter *a, const struct engine_kfilter *b);
 /* The filter that keeps everything (--trace, --no-prefilter). */
 void engine_kfilter_all(struct engine_kfilter *out);
 /* The same test in userspace, on a decoded event (replay, tests). */

@@ -102,8 +102,59 @@ static const char *const arg_names[] = {
 	"name", "path", "filename", "flags", "mode", "fd", "dirfd", "res", "uid", "gid",
 	"ruid", "euid", "suid", "rgid", "egid", "sgid", "tuple", "addr", "cap_effective",
 	"cap_permitted", "cap_inheritable", "size", "backlog", "domain", "type", "proto",
-	"pid", "version", "child_pid",
+	"pid", "version", "child_pid", "exe", "args", "dev", "ino", "status",
 };
+
+/*
+ * The arguments each syscall's event carries, named and ordered as Falco's
+ * event table names them (falcosecurity/libs driver/event_table.c: the exit
+ * event's parameters, and the enter event's where only it has them): what
+ * --trace shows of evt.arg.*. Every name is one extract_arg answers; the
+ * others of arg_names are aliases rules may use.
+ */
+static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
+	[AS_SC_EXECVE] = { "res", "exe", "args", "filename" },
+	[AS_SC_EXECVEAT] = { "res", "exe", "args", "filename" },
+	[AS_SC_OPEN] = { "fd", "name", "flags", "mode", "dev", "ino" },
+	[AS_SC_OPENAT] = { "fd", "dirfd", "name", "flags", "mode", "dev", "ino" },
+	[AS_SC_OPENAT2] = { "fd", "dirfd", "name", "flags", "mode", "dev", "ino" },
+	[AS_SC_CREAT] = { "fd", "name", "mode", "dev", "ino" },
+	[AS_SC_CONNECT] = { "res", "tuple", "fd" },
+	[AS_SC_SETUID] = { "res", "uid" },
+	[AS_SC_SETGID] = { "res", "gid" },
+	[AS_SC_SETREUID] = { "res", "ruid", "euid" },
+	[AS_SC_SETREGID] = { "res", "rgid", "egid" },
+	[AS_SC_SETRESUID] = { "res", "ruid", "euid", "suid" },
+	[AS_SC_SETRESGID] = { "res", "rgid", "egid", "sgid" },
+	[AS_SC_CAPSET] = { "res", "cap_inheritable", "cap_permitted", "cap_effective" },
+	[AS_SC_CLONE] = { "res", "flags" },
+	[AS_SC_CLONE3] = { "res", "flags" },
+	[AS_SC_FORK] = { "res", "flags" },
+	[AS_SC_VFORK] = { "res", "flags" },
+	[AS_SC_PROCEXIT] = { "status" },
+	[AS_SC_OPEN_BY_HANDLE_AT] = { "fd", "dirfd", "path", "flags" },
+	[AS_SC_SETFSUID] = { "res", "uid" },
+	[AS_SC_SETFSGID] = { "res", "gid" },
+	[AS_SC_SETGROUPS] = { "res", "size" },
+	[AS_SC_SENDTO] = { "res", "tuple", "fd", "flags" },
+	[AS_SC_SENDMSG] = { "res", "tuple", "fd", "flags" },
+	[AS_SC_SENDMMSG] = { "res", "tuple", "fd", "flags" },
+	[AS_SC_BIND] = { "res", "addr", "fd" },
+	[AS_SC_LISTEN] = { "res", "fd", "backlog" },
+	[AS_SC_ACCEPT] = { "res", "tuple", "fd" },
+	[AS_SC_ACCEPT4] = { "res", "tuple", "fd", "flags" },
+	[AS_SC_SOCKET] = { "res", "fd", "domain", "type", "proto", "flags" },
+};
+
+/* The syscalls of the generic record name theirs in the syscall table. */
+const char *fields_evt_arg(unsigned sc, size_t i)
+{
+	if (sc >= AS_SC_MAX || i >= FIELDS_EVT_ARGS_MAX)
+		return NULL;
+	if (!evt_args[sc][0] && i < SCTABLE_ARGS_MAX)
+		return sctable_get(sc)->args[i].name;
+	return evt_args[sc][i];
+}
 
 int fields_arg_known(const char *arg)
 {
@@ -136,9 +187,19 @@ static const struct proc_entry *entry(struct evctx *c)
 	return c->pe;
 }
 
+/* The event describes its process: a successful exec, or a /proc snapshot.
+ * A failed exec leaves the caller as it was (Falco updates nothing then):
+ * what it tried is in evt.arg.*. */
 static int has_exec_strings(const struct event *ev)
 {
-	return ev->hdr->type == AS_EV_EXEC || ev->hdr->type == AS_EV_PROC;
+	return (ev->hdr->type == AS_EV_EXEC || ev->hdr->type == AS_EV_PROC) && ev->res >= 0;
+}
+
+/* The syscall's result; a clone's is the child's thread id, as Falco's
+ * clone exit has it in the parent. */
+static int64_t event_res(const struct event *ev)
+{
+	return ev->hdr->type == AS_EV_FORK ? (int64_t)ev->u.fork->child_tid : ev->res;
 }
 
 static void set_str(struct fval *v, const char *s, size_t len)
@@ -277,11 +338,13 @@ static void fd_name_connect(const struct as_connect *k, char *buf, size_t cap)
 		snprintf(buf, cap, "%s:%u->%s:%u", cip, (k->cflags & AS_CF_LOCAL) ? k->sport : 0,
 			 sip, k->dport);
 	} else if (k->family == AF_UNIX) {
-		size_t n = k->path_len < AS_UNIX_PATH_MAX ? k->path_len : AS_UNIX_PATH_MAX;
+		/* an abstract name follows a NUL (path_len leaves it out): '@' in its
+		 * place, as ss(8) and Falco show it */
+		size_t skip = (k->cflags & AS_CF_ABSTRACT) ? 1 : 0;
+		size_t n = k->path_len < AS_UNIX_PATH_MAX - skip ? k->path_len : AS_UNIX_PATH_MAX - skip;
 
-		n = strnlen(k->path, n);
-		snprintf(buf, cap, "%s%.*s", (k->cflags & AS_CF_ABSTRACT) ? "@" : "", (int)n,
-			 k->path);
+		n = strnlen(k->path + skip, n);
+		snprintf(buf, cap, "%s%.*s", skip ? "@" : "", (int)n, k->path + skip);
 	} else {
 		buf[0] = 0;
 	}
@@ -353,8 +416,8 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 	unsigned t = ev->hdr->type, sc = ev->hdr->syscall;
 
 	if (strcmp(arg, "res") == 0) {
-		if (t != AS_EV_FORK && t != AS_EV_EXIT && t != AS_EV_PROC) {
-			snprintf(buf, cap, "%lld", (long long)ev->res);
+		if (t != AS_EV_EXIT && t != AS_EV_PROC) {
+			snprintf(buf, cap, "%lld", (long long)event_res(ev));
 			set_cstr(v, buf);
 		}
 		return;
@@ -394,11 +457,33 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 		} else if (!strcmp(arg, "dirfd")) {
 			snprintf(buf, cap, "%d", ev->u.open->dirfd);
 			set_cstr(v, buf);
+		} else if (!strcmp(arg, "dev") && ev->res >= 0) { /* hex, as Falco shows it */
+			snprintf(buf, cap, "%llx", (unsigned long long)ev->u.open->dev);
+			set_cstr(v, buf);
+		} else if (!strcmp(arg, "ino") && ev->res >= 0) {
+			snprintf(buf, cap, "%llu", (unsigned long long)ev->u.open->ino);
+			set_cstr(v, buf);
 		}
 		break;
 	case AS_EV_EXEC:
-		if (!strcmp(arg, "filename") || !strcmp(arg, "name") || !strcmp(arg, "path"))
+		/* what was executed, or tried: argv[0], and argv[1..] space separated */
+		if (!strcmp(arg, "filename") || !strcmp(arg, "name") || !strcmp(arg, "path")) {
 			set_str(v, ev->filename.s, ev->filename.len);
+		} else if (!strcmp(arg, "exe") && ev->args) {
+			set_str(v, ev->args, strnlen(ev->args, ev->args_len));
+		} else if (!strcmp(arg, "args") && ev->args) {
+			size_t pos = 0;
+
+			buf[0] = 0;
+			join_args(buf, cap, &pos, ev->args, ev->args_len, 0);
+			set_str(v, buf, pos);
+		}
+		break;
+	case AS_EV_EXIT:
+		if (!strcmp(arg, "status")) {
+			snprintf(buf, cap, "%d", ev->u.exit->exit_code);
+			set_cstr(v, buf);
+		}
 		break;
 	case AS_EV_CONNECT: {
 		const struct as_connect *k = ev->u.conn;
@@ -692,7 +777,7 @@ static int has_res(const struct event *ev)
 {
 	unsigned t = ev->hdr->type;
 
-	return t != AS_EV_FORK && t != AS_EV_EXIT && t != AS_EV_PROC;
+	return t != AS_EV_EXIT && t != AS_EV_PROC;
 }
 
 /* capabilities, as Falco prints a set: CAP_* names separated by spaces */
@@ -909,17 +994,17 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 		if (has_res(ev)) {
 			char tmp[16];
 
-			snprintf(buf, cap, "%s", names_res(ev->res, tmp));
+			snprintf(buf, cap, "%s", names_res(event_res(ev), tmp));
 			set_cstr(v, buf);
 		}
 		break;
 	case F_EVT_RAWRES:
 		if (has_res(ev))
-			set_num(v, ev->res);
+			set_num(v, event_res(ev));
 		break;
 	case F_EVT_FAILED:
 		if (has_res(ev))
-			set_bool(v, ev->res < 0);
+			set_bool(v, event_res(ev) < 0);
 		break;
 	case F_EVT_IS_OPEN_READ:
 	case F_EVT_IS_OPEN_WRITE:

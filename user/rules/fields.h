@@ -29,7 +29,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(EVT_FAILED, "evt.failed", T_BOOL, 0, "true when the syscall returned an error") \
 	FIELD(EVT_IS_OPEN_READ, "evt.is_open_read", T_BOOL, 0, "Open event with O_RDONLY or O_RDWR") \
 	FIELD(EVT_IS_OPEN_WRITE, "evt.is_open_write", T_BOOL, 0, "Open event with O_WRONLY or O_RDWR") \
-	FIELD(EVT_ARG, "evt.arg", T_STR, FA_ARG | FF_BUF, "Event argument by name: evt.arg.name/path/filename/flags/mode/fd/dirfd/res/uid/gid/tuple/addr") \
+	FIELD(EVT_ARG, "evt.arg", T_STR, FA_ARG | FF_BUF, "Event argument by name: evt.arg.name/path/filename/exe/args/flags/mode/fd/dirfd/dev/ino/res/status/uid/gid/tuple/addr") \
 	FIELD(PROC_NAME, "proc.name", T_STR, 0, "Process name (comm, up to 15 chars)") \
 	FIELD(PROC_PID, "proc.pid", T_NUM, 0, "Process id (tgid)") \
 	FIELD(PROC_TID, "proc.tid", T_NUM, 0, "Thread id") \
@@ -116,5 +116,9 @@ int fields_falco_known(const char *name);
 const char *fields_type_name(int type);
 /* Is evt.arg.NAME supported? */
 int fields_arg_known(const char *arg);
+/* The i-th argument (Falco's name) events of syscall sc carry; NULL after
+ * the last. */
+#define FIELDS_EVT_ARGS_MAX 8 /* Falco's openat exit has 7 */
+const char *fields_evt_arg(unsigned sc, size_t i);
 
 #endif /* AS_FIELDS_H */

@@ -242,6 +242,39 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 	return 0;
 }
 
+void engine_kfilter_union(struct engine_kfilter *a, const struct engine_kfilter *b)
+{
+	int full = 0;
+
+	for (size_t i = 0; i < b->nnames && !full; i++) {
+		size_t j;
+
+		for (j = 0; j < a->nnames; j++)
+			if (!memcmp(a->names[j], b->names[i], AS_COMM_LEN))
+				break;
+		if (j < a->nnames)
+			continue;
+		if (a->nnames == ENGINE_KF_NAMES_MAX)
+			full = 1; /* too many names to test: what tests names keeps all */
+		else
+			memcpy(a->names[a->nnames++], b->names[i], AS_COMM_LEN);
+	}
+	for (unsigned t = 0; t < AS_EV_MAX; t++) {
+		uint8_t x = a->depth[t], y = b->depth[t];
+
+		if (x == ENGINE_KF_ANY || y == ENGINE_KF_ANY)
+			a->depth[t] = ENGINE_KF_ANY;
+		else if (x == ENGINE_KF_NOTHING)
+			a->depth[t] = y;
+		else if (y != ENGINE_KF_NOTHING)
+			a->depth[t] = x > y ? x : y;
+		if (full && a->depth[t] != ENGINE_KF_NOTHING)
+			a->depth[t] = ENGINE_KF_ANY;
+	}
+	if (b->open.classes)
+		kfopen_union(&a->open, &b->open);
+}
+
 void engine_kfilter_all(struct engine_kfilter *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -366,7 +366,7 @@ int output_prepare(struct rule *r)
 }
 
 /* A value after its key: a string, a number, true/false or null. */
-static void output_json_value(struct jw *w, const struct fval *v)
+void output_json_value(struct jw *w, const struct fval *v)
 {
 	char num[JW_NUM_MAX];
 
@@ -511,18 +511,13 @@ static void output_stamps(struct engine *e, uint64_t ts, size_t *todlen, size_t 
 	*isolen = e->second.isolen + OUTPUT_FRAC_LEN + 1;
 }
 
-/* The output text, as it is shown (text_mode: control bytes as \xNN), into s. */
-static void output_text(struct evctx *c, const struct rule *r, struct sbuf *s, const char *tod,
-			size_t todlen, int text_mode)
+/* The rule's output text with its fields' values (text_mode: control bytes
+ * as \xNN), appended to s. */
+static void output_segs(struct evctx *c, const struct rule *r, struct sbuf *s, int text_mode)
 {
 	struct engine *e = c->e;
 	static const struct fval missing = { 0 };
 
-	s->b[0] = 0;
-	sb_put(s, tod, todlen);
-	sb_put(s, ": ", 2);
-	sb_put(s, engine_priority_name(r->prio), strlen(engine_priority_name(r->prio)));
-	sb_put(s, " ", 1);
 	for (size_t i = 0; i < r->nsegs; i++) {
 		const struct outseg *g = &r->segs[i];
 
@@ -537,6 +532,27 @@ static void output_text(struct evctx *c, const struct rule *r, struct sbuf *s, c
 			sb_value(s, &missing, -1, g->width, text_mode);
 		}
 	}
+}
+
+/* The output text, as it is shown (text_mode: control bytes as \xNN), into s. */
+static void output_text(struct evctx *c, const struct rule *r, struct sbuf *s, const char *tod,
+			size_t todlen, int text_mode)
+{
+	s->b[0] = 0;
+	sb_put(s, tod, todlen);
+	sb_put(s, ": ", 2);
+	sb_put(s, engine_priority_name(r->prio), strlen(engine_priority_name(r->prio)));
+	sb_put(s, " ", 1);
+	output_segs(c, r, s, text_mode);
+}
+
+size_t output_format(struct evctx *c, const struct rule *r, char *buf, size_t cap)
+{
+	struct sbuf s = { .b = buf, .cap = cap };
+
+	buf[0] = 0;
+	output_segs(c, r, &s, 1);
+	return s.len;
 }
 
 /* What output_fields may copy of a value the output text showed: its

@@ -518,6 +518,12 @@ int output_init(struct engine *e);
 int output_prepare(struct rule *r);
 void output_alert(struct evctx *c, const struct rule *r, FILE *out);
 void output_value_text(const struct fval *v, int field, char *buf, size_t cap);
+/* A field's value in JSON, as output_fields has it (after its key). */
+struct jw;
+void output_json_value(struct jw *w, const struct fval *v);
+/* r's output text alone, as --text shows it (control bytes as \xNN), into
+ * buf (NUL-terminated, cut at cap); returns its length. */
+size_t output_format(struct evctx *c, const struct rule *r, char *buf, size_t cap);
 
 /* dump.c */
 void dump_rule(const struct engine *e, const struct rule *r, FILE *out);
