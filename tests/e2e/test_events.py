@@ -875,6 +875,21 @@ class Code(EventCase):
         self.fields(self.one(a, p, "execveat"), evt__res="SUCCESS", proc__is_exe_from_memfd=True)
         self.fields(self.one(a, pn, "execve"), proc__is_exe_from_memfd=False)
 
+    def test_real_ids_as_documented(self):
+        """README: user.ruid and group.rgid (the real ids) beside the
+        effective user.uid and group.gid; a setuid exec splits them."""
+        d = self.suid_dir()
+        suid = os.path.join(d, "id-suid")
+        shutil.copy("/usr/bin/id", suid)
+        os.chown(suid, 0, 0)
+        os.chmod(suid, 0o4755)
+        with Acts("evt.type = execve and proc.name = id-suid",
+                  ["user.ruid", "group.gid", "group.rgid"]) as a:
+            p, r = a.run("exec", suid, user=NOBODY)
+        self.assertIn("euid=0(root)", r[0])
+        self.fields(self.one(a, p, "execve"), user__uid=0, user__ruid=NOBODY,
+                    group__gid=NOBODY, group__rgid=NOBODY)
+
     def suid_dir(self):
         """A directory nobody can reach on a filesystem without nosuid."""
         for base in (self.dir, "/var/tmp", os.path.dirname(os.path.realpath(AS_ACTS))):
@@ -895,7 +910,8 @@ class Code(EventCase):
             os.chmod(path, mode)
         with Acts("evt.type = execve and proc.name in (id-suid, id-plain, id-mine)",
                   ["proc.exepath", "proc.exec_raised_privileges", "proc.exec_prev_uid",
-                   "proc.exec_prev_euid", "proc.exec_prev_egid", "proc.is_exe_writable"]) as a:
+                   "proc.exec_prev_euid", "proc.exec_prev_egid", "proc.is_exe_writable",
+                   "proc.exec_prev_cap_permitted", "thread.cap_effective"]) as a:
             ps, rs = a.run("exec", suid, user=NOBODY)
             pp, rp = a.run("exec", plain, user=NOBODY)
             pm, rm = a.run("exec", mine, user=NOBODY)
@@ -904,6 +920,9 @@ class Code(EventCase):
         self.fields(self.one(a, ps, "execve"), evt__res="SUCCESS", proc__exepath=suid,
                     proc__exec_raised_privileges=True, proc__exec_prev_uid=NOBODY,
                     proc__exec_prev_euid=NOBODY, proc__exec_prev_egid=NOBODY)
+        # before: nobody's empty sets; after: euid 0, so root's capabilities
+        self.fields(self.one(a, ps, "execve"), proc__exec_prev_cap_permitted="", user__uid=0,
+                    thread__cap_effective=caps_text(status_mask("CapBnd")))
         self.fields(self.one(a, pp, "execve"), evt__res="SUCCESS", proc__exepath=plain,
                     proc__exec_raised_privileges=False, proc__exec_prev_euid=NOBODY,
                     proc__is_exe_writable=False)
