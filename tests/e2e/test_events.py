@@ -1134,6 +1134,54 @@ class AgentTree(EventCase):
         # other processes make them at any rate)
         self.assertGreaterEqual(uring[1] - uring[0], OUTSIDE_REQUESTS, uring)
 
+class PathPrefilter(EventCase):
+    """A rule that excludes a path prefix lets the kernel drop file changes
+    under it; one that only looks as if under it (/tmp/../elsewhere, or
+    relative to a cwd there) must still alert, as without the pre-filter."""
+
+    def test_escapes_from_an_excluded_prefix_still_alert(self):
+        tmp_root = tempfile.gettempdir()
+        outside = tempfile.mkdtemp(prefix="as-ev-", dir="/var/lib")
+        self.addCleanup(shutil.rmtree, outside, True)
+        rules_dir = tempfile.mkdtemp(prefix="as-ev-rules-")
+        self.addCleanup(shutil.rmtree, rules_dir, True)
+        rules = os.path.join(rules_dir, "paths.yaml")
+        with open(rules, "w") as f:
+            f.write("- rule: change outside tmp\n  desc: x\n"
+                    "  condition: evt.type in (rename, mkdir, unlink, chmod, symlink, "
+                    "io_uring_submit_req) and proc.name = as-acts and not fs.path.name startswith "
+                    "%s and not fs.path.target startswith %s\n"
+                    "  output: \"%%evt.type %%proc.pid %%fs.path.name %%fs.path.target\"\n"
+                    "  priority: WARNING\n" % (tmp_root, tmp_root))
+        os.chmod(rules, 0o600)
+        up = "/".join([".."] * len(self.dir.strip("/").split("/")))  # from self.dir to /
+        esc = self.dir + "/" + up + outside  # lexically: outside
+        with Sentinel("-r", rules) as kept, Sentinel("-r", rules, "--no-prefilter") as full:
+            run = Acts.run
+            inside = [run("mkdir", self.p("in"), "0700")[0],
+                      run("rename", self.f, self.p("g"))[0]]
+            escapes = [run("mkdir", esc + "/m1", "0700")[0],
+                       run("mkdir", up + outside + "/m2", "0700", cwd=self.dir)[0],
+                       run("rename", self.p("g"), esc + "/g")[0],
+                       run("chmod", tmp_root + "/../" + outside.lstrip("/") + "/g", "0600")[0],
+                       run("uring-mkdirat", up + outside + "/m3", "0700", cwd=self.dir)[0],
+                       run("unlink", esc + "/g")[0]]
+
+        def alerts(s):
+            return sorted((a["output_fields"]["proc.pid"], a["output_fields"]["evt.type"],
+                           a["output_fields"]["fs.path.name"], a["output_fields"]["fs.path.target"])
+                          for a in s.events() if a["rule"] == "change outside tmp")
+        self.assertTrue(all(os.path.isdir(os.path.join(outside, m)) for m in ("m1", "m2", "m3")))
+        want = sorted([(escapes[0], "mkdir", outside + "/m1", None),
+                       (escapes[1], "mkdir", outside + "/m2", None),
+                       (escapes[2], "rename", None, outside + "/g"),
+                       (escapes[3], "chmod", outside + "/g", None),
+                       (escapes[4], "io_uring_submit_req", outside + "/m3", None),
+                       (escapes[5], "unlink", outside + "/g", None)])
+        self.assertEqual([x for x in alerts(full) if x[0] in escapes + inside], want)
+        self.assertEqual([x for x in alerts(kept) if x[0] in escapes + inside], want)
+
+
 class TraceAgreesWithRules(EventCase):
     """--trace prints each event through the same field table and extractors
     the rules use (issue 10): every field an alert shows for a new family is
