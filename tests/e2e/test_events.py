@@ -300,6 +300,32 @@ class Files(EventCase):
         self.assertEqual(len(line), 1)
         self.assertIn(b"bad\\u00ff\\nname\\u0001\\\"q", line[0])
 
+    def test_changes_through_a_symlinked_directory(self):
+        """A directory reached through a symlink: the change happens in the
+        symlink's target, and the path says so, as a successful open's does
+        (walked in the kernel); a rule excluding /tmp must not be walked past
+        by a link from /tmp to elsewhere."""
+        elsewhere = tempfile.mkdtemp(prefix="as-ev-", dir="/var/lib")
+        self.addCleanup(shutil.rmtree, elsewhere, True)
+        link = self.p("link")
+        os.symlink(elsewhere, link)
+        with file_acts_with("io_uring_submit_req") as a:
+            pm, rm = a.run("mkdir", link + "/m", "0700")
+            pr, rr = a.run("rename", self.f, link + "/moved")
+            pc, rc = a.run("chmod", link + "/moved", "0600")
+            pu, ru = a.run("uring-mkdirat", link + "/um", "0700")
+            po, ro = a.run("open-trunc", link + "/moved")
+        self.assertEqual([rm, rr, rc, ru], [["0"], ["0"], ["0"], ["0"]])
+        self.assertTrue(os.path.isdir(os.path.join(elsewhere, "m")))
+        # the open's path: the kernel's (the one open of a file under elsewhere)
+        self.one(a, po, "openat", fd__name=elsewhere + "/moved")
+        self.fields(self.one(a, pm, "mkdir"), fs__path__name=elsewhere + "/m",
+                    fs__path__nameraw=link + "/m")
+        self.fields(self.one(a, pr, "rename"), fs__path__source=self.f,
+                    fs__path__target=elsewhere + "/moved")
+        self.fields(self.one(a, pc, "chmod"), fs__path__name=elsewhere + "/moved")
+        self.fields(self.one(a, pu, "io_uring_submit_req"), fs__path__name=elsewhere + "/um")
+
     def test_relative_symlink_target_is_made_absolute_like_falco(self):
         """Falco's fs.path.target prepends the thread's cwd to a relative
         path (the raw form keeps it as given), for symlink contents too."""
@@ -1002,6 +1028,19 @@ class IoUring(EventCase):
             self.assertEqual(f.read(), "as-acts\n")
         self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_WRITE",
                     fs__path__name=self.f)
+
+    def test_path_requests_name_no_descriptor(self):
+        """RENAMEAT, UNLINKAT and MKDIRAT work on paths from AT_FDCWD (the
+        SQE's fd is -100): no descriptor, least of all fd 0."""
+        with self.uring_acts() as a:
+            pr, rr = a.run("uring-renameat", self.f, self.p("g"))
+            pm, rm = a.run("uring-mkdirat", self.p("m"), "0700")
+            pu, ru = a.run("uring-unlinkat", self.p("g"))
+        self.assertEqual([rr, rm, ru], [["0"], ["0"], ["0"]])
+        for pid, op in ((pr, "RENAMEAT"), (pm, "MKDIRAT"), (pu, "UNLINKAT")):
+            e = self.one(a, pid, "io_uring_submit_req")
+            self.fields(e, evt__arg__opcode="IORING_OP_" + op, evt__arg__fd="-100")
+            self.assertNotEqual(e["fd.num"], 0, e)
 
     def test_failing_request_is_an_event_with_its_paths(self):
         """A request is seen when submitted, before it runs: one that fails
