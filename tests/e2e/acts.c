@@ -19,6 +19,8 @@
  *            link OLD NEW | linkat DIR OLDREL NEWREL FLAGS | symlink TARGET LINK
  *            symlinkat TARGET DIR LINKREL | unlink PATH | unlinkat DIR REL FLAGS | rmdir PATH
  *            mkdir PATH MODE | mkdirat DIR REL MODE | chdir-mkdir DIR REL MODE
+ *            chdir-fork-mkdir DIR REL MODE (the mkdir in a child) | chdir-moved-mkdir DIR
+ *            MOVEDTO REL MODE (the cwd renamed before the mkdir)
  *            mknod PATH MODE (a fifo) | mknodat DIR REL MODE (a fifo)
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
  *            fchmodat2 DIR REL MODE FLAGS
@@ -764,6 +766,29 @@ static int file_op(int argc, char **argv)
 		if (chdir(argv[1]))
 			return report(-errno);
 		return report(res(syscall(SYS_mkdir, argv[2], (mode_t)num(argv[3]))));
+	}
+	if (!strcmp(op, "chdir-fork-mkdir") && argc == 4) {
+		/* the child inherits the cwd changed after exec */
+		pid_t child;
+
+		if (chdir(argv[1]))
+			return report(-errno);
+		child = fork();
+		if (child == 0) {
+			note("child", getpid());
+			report(res(syscall(SYS_mkdir, argv[2], (mode_t)num(argv[3]))));
+			_exit(0);
+		}
+		if (child < 0)
+			return report(-errno);
+		waitpid(child, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(op, "chdir-moved-mkdir") && argc == 5) {
+		/* the cwd's directory is renamed away under the process */
+		if (chdir(argv[1]) || rename(argv[1], argv[2]))
+			return report(-errno);
+		return report(res(syscall(SYS_mkdir, argv[3], (mode_t)num(argv[4]))));
 	}
 	if (!strcmp(op, "mknod") && argc == 3)
 		return report(res(syscall(SYS_mknod, argv[1], S_IFIFO | (mode_t)num(argv[2]), 0)));

@@ -326,6 +326,23 @@ class Files(EventCase):
         self.fields(self.one(a, pc, "chmod"), fs__path__name=elsewhere + "/moved")
         self.fields(self.one(a, pu, "io_uring_submit_req"), fs__path__name=elsewhere + "/um")
 
+    def test_relative_paths_follow_the_cwd(self):
+        """A relative mkdir in a child forked after a chdir, and one after the
+        cwd itself was renamed: both where the kernel put them."""
+        for d in ("a", "b"):
+            os.mkdir(self.p(d))
+        with file_acts() as a:
+            p, r = a.run("chdir-fork-mkdir", self.p("a"), "kid", "0700")
+            pm, rm = a.run("chdir-moved-mkdir", self.p("b"), self.p("b2"), "after", "0700")
+        self.assertEqual([r[1:], rm], [["0"], ["0"]])
+        self.assertTrue(os.path.isdir(self.p("a", "kid")))
+        self.assertTrue(os.path.isdir(self.p("b2", "after")))
+        child = int(r[0].split()[1])
+        self.fields(self.one(a, child, "mkdir"), evt__res="SUCCESS",
+                    fs__path__name=self.p("a", "kid"), proc__cwd=self.p("a"))
+        self.fields(self.one(a, pm, "mkdir"), evt__res="SUCCESS",
+                    fs__path__name=self.p("b2", "after"))
+
     def test_relative_symlink_target_is_made_absolute_like_falco(self):
         """Falco's fs.path.target prepends the thread's cwd to a relative
         path (the raw form keeps it as given), for symlink contents too."""
