@@ -45,6 +45,7 @@
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
+ *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
  *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
  *   io_uring: uring-openat-write PATH | uring-renameat OLD NEW | uring-unlinkat PATH
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
@@ -654,6 +655,17 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_prctl, PR_SET_NAME, argv[1], 0UL, 0UL, 0UL)));
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
+	if (!strcmp(op, "exec-deleted") && argc == 2) {
+		/* run a file that has no name left: open it, unlink it, exec the fd */
+		char *args[] = { "as-deleted", NULL };
+		int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || unlink(argv[1]))
+			return report(-errno);
+		fflush(stdout);
+		syscall(SYS_execveat, fd, "", args, environ, AT_EMPTY_PATH);
+		return report(-errno);
+	}
 	if (!strcmp(op, "exec") && argc >= 2) {
 		fflush(stdout);
 		execv(argv[1], argv + 1);

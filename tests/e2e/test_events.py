@@ -933,6 +933,18 @@ class Code(EventCase):
         self.fields(self.one(a, p, "execve"), user__uid=0, user__ruid=NOBODY,
                     group__gid=NOBODY, group__rgid=NOBODY)
 
+    def test_exec_of_a_deleted_file(self):
+        victim = self.p("gone")
+        shutil.copy("/bin/true", victim)
+        with Acts("evt.type = execveat and proc.exepath contains /gone",
+                  ["proc.exepath", "proc.is_exe_deleted", "proc.is_exe_from_memfd"]) as a:
+            p, r = a.run("exec-deleted", victim)
+        self.assertEqual(r, [])  # true ran
+        self.assertFalse(os.path.exists(victim))
+        e = self.one(a, p, "execveat")
+        self.fields(e, evt__res="SUCCESS", proc__is_exe_deleted=True, proc__is_exe_from_memfd=False)
+        self.assertTrue(e["proc.exepath"].startswith(victim), e)
+
     def suid_dir(self):
         """A directory nobody can reach on a filesystem without nosuid."""
         for base in (self.dir, "/var/tmp", os.path.dirname(os.path.realpath(AS_ACTS))):
