@@ -46,6 +46,8 @@
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
+ *            overlay-exec LOWER UPPER WORK MERGED FILE (overlayfs in a private mount
+ *            namespace, then exec MERGED/FILE)
  *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
  *   io_uring: uring-openat-write PATH | uring-renameat OLD NEW | uring-unlinkat PATH
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
@@ -655,6 +657,23 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_prctl, PR_SET_NAME, argv[1], 0UL, 0UL, 0UL)));
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
+	if (!strcmp(op, "overlay-exec") && argc == 6) {
+		/* in a private mount namespace: overlay LOWER+UPPER on MERGED, exec FILE */
+		char opts[3 * 4096 + 64], exe[4096 + 256];
+		char *args[] = { "as-overlay", NULL };
+		int r = private_mounts();
+
+		if (r)
+			return report(r);
+		snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s", argv[1], argv[2],
+			 argv[3]);
+		if (mount("overlay", argv[4], "overlay", 0, opts))
+			return report(-errno);
+		snprintf(exe, sizeof(exe), "%s/%s", argv[4], argv[5]);
+		fflush(stdout);
+		execv(exe, args);
+		return report(-errno);
+	}
 	if (!strcmp(op, "exec-deleted") && argc == 2) {
 		/* run a file that has no name left: open it, unlink it, exec the fd */
 		char *args[] = { "as-deleted", NULL };

@@ -945,6 +945,26 @@ class Code(EventCase):
         self.fields(e, evt__res="SUCCESS", proc__is_exe_deleted=True, proc__is_exe_from_memfd=False)
         self.assertTrue(e["proc.exepath"].startswith(victim), e)
 
+    def test_exec_from_an_overlay_upper_layer(self):
+        """Written inside the container (overlayfs upper layer) or shipped in
+        the image (lower): proc.is_exe_upper_layer tells them apart."""
+        dirs = {n: self.p(n) for n in ("lower", "upper", "work", "merged")}
+        for d in dirs.values():
+            os.mkdir(d)
+        shutil.copy("/bin/true", os.path.join(dirs["lower"], "from-lower"))
+        shutil.copy("/bin/true", os.path.join(dirs["upper"], "from-upper"))
+        layers = [dirs[n] for n in ("lower", "upper", "work", "merged")]
+        with Acts("evt.type = execve and proc.exepath contains /from-",
+                  ["proc.exepath", "proc.is_exe_upper_layer"]) as a:
+            pu, ru = a.run("overlay-exec", *layers, "from-upper")
+            pl, rl = a.run("overlay-exec", *layers, "from-lower")
+        self.assertEqual([ru, rl], [[], []])  # both ran
+        merged = dirs["merged"]
+        self.fields(self.one(a, pu, "execve"), evt__res="SUCCESS",
+                    proc__exepath=merged + "/from-upper", proc__is_exe_upper_layer=True)
+        self.fields(self.one(a, pl, "execve"), evt__res="SUCCESS",
+                    proc__exepath=merged + "/from-lower", proc__is_exe_upper_layer=False)
+
     def suid_dir(self):
         """A directory nobody can reach on a filesystem without nosuid."""
         for base in (self.dir, "/var/tmp", os.path.dirname(os.path.realpath(AS_ACTS))):
