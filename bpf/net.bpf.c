@@ -118,6 +118,52 @@ struct as_msghdr {
 	__s32 namelen;
 };
 
+#define AS_MMSG_MAX 16 /* sendmmsg messages whose destinations are events */
+#define AS_MMSGHDR_SIZE 64 /* struct mmsghdr: a user_msghdr and msg_len, padded */
+
+struct as_mmsg_walk {
+	__u64 vec; /* the caller's struct mmsghdr array */
+	__u64 n; /* its length (vlen) */
+	__u8 prev[16]; /* the last destination sent: a repeat is not an event again */
+	__u16 prev_family;
+	__u16 prev_port;
+	__u16 prev_path_len;
+	__u16 _pad0;
+};
+
+/* Message i of a sendmmsg: its destination into this CPU's record, sent
+ * unless it repeats the one before. */
+static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
+{
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+	struct as_msghdr m = {};
+
+	if (!c || i >= w->n)
+		return 1;
+	if (bpf_probe_read_user(&m, sizeof(m), (const void *)(w->vec + (__u64)i * AS_MMSGHDR_SIZE)))
+		return 1;
+	if (!m.name)
+		return 0; /* data on the connected destination */
+	c->family = 0;
+	c->dport = 0;
+	c->path_len = 0;
+	c->cflags &= AS_CF_LOCAL;
+	__builtin_memset(c->daddr, 0, sizeof(c->daddr));
+	__builtin_memset(c->path, 0, sizeof(c->path));
+	as_put_addr(c, (const void *)m.name, m.namelen);
+	if (i && c->family == w->prev_family && c->dport == w->prev_port &&
+	    c->path_len == w->prev_path_len &&
+	    *(__u64 *)&c->daddr[0] == *(__u64 *)&w->prev[0] &&
+	    *(__u64 *)&c->daddr[8] == *(__u64 *)&w->prev[8])
+		return 0;
+	w->prev_family = c->family;
+	w->prev_port = c->dport;
+	w->prev_path_len = c->path_len;
+	__builtin_memcpy(w->prev, c->daddr, 16);
+	as_emit((__u8 *)c, sizeof(*c));
+	return 0;
+}
+
 #define AS_EAGAIN 11
 #define AS_EINTR 4
 
@@ -160,17 +206,19 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 		c->aux = args[3];
 		as_put_addr(c, (const void *)args[4], args[5]);
 		break;
-	case AS_SC_SENDMSG:
-	case AS_SC_SENDMMSG: { /* sendmmsg: the first message's destination */
+	case AS_SC_SENDMSG: {
 		struct as_msghdr m = {};
 
 		bpf_probe_read_user(&m, sizeof(m), (const void *)args[1]);
-		c->aux = sc == AS_SC_SENDMSG ? args[2] : args[3];
+		c->aux = args[2];
 		if (!m.name)
 			return 0;
 		as_put_addr(c, (const void *)m.name, m.namelen);
 		break;
 	}
+	case AS_SC_SENDMMSG: /* one event per addressed message: below */
+		c->aux = args[3];
+		break;
 	case AS_SC_LISTEN:
 		c->aux = args[1];
 		break;
@@ -191,6 +239,19 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 		return 0;
 	}
 	c->fd = sockfd;
+	if (sc == AS_SC_SENDMMSG) {
+		/* the messages of a sendmmsg may each go elsewhere: every
+		 * destination is an event (the first AS_MMSG_MAX) */
+		struct as_mmsg_walk w = { .vec = args[1], .n = args[2] };
+
+		sock = as_task_socket(task, sockfd);
+		if (sock) {
+			c->sock_type = BPF_CORE_READ(sock, type);
+			as_put_local(c, sock);
+		}
+		bpf_loop(AS_MMSG_MAX, as_mmsg_step, &w, 0);
+		return 0;
+	}
 	sock = sockfd >= 0 ? as_task_socket(task, sockfd) : 0;
 	if (sock) {
 		c->sock_type = BPF_CORE_READ(sock, type);

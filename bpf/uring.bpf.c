@@ -87,6 +87,21 @@ __noinline __u32 as_put_kpath(__u64 where, __u64 fn_p, __s64 dfd, __u64 task_p)
 
 #define AS_KPATH(off, slot, is_path) ((__u64)((off) & 0xffff) | (__u64)(slot) << 16 | (__u64)(is_path) << 17)
 
+/* Registered file idx of the request's ring (io_slot_file(): the node's
+ * file_ptr without its two flag bits), or NULL. */
+static __always_inline struct file *as_uring_fixed_file(struct io_kiocb *req, int idx)
+{
+	struct io_rsrc_node **nodes = BPF_CORE_READ(req, ctx, file_table.data.nodes);
+	struct io_rsrc_node *node = 0;
+
+	if (!nodes || (unsigned int)idx >= BPF_CORE_READ(req, ctx, file_table.data.nr))
+		return 0;
+	bpf_probe_read_kernel(&node, sizeof(node), nodes + idx);
+	if (!node)
+		return 0;
+	return (struct file *)(BPF_CORE_READ(node, file_ptr) & ~3ul);
+}
+
 /* The sockaddr the kernel copied for a connect, bind or addressed send,
  * into slot 1; 0 when there is none. */
 static __always_inline __u32 as_put_uring_addr(__u8 *buf, __u32 off, struct as_sys *r,
@@ -229,10 +244,12 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 		}
 		break;
 	default:
-		/* any request on a plain fd (not a registered file): its file */
-		if (fd >= 0 && op < 64 && (AS_URING_FD_OPS & AS_OP_BIT(op)) &&
-		    !(BPF_CORE_READ(req, flags) & REQ_F_FIXED_FILE)) {
-			struct file *f = as_task_file(task, fd);
+		/* any request on an fd: its file (a registered one from the
+		 * ring's file table) */
+		if (fd >= 0 && op < 64 && (AS_URING_FD_OPS & AS_OP_BIT(op))) {
+			struct file *f = (BPF_CORE_READ(req, flags) & REQ_F_FIXED_FILE) ?
+						 as_uring_fixed_file(req, fd) :
+						 as_task_file(task, fd);
 
 			if (f) {
 				__u32 pf = 0;

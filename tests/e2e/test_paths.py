@@ -103,7 +103,7 @@ class Paths(unittest.TestCase):
             for e in events:
                 if e.get("proc.pid") in pids or self.dir in str(e.get("fd.name", "")):
                     e = {k: v for k, v in e.items() if k not in ("evt.num", "evt.time", "evt.rawtime",
-                                                            "evt.time.iso8601")}
+                                                            "evt.time.iso8601", "proc.duration")}
                     out.append(repr(sorted(e.items())))
             return sorted(out)
         a, b = ours(typed.events()), ours(helper.events())
