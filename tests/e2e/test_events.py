@@ -1270,6 +1270,69 @@ class PathPrefilter(EventCase):
         self.assertEqual([x for x in alerts(kept) if x[0] in escapes + inside], want)
 
 
+class Conditions(EventCase):
+    """Rules select on the new fields as Falco's rules do: evt.arg values
+    by name, fs.path prefixes, capability names; each rule fires for the acts
+    that match it and for no other."""
+
+    RULES = [
+        ("userns", "evt.type = unshare and evt.arg.flags contains CLONE_NEWUSER"),
+        ("attach", "evt.type = ptrace and evt.arg.request = PTRACE_ATTACH"),
+        ("uring connect", "evt.type = io_uring_submit_req and evt.arg.opcode = IORING_OP_CONNECT"),
+        ("into etc-like", "evt.type in (rename, renameat2) and fs.path.target startswith {dir}/etc/"),
+        ("world writable", "evt.type in (chmod, fchmodat) and evt.arg.mode = 0777"),
+        ("fastopen", "evt.type = sendto and evt.arg.flags contains MSG_FASTOPEN"),
+        ("memfd", "evt.type = memfd_create and evt.arg.name startswith as-"),
+        ("sqpoll", "evt.type = io_uring_setup and evt.arg.flags contains IORING_SETUP_SQPOLL"),
+        ("no caps", "evt.type = mkdir and not thread.cap_effective contains CAP_SYS_ADMIN"),
+        ("failed rename", "evt.type = rename and evt.res = EXDEV"),
+    ]
+
+    def test_rules_select_on_new_fields(self):
+        os.mkdir(self.p("etc"))
+        os.mkdir(self.p("other"))
+        os.chmod(self.dir, 0o777)  # nobody makes a directory in it
+        tcp = socket.socket()
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen(4)
+        self.addCleanup(tcp.close)
+        shm = tempfile.mkdtemp(prefix="as-ev-", dir="/dev/shm")
+        self.addCleanup(shutil.rmtree, shm, True)
+        open(os.path.join(shm, "x"), "w").close()
+        rules_dir = tempfile.mkdtemp(prefix="as-ev-rules-")
+        self.addCleanup(shutil.rmtree, rules_dir, True)
+        rules = os.path.join(rules_dir, "conditions.yaml")
+        with open(rules, "w") as f:
+            for name, cond in self.RULES:
+                f.write("- rule: %s\n  desc: x\n  condition: (%s) and proc.name = as-acts\n"
+                        "  output: \"%%proc.pid\"\n  priority: WARNING\n"
+                        % (name, cond.format(dir=self.dir)))
+        os.chmod(rules, 0o600)
+        run = Acts.run
+        with Sentinel("-r", rules) as s:
+            fire = {"userns": run("unshare", CLONE_NEWUSER | CLONE_NEWNS)[0],
+                    "attach": run("ptrace-attach")[0],
+                    "uring connect": run("uring-connect", "127.0.0.1", tcp.getsockname()[1])[0],
+                    "into etc-like": run("rename", self.f, self.p("etc", "f"))[0],
+                    "world writable": run("chmod", self.p("etc", "f"), "0777")[0],
+                    "fastopen": run("sendto-fastopen", "127.0.0.1", tcp.getsockname()[1])[0],
+                    "memfd": run("memfd-exec", "as-memfd")[0],
+                    "sqpoll": run("uring-sqpoll-openat", self.p("sq"))[0],
+                    "no caps": run("mkdir", self.p("nobody-made"), "0700", user=NOBODY)[0],
+                    "failed rename": run("rename", os.path.join(shm, "x"), self.p("x"))[0]}
+            quiet = [run("unshare", CLONE_NEWNS)[0],
+                     run("uring-mkdirat", self.p("um"), "0700")[0],
+                     run("rename", self.p("etc", "f"), self.p("other", "f"))[0],
+                     run("chmod", self.p("other", "f"), "0755")[0],
+                     run("sendto-udp", "127.0.0.1", 9)[0],
+                     run("uring-openat-write", self.p("u"))[0],
+                     run("mkdir", self.p("root-made"), "0700")[0],
+                     run("rename", self.p("other", "f"), self.p("missing", "f"))[0]]
+        got = sorted((a["rule"], a["output_fields"]["proc.pid"]) for a in s.events()
+                     if a["output_fields"]["proc.pid"] in list(fire.values()) + quiet)
+        self.assertEqual(got, sorted(fire.items()))
+
+
 class TraceAgreesWithRules(EventCase):
     """--trace prints each event through the same field table and extractors
     the rules use (issue 10): every field an alert shows for a new family is
