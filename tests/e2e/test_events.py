@@ -1147,6 +1147,19 @@ class IoUring(EventCase):
             self.fields(self.one(a, pid, "io_uring_submit_req"), evt__arg__opcode=op,
                         fs__path__name=None, fd__name=None)
 
+    def test_sqpoll_requests_carry_the_owners_credentials(self):
+        """nobody's SQPOLL ring: its requests are nobody's, without capabilities."""
+        os.chmod(self.dir, 0o777)
+        sq = self.p("sq-nobody")
+        with Acts("evt.type = io_uring_submit_req and proc.name = as-acts",
+                  URING_FIELDS + ["thread.cap_effective"]) as a:
+            p, r = a.run("uring-sqpoll-openat", sq, user=NOBODY)
+        self.assertGreaterEqual(int(r[0]), 0)
+        self.assertEqual(os.stat(sq).st_uid, NOBODY)
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_OPENAT",
+                    fs__path__name=sq, evt__arg__sq_thread="1", user__uid=NOBODY,
+                    thread__cap_effective="")
+
     def test_sqpoll_requests_belong_to_the_owner(self):
         sq = self.p("sq")
         with self.uring_acts() as a:
