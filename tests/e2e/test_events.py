@@ -7,6 +7,7 @@ and checked field by field in the alerts of a rules file that selects it
 (output_fields carries exactly the fields asserted on). Failures (ENOENT,
 EXDEV, EEXIST, EACCES, EPERM) are events too, with their errno's name."""
 import errno
+import json
 import os
 import re
 import shutil
@@ -23,6 +24,7 @@ import harness
 from harness import Sentinel
 
 AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
+AS_BIN_PATH = harness.AS_BIN
 NOBODY = 65534
 RULE = "as-acts event"
 AGENT = "as-ev-agent"  # the agent of AgentTree: a name no other test uses
@@ -118,6 +120,7 @@ class Acts:
         os.chmod(self.rules, 0o600)  # agent-sentinel refuses rules others may write
         self.sentinel = Sentinel("-r", self.rules)
         self.alerts = []
+        self.keep_rules = False  # True: the caller removes self.tmp
 
     def __enter__(self):
         self.sentinel.start()
@@ -125,7 +128,8 @@ class Acts:
 
     def __exit__(self, *exc):
         self.sentinel.stop()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        if not self.keep_rules:
+            shutil.rmtree(self.tmp, ignore_errors=True)
         self.alerts = [a["output_fields"] for a in self.sentinel.events() if a["rule"] == RULE]
 
     @staticmethod
@@ -1344,6 +1348,58 @@ class Conditions(EventCase):
         got = sorted((a["rule"], a["output_fields"]["proc.pid"]) for a in s.events()
                      if a["output_fields"]["proc.pid"] in list(fire.values()) + quiet)
         self.assertEqual(got, sorted(fire.items()))
+
+
+class Replay(EventCase):
+    """A recording of the new families replays to the alerts the live agent
+    gave: every new record type survives --record and --replay whole."""
+
+    def test_replay_gives_the_live_alerts(self):
+        os.mkdir(self.p("sub"))
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind(("127.0.0.1", 0))
+        self.addCleanup(udp.close)
+        rec = self.p("events.asrec")
+        fields = sorted(set(FILE_FIELDS + NET_FIELDS + URING_FIELDS + PRIV_FIELDS) -
+                        {"thread.cap_effective"}) + ["thread.cap_effective", "proc.cwd",
+                                                     "proc.is_exe_from_memfd"]
+        live = Acts("evt.type in (%s, sendto, sendmmsg, socket, unshare, setns, ptrace, mount, "
+                    "memfd_create, io_uring_setup, io_uring_submit_req, clone, execveat, bpf, "
+                    "prctl, setfsuid) and proc.name = as-acts" % FILE_TYPES, fields)
+        live.keep_rules = True
+        self.addCleanup(shutil.rmtree, live.tmp, True)
+        with Sentinel("--trace", "--record", rec), live as a:
+            pids = [a.run("rename", self.f, self.p("g"))[0],
+                    a.run("mkdir", "sub/../m", "0750", cwd=self.dir)[0],
+                    a.run("symlinkat", "g", self.dir, "soft", cwd=self.dir)[0],
+                    a.run("fchown", self.p("g"), 1, 2)[0],
+                    a.run("setxattr", self.p("g"), "user.x", "v")[0],
+                    a.run("sendto-udp", "127.0.0.1", udp.getsockname()[1])[0],
+                    a.run("sendmmsg-udp", "127.0.0.1", udp.getsockname()[1])[0],
+                    a.run("unshare", CLONE_NEWUSER)[0],
+                    a.run("setns", "/proc/self/ns/uts", CLONE_NEWUTS)[0],
+                    a.run("ptrace-attach")[0],
+                    a.run("memfd-exec", "as-memfd")[0],
+                    a.run("uring-openat-write", self.p("u"))[0],
+                    a.run("uring-renameat", self.p("u"), self.p("u2"))[0],
+                    a.run("clone", CLONE_NEWUTS)[0],
+                    a.run("bpf-prog-load-fail")[0],
+                    a.run("setfsuid", 0)[0],
+                    a.run("rename", self.p("g"), self.p("missing", "g"))[0]]
+        r = subprocess.run([AS_BIN_PATH, "--rules", live.rules, "--replay", rec],
+                           capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+        def mine(alerts):
+            out = []
+            for al in alerts:
+                if al.get("proc.pid") in pids:
+                    out.append(repr(sorted((k, v) for k, v in al.items() if k != "agent.seq")))
+            return sorted(out)
+        replayed = [json.loads(l)["output_fields"] for l in r.stdout.split(b"\n") if l]
+        want = mine(a.alerts)
+        self.assertGreater(len(want), 20)
+        self.assertEqual(mine(replayed), want)
 
 
 class TraceAgreesWithRules(EventCase):
