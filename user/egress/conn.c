@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The steps of one connection: head, decision, resolution, connect, tunnel, close. */
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <stdarg.h>
@@ -16,6 +17,9 @@
 #define EGRESS_ESTABLISHED "HTTP/1.1 200 Connection established\r\n\r\n"
 /* One refusal: status line, three headers, the reason. */
 #define EGRESS_REPLY_MAX 512
+/* Unread request bytes discarded before closing: a unix socket closed with
+ * unread data resets its peer, which would then lose the refusal. */
+#define EGRESS_DRAIN_MAX (64 * 1024)
 
 /* What the rewritten head and the bytes that followed it can take up in a pump. */
 _Static_assert(EGRESS_HEAD_OUT_MAX + EGRESS_HEAD_MAX <= EGRESS_PUMP_BUF,
@@ -170,6 +174,17 @@ static void egress_conn_add_addr(struct egress_conn *c, const uint8_t raw[16])
 	memcpy(&a->sin6_addr, raw, 16);
 }
 
+/* Names compare and resolve case-insensitively and without the root's dot. */
+static void egress_conn_normalize(char *host)
+{
+	size_t n = strlen(host);
+
+	if (n > 1 && host[n - 1] == '.')
+		host[n - 1] = 0;
+	for (; *host; host++)
+		*host = (char)tolower((unsigned char)*host);
+}
+
 /* The decision on a complete head. */
 static int egress_conn_decide(struct egress_conn *c, const struct egress_ctx *x)
 {
@@ -177,6 +192,7 @@ static int egress_conn_decide(struct egress_conn *c, const struct egress_ctx *x)
 	const struct egress_allow_entry *e;
 	uint8_t raw[16];
 
+	egress_conn_normalize(c->req.host);
 	if (egress_allow_literal(c->req.host, raw)) {
 		e = egress_allow_range(l, raw, c->req.port);
 		if (!e)
@@ -329,11 +345,17 @@ int egress_conn_on_timeout(struct egress_conn *c, const struct egress_ctx *x)
 
 void egress_conn_close(struct egress_conn *c, const struct egress_ctx *x)
 {
+	char sink[4096];
+
 	if (c->allowed_by[0])
 		egress_conn_decision(c, x, 1, ENGINE_PRIO_INFORMATIONAL, c->allowed_by);
 	if (c->ufd >= 0)
 		close(c->ufd);
-	if (c->cfd >= 0)
+	if (c->cfd >= 0) {
+		for (size_t n = 0; n < EGRESS_DRAIN_MAX; n += sizeof(sink))
+			if (recv(c->cfd, sink, sizeof(sink), MSG_DONTWAIT) <= 0)
+				break;
 		close(c->cfd);
+	}
 	free(c);
 }
