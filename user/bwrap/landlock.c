@@ -141,7 +141,7 @@ static int landlock_report(const struct landlock_policy *p, int abi, int kernel_
 		bwlog_err("%sLandlock unavailable (%s): no second wall behind bubblewrap and "
 			  "seccomp",
 			  p->require ? "--require-landlock: " : "",
-			  kernel_abi ? "limited to ABI 0 by --landlock-abi"
+			  kernel_abi ? "limited to ABI 0 by AGENT_BWRAP_LANDLOCK_ABI"
 				     : strerror(landlock_probe_errno));
 	else
 		bwlog_err("%sLandlock ABI %d: filesystem rules applied; not available: %s%s",

@@ -112,7 +112,6 @@ static _Noreturn void relay_run(int lfd, const char *egress_sock)
 	struct rlimit rl;
 	size_t n = 0;
 
-	prctl(PR_SET_NAME, RELAY_NAME, 0, 0, 0);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", egress_sock);
 	/* two descriptors a connection: the soft limit up to the hard one */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -162,9 +161,13 @@ static _Noreturn void relay_run(int lfd, const char *egress_sock)
 
 int relay_spawn(int lfd, const char *egress_sock)
 {
-	pid_t pid = fork(), grandchild;
+	pid_t pid, grandchild;
 	int status, null;
 
+	/* named before the fork, so that it has its name from its first instant on
+	 * (the caller's exec then names the caller after its program) */
+	prctl(PR_SET_NAME, RELAY_NAME, 0, 0, 0);
+	pid = fork();
 	if (pid < 0) {
 		bwlog_err("relay: fork: %s", strerror(errno));
 		return -errno;
