@@ -22,12 +22,13 @@ void egress_alert_init(void)
 		snprintf(egress_hostname, sizeof(egress_hostname), "localhost");
 }
 
-void egress_alert_emit(const struct egress_decision *d)
+/* The line for d into line (cap bytes), with exe as proc.exe. Its length, or -1. */
+static long egress_alert_format(const struct egress_decision *d, const char *exe,
+				const char *msg, char *line, size_t cap)
 {
 	const struct egress_peer *p = d->peer;
-	char msg[EGRESS_MESSAGE_MAX], line[INTERNAL_LINE_MAX + 1];
 	/* output_fields in Falco's (sorted) key order */
-	struct internal_field f[] = {
+	const struct internal_field f[] = {
 		{ "agent.session", p->session, 0 },
 		{ "egress.address", d->address, 0 },
 		{ "egress.bytes_in", NULL, d->bytes_in },
@@ -38,29 +39,31 @@ void egress_alert_emit(const struct egress_decision *d)
 		{ "egress.port", NULL, d->port },
 		{ "egress.reason", d->reason, 0 },
 		{ "proc.cgroup", p->cgroup, 0 },
-		{ "proc.exe", p->exe, 0 },
+		{ "proc.exe", exe, 0 },
 		{ "proc.name", p->name, 0 },
 		{ "proc.pid", NULL, (uint64_t)p->pid },
 		{ "user.uid", NULL, (uint64_t)p->uid },
 	};
+
+	return internal_format_source(line, cap, 1, EGRESS_SOURCE, egress_hostname,
+				      clock_wall_now(), d->prio,
+				      d->allowed ? EGRESS_RULE_ALLOWED : EGRESS_RULE_DENIED, msg, f,
+				      sizeof(f) / sizeof(f[0]));
+}
+
+void egress_alert_emit(const struct egress_decision *d)
+{
+	const struct egress_peer *p = d->peer;
+	char msg[EGRESS_MESSAGE_MAX], line[INTERNAL_LINE_MAX + 1];
 	long len;
 
 	snprintf(msg, sizeof(msg),
 		 "Egress %s (host=%s port=%u address=%s reason=%s%s%s session=%s pid=%d name=%s)",
 		 d->allowed ? "allowed" : "denied", d->host, d->port, d->address, d->reason,
 		 *d->error ? " error=" : "", d->error, p->session, (int)p->pid, p->name);
-	len = internal_format_source(line, sizeof(line) - 1, 1, EGRESS_SOURCE, egress_hostname,
-				     clock_wall_now(), d->prio,
-				     d->allowed ? EGRESS_RULE_ALLOWED : EGRESS_RULE_DENIED, msg, f,
-				     sizeof(f) / sizeof(f[0]));
-	if (len < 0) {
-		/* an executable path of thousands of bytes: the line without it */
-		f[10].s = "";
-		len = internal_format_source(line, sizeof(line) - 1, 1, EGRESS_SOURCE,
-					     egress_hostname, clock_wall_now(), d->prio,
-					     d->allowed ? EGRESS_RULE_ALLOWED : EGRESS_RULE_DENIED,
-					     msg, f, sizeof(f) / sizeof(f[0]));
-	}
+	len = egress_alert_format(d, p->exe, msg, line, sizeof(line) - 1);
+	if (len < 0) /* an executable path of thousands of bytes: the line without it */
+		len = egress_alert_format(d, "", msg, line, sizeof(line) - 1);
 	if (len < 0)
 		return;
 	line[len++] = '\n';
