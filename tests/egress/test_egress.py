@@ -574,14 +574,16 @@ connections_total: 80
 class Limits(Base):
     CONFIG = FLOOD
 
-    def flood(self, session, n):
-        """A client process in session opens n connections and reports which got an answer."""
+    def flood(self, session, n, refused):
+        """A client process in session opens n connections and, once the proxy has
+        written its lines for the refused ones, reports which got an answer."""
         code = r"""
-import socket, sys, time, json
+import socket, sys, json
 socks = []
 for _ in range(int(sys.argv[2])):
     s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); socks.append(s)
-time.sleep(1.0)
+print("connected"); sys.stdout.flush()
+sys.stdin.readline()  # the test has seen the proxy's lines for the refused ones
 answered = []
 for s in socks:
     s.setblocking(False)
@@ -592,14 +594,22 @@ for s in socks:
 print(json.dumps(answered)); sys.stdout.flush()
 sys.stdin.readline()
 """
+        mark = len(self.proxy.alerts)
         p = subprocess.Popen([sys.executable, "-c", code, self.proxy.sock, str(n)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                              env=dict(os.environ, AGENT_SESSION_ID=session))
+        self.assertEqual(p.stdout.readline(), "connected\n")
+        # the proxy answers a refusal before it writes the line: once the lines
+        # are in, the refused connections hold their answers
+        self.proxy.wait_alerts(refused, mark)
+        time.sleep(0.2)
+        p.stdin.write("check\n")
+        p.stdin.flush()
         return p, json.loads(p.stdout.readline())
 
     def test_1000_connections_one_session(self):
         mark = len(self.proxy.alerts)
-        p, answered = self.flood("flood-1", 1000)
+        p, answered = self.flood("flood-1", 1000, 1000 - PER_SESSION_DEFAULT)
         try:
             open_ = [a for a in answered if a is None]
             self.assertEqual(len(open_), PER_SESSION_DEFAULT)
@@ -611,7 +621,7 @@ sys.stdin.readline()
                              {f"session connection limit reached ({PER_SESSION_DEFAULT})"})
             self.assertEqual({a["output_fields"]["agent.session"] for a in alerts}, {"flood-1"})
             # another session is not held back by this one, up to the total of 80
-            p2, answered2 = self.flood("flood-2", 20)
+            p2, answered2 = self.flood("flood-2", 20, 4)
             p2.communicate("\n", timeout=TIMEOUT)
             self.assertEqual(answered2[:16], [None] * 16)
             self.assertEqual(set(answered2[16:]), {"HTTP/1.1 503 Service Unavailable"})

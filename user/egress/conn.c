@@ -86,8 +86,9 @@ egress_conn_deny(struct egress_conn *c, const struct egress_ctx *x, int status, 
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
 	c->allowed_by[0] = 0;
-	egress_conn_decision(c, x, 0, prio, reason);
+	/* the client has its answer by the time the line says so */
 	egress_conn_reply(c->cfd, status, reason);
+	egress_conn_decision(c, x, 0, prio, reason);
 	return 1;
 }
 
