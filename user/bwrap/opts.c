@@ -92,8 +92,8 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	o->network = strcmp(opts_env("USE_NETWORK", "1"), "0") != 0;
 	o->cmd = default_cmd;
 	o->relay_port = RELAY_PORT_DEFAULT;
-	o->landlock_abi = getenv("AGENT_BWRAP_LANDLOCK_ABI");
-	if (o->landlock_abi && (!*o->landlock_abi || strlen(o->landlock_abi) > 2 ||
+	o->landlock_abi = opts_env("AGENT_BWRAP_LANDLOCK_ABI", NULL); /* "" is unset, as above */
+	if (o->landlock_abi && (strlen(o->landlock_abi) > 2 ||
 				strspn(o->landlock_abi, "0123456789") != strlen(o->landlock_abi))) {
 		bwlog_err("AGENT_BWRAP_LANDLOCK_ABI=%s: not a Landlock ABI number (0-99)",
 			  o->landlock_abi);
