@@ -4,13 +4,15 @@
 # top-level CMakeLists.txt.
 #
 # Layout (with CMAKE_INSTALL_PREFIX=/usr, as the package is built):
-#   /usr/bin/agent-sentinel, /usr/bin/agent-bwrap
+#   /usr/bin/agent-sentinel, /usr/bin/agent-bwrap, /usr/bin/agent-egress
+#   /usr/libexec/agent-sentinel/agent-bwrap-init  agent-bwrap's in-sandbox init
 #   /usr/share/agent-sentinel/rules/         shipped rules, replaced on upgrade
 #   /usr/share/agent-sentinel/seccomp/       agent-bwrap's profile
 #   /etc/agent-sentinel/agent-sentinel.yaml  the configuration (a conffile)
+#   /etc/agent-sentinel/egress.yaml          agent-egress's allowlist (a conffile)
 #   /etc/agent-sentinel/rules.d/             local rules, loaded after the shipped ones
-#   /lib/systemd/system/agent-sentinel.service
-#   /usr/share/man/man8/agent-sentinel.8.gz, /usr/share/man/man1/agent-bwrap.1.gz
+#   /lib/systemd/system/agent-sentinel.service, agent-egress.service
+#   /usr/share/man/man8/agent-sentinel.8.gz, agent-egress.8.gz, man1/agent-bwrap.1.gz
 #
 # The shipped rules are deliberately not copied into /etc: as conffiles they
 # would stop updating (and prompt) on every host where someone edited them.
@@ -38,8 +40,12 @@ install(FILES ${AS_PKG_DIR}/agent-sentinel.yaml DESTINATION ${AS_CONF_DIR}
 install(DIRECTORY DESTINATION ${AS_CONF_DIR}/rules.d
   DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
   WORLD_READ WORLD_EXECUTE)
-install(FILES ${AS_PKG_DIR}/systemd/agent-sentinel.service DESTINATION ${AS_UNIT_DIR})
-install(FILES ${AS_PKG_DIR}/man/agent-sentinel.8 DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
+install(FILES ${AS_PKG_DIR}/agent-egress.yaml DESTINATION ${AS_CONF_DIR} RENAME egress.yaml
+  PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+install(FILES ${AS_PKG_DIR}/systemd/agent-sentinel.service ${AS_PKG_DIR}/systemd/agent-egress.service
+  DESTINATION ${AS_UNIT_DIR})
+install(FILES ${AS_PKG_DIR}/man/agent-sentinel.8 ${AS_PKG_DIR}/man/agent-egress.8
+  DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
 install(FILES ${AS_PKG_DIR}/debian/copyright ${CMAKE_SOURCE_DIR}/README.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${AS_PKG_DIR}/debian/lintian-overrides
@@ -69,7 +75,9 @@ writes Falco's JSON alerts to stdout, a file, syslog, a program or an HTTP
 endpoint such as Falcosidekick, for a SIEM.
 
 agent-bwrap starts an AI coding agent inside bubblewrap with a seccomp
-profile, a cgroup and a session id that every alert of its processes carries.")
+profile, Landlock, a cgroup and a session id that every alert of its
+processes carries. agent-egress is the allowlisting HTTP proxy its
+sandboxes reach the network through, one Falco JSON line per decision.")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # dlopen()ed by the HTTP output (user/outputs/curl_dl.c): shlibdeps cannot see it
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.80)")

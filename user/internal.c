@@ -10,6 +10,15 @@ long internal_format(char *buf, size_t cap, int json, const char *hostname, uint
 		     int prio, const char *rule, const char *message,
 		     const struct internal_field *fields, size_t nfields)
 {
+	return internal_format_source(buf, cap, json, "internal", hostname, ts_ns, prio, rule,
+				      message, fields, nfields);
+}
+
+long internal_format_source(char *buf, size_t cap, int json, const char *source,
+			    const char *hostname, uint64_t ts_ns, int prio, const char *rule,
+			    const char *message, const struct internal_field *fields,
+			    size_t nfields)
+{
 	time_t secs = (time_t)(ts_ns / 1000000000ull);
 	unsigned long nsec = (unsigned long)(ts_ns % 1000000000ull);
 	char tod[32], iso[48], out[1024];
@@ -42,7 +51,7 @@ long internal_format(char *buf, size_t cap, int json, const char *hostname, uint
 	jw_obj_close(&w);
 	jw_str(&w, "priority", engine_priority_name(prio));
 	jw_str(&w, "rule", rule);
-	jw_str(&w, "source", "internal");
+	jw_str(&w, "source", source);
 	jw_arr_open(&w, "tags");
 	jw_str(&w, NULL, "agent-sentinel");
 	jw_arr_close(&w);

@@ -25,5 +25,10 @@ struct internal_field {
 long internal_format(char *buf, size_t cap, int json, const char *hostname, uint64_t ts_ns,
 		     int prio, const char *rule, const char *message,
 		     const struct internal_field *fields, size_t nfields);
+/* The same with another Falco "source" (agent-egress's decisions). */
+long internal_format_source(char *buf, size_t cap, int json, const char *source,
+			    const char *hostname, uint64_t ts_ns, int prio, const char *rule,
+			    const char *message, const struct internal_field *fields,
+			    size_t nfields);
 
 #endif /* AS_INTERNAL_H */

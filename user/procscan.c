@@ -11,9 +11,7 @@
 #include "abi.h"
 #include "procscan.h"
 
-/* One snapshot record: header, argv, exe, cwd, cgroup, with room to spare. */
 #define PROCSCAN_ENVIRON_MAX (128 * 1024) /* bytes of /proc/PID/environ searched */
-#define PROCSCAN_REC_MAX (sizeof(struct as_exec) + AS_ARGS_MAX + 3 * AS_PATH_MAX + AS_CGROUP_MAX)
 
 static ssize_t read_file(const char *proc_root, uint32_t pid, const char *name, char *buf,
 			 size_t cap)

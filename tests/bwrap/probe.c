@@ -4,7 +4,8 @@
  * "errno=N" (and a reply for "unix"), exits 0 when the attempt was made.
  *
  *   unshare | mount | ptrace | clone-ns | clone | clone3 | fork | thread
- *   write PATH | tcp IPV4 PORT | unix PATH | cgroup | env NAME
+ *   write PATH | tcp IPV4 PORT | bind IPV4 PORT | unix PATH | cgroup | env NAME
+ *   io_uring_setup | io_uring_enter | io_uring_register | kill PID
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -107,6 +108,24 @@ int main(int argc, char **argv)
 		errno = err;
 		return probe_result(err ? -1 : 0);
 	}
+	/* the raw calls: glibc has no wrappers, and the filter answers before the arguments matter */
+	if (!strcmp(what, "io_uring_setup"))
+		return probe_result(syscall(SYS_io_uring_setup, 1, NULL));
+	if (!strcmp(what, "io_uring_enter"))
+		return probe_result(syscall(SYS_io_uring_enter, -1, 0, 0, 0, NULL, 0));
+	if (!strcmp(what, "io_uring_register"))
+		return probe_result(syscall(SYS_io_uring_register, -1, 0, NULL, 0));
+	if (!strcmp(what, "kill") && argc == 3)
+		return probe_result(kill((pid_t)atoi(argv[2]), 0));
+	if (!strcmp(what, "bind") && argc == 4) {
+		struct sockaddr_in sa = { .sin_family = AF_INET,
+					  .sin_port = htons((uint16_t)atoi(argv[3])) };
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (fd < 0 || inet_pton(AF_INET, argv[2], &sa.sin_addr) != 1)
+			return probe_result(-1);
+		return probe_result(bind(fd, (struct sockaddr *)&sa, sizeof(sa)));
+	}
 	if (!strcmp(what, "write") && argc == 3) {
 		int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
@@ -153,6 +172,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: bwrap_probe unshare|mount|ptrace|clone-ns|clone|clone3|fork|"
-			"thread|write PATH|tcp IP PORT|unix PATH|env NAME\n");
+			"thread|write PATH|tcp IP PORT|bind IP PORT|unix PATH|env NAME|io_uring_*|"
+			"kill PID\n");
 	return 2;
 }

@@ -32,6 +32,9 @@ EXIT_EGRESS, EXIT_USAGE = 1, 2
 EXIT_WS_MISSING, EXIT_WS_NOT_DIR = 64, 65
 EXIT_SC_MISSING, EXIT_SC_MALFORMED, EXIT_SC_UNSUPPORTED = 66, 67, 68
 EXIT_BWRAP_MISSING = 69
+EXIT_LANDLOCK, EXIT_INIT_MISSING = 72, 73
+EACCES, EPERM = 13, 1
+RELAY_PORT = 3128  # RELAY_PORT_DEFAULT (user/bwrap/relay.h)
 
 
 def find_cgroup_v2():
@@ -188,8 +191,12 @@ class Network(Sandbox):
         env = {"USE_NETWORK": "1", "EGRESS_SOCK": sock_path}
         try:
             self.assertEqual(self.probe("unix", sock_path, env=env), "ok pong")
-            self.assertEqual(self.probe("env", "HTTPS_PROXY", env=env), f"unix://{sock_path}")
-            self.assertEqual(self.probe("env", "HTTP_PROXY", env=env), f"unix://{sock_path}")
+            # the relay on the sandbox's loopback carries HTTP(S)_PROXY to the socket
+            for var in ("HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"):
+                self.assertEqual(self.probe("env", var, env=env), "http://127.0.0.1:3128")
+            for var in ("NO_PROXY", "no_proxy"):
+                self.assertEqual(self.probe("env", var, env=env), "localhost,127.0.0.1")
+            self.assertEqual(self.probe("env", "AGENT_EGRESS_SOCK", env=env), sock_path)
             self.assertEqual(self.probe("unix", other_path, env=env), "errno=2")  # ENOENT
             self.assert_no_tcp(env=env)
         finally:
@@ -223,6 +230,12 @@ class Seccomp(Sandbox):
             with self.subTest(what=what):
                 self.assertEqual(self.probe(what, env={"SECCOMP_FILE": path}), "errno=13")
 
+    def test_io_uring_denied(self):
+        # io_uring operations would bypass the filter: the shipped profile denies all three calls
+        for what in ("io_uring_setup", "io_uring_enter", "io_uring_register"):
+            with self.subTest(what=what):
+                self.assertEqual(self.probe(what), "errno=1")
+
     def test_clone3_enosys_and_process_creation(self):
         self.assertEqual(self.probe("clone3"), "errno=38")  # ENOSYS: libc falls back
         for what in ("clone", "fork", "thread"):
@@ -238,6 +251,115 @@ class Seccomp(Sandbox):
         self.assertTrue(r.stdout.startswith("hi\n"), r.stdout)
         self.assertTrue(os.path.exists(os.path.join(self.ws, "listing")))
         self.assertTrue(r.stdout.endswith("0\n"), r.stdout)
+
+
+def kernel_landlock_abi():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    v = libc.syscall(444, None, 0, 1)  # landlock_create_ruleset(NULL, 0, VERSION)
+    return max(v, 0)
+
+
+class Landlock(Sandbox):
+    """The second wall: what Landlock refuses that bubblewrap's mounts alone allow."""
+
+    def setUp(self):
+        super().setUp()
+        self.abi = kernel_landlock_abi()
+        self.assertGreaterEqual(self.abi, 6, "this kernel must have Landlock ABI 6 (Linux 6.12)")
+        # an egress socket for the relay, which nothing needs to answer here
+        self.sock_path = os.path.join(self.tmp, "egress.sock")
+        self.egress = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.egress.bind(self.sock_path)
+        self.egress.listen(4)
+        self.net = {"USE_NETWORK": "1", "EGRESS_SOCK": self.sock_path}
+
+    def tearDown(self):
+        self.egress.close()
+        super().tearDown()
+
+    def test_writes_where_allowed(self):
+        for path in ("/workspace/w", "/tmp/w", "/var/tmp/w", "/dev/shm/w", "/dev/null"):
+            with self.subTest(path=path):
+                self.assertEqual(self.probe("write", path), "ok")
+
+    def test_write_on_dev_tmpfs_refused(self):
+        # bubblewrap's /dev is a writable tmpfs: only Landlock stops a new file there
+        self.assertEqual(self.probe("write", "/dev/new"), f"errno={EACCES}")
+        r = self.run_bwrap("/workspace/probe", "write", "/dev/new",
+                           env={"AGENT_BWRAP_LANDLOCK_ABI": "0"})
+        self.assertEqual(r.stdout.strip(), "ok")
+        self.assertIn("agent-bwrap: Landlock unavailable (limited to ABI 0 by "
+                      "AGENT_BWRAP_LANDLOCK_ABI): no second wall behind bubblewrap and seccomp\n",
+                      r.stderr)
+
+    def test_tcp_connect_relay_port_only(self):
+        self.assertEqual(self.probe("tcp", "127.0.0.1", str(RELAY_PORT), env=self.net), "ok")
+        self.assertEqual(self.probe("tcp", "127.0.0.1", str(RELAY_PORT + 1), env=self.net),
+                         f"errno={EACCES}")
+        # offline: no port at all
+        self.assertEqual(self.probe("tcp", "127.0.0.1", str(RELAY_PORT)), f"errno={EACCES}")
+        # without the TCP rules the same connect gets as far as the network
+        r = self.run_bwrap("/workspace/probe", "tcp", "127.0.0.1", str(RELAY_PORT + 1),
+                           env=dict(self.net, AGENT_BWRAP_LANDLOCK_ABI="3"))
+        self.assertEqual(r.stdout.strip(), "errno=111")  # ECONNREFUSED
+
+    def test_no_tcp_bind(self):
+        for port in ("0", "8080"):
+            with self.subTest(port=port):
+                self.assertEqual(self.probe("bind", "127.0.0.1", port, env=self.net),
+                                 f"errno={EACCES}")
+
+    def find_relay_then_kill(self, env):
+        return self.run_bwrap("/bin/sh", "-c",
+                              "for p in /proc/[0-9]*; do [ \"$(cat $p/comm 2>/dev/null)\" = "
+                              "egress-relay ] && exec /workspace/probe kill ${p#/proc/}; done; "
+                              "echo no relay", env=env)
+
+    def test_signal_scoping(self):
+        # the relay is outside the agent's Landlock domain: no signal reaches it (ABI 6)
+        r = self.find_relay_then_kill(self.net)
+        self.assertEqual(r.stdout.strip(), f"errno={EPERM}", r.stderr)
+        r = self.find_relay_then_kill(dict(self.net, AGENT_BWRAP_LANDLOCK_ABI="5"))
+        self.assertEqual(r.stdout.strip(), "ok", r.stderr)
+
+    def test_older_abi_says_what_is_missing(self):
+        cases = {
+            "5": "Landlock ABI 5: filesystem rules applied; not available: scoping (ABI 6)",
+            "3": "Landlock ABI 3: filesystem rules applied; not available: TCP port rules "
+                 "(ABI 4), scoping (ABI 6)",
+        }
+        for abi, line in cases.items():
+            with self.subTest(abi=abi):
+                r = self.run_bwrap("/workspace/probe", "write", "/dev/new",
+                                   env={"AGENT_BWRAP_LANDLOCK_ABI": abi})
+                self.assertEqual(r.stdout.strip(), f"errno={EACCES}")  # the file rules hold
+                self.assertEqual([l for l in r.stderr.splitlines() if "Landlock" in l],
+                                 [f"agent-bwrap: {line}"])
+        r = self.run_bwrap("/bin/true")
+        self.assertNotIn("Landlock", r.stderr)
+
+    def test_require_landlock(self):
+        r = self.run_bwrap("/bin/true", args=("--require-landlock",),
+                           env={"AGENT_BWRAP_LANDLOCK_ABI": "5"})
+        self.assertEqual(r.returncode, EXIT_LANDLOCK, r.stderr)
+        self.assertIn("agent-bwrap: --require-landlock: Landlock ABI 5: filesystem rules "
+                      "applied; not available: scoping (ABI 6)\n", r.stderr)
+        r = self.run_bwrap("/bin/true", args=("--require-landlock",))
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_profile_without_landlock_calls(self):
+        # a profile that denies Landlock's calls: the init says so and goes on
+        with open(PROFILE) as f:
+            prof = json.load(f)
+        for entry in prof["syscalls"]:
+            entry["names"] = [n for n in entry.get("names", []) if not n.startswith("landlock")]
+        path = os.path.join(self.tmp, "nolandlock.json")
+        with open(path, "w") as f:
+            json.dump(prof, f)
+        r = self.run_bwrap("/workspace/probe", "write", "/dev/new", env={"SECCOMP_FILE": path})
+        self.assertEqual(r.stdout.strip(), "ok")
+        self.assertIn("agent-bwrap: Landlock unavailable (Operation not permitted)", r.stderr)
 
 
 class Cgroup(Sandbox):
@@ -412,6 +534,22 @@ class BadInput(Sandbox):
     def test_bwrap_not_in_path(self):
         self.check(EXIT_BWRAP_MISSING, r"bubblewrap not found: bwrap",
                    env={"PATH": self.tmp})
+
+    def test_bad_landlock_abi(self):
+        self.check(EXIT_USAGE, r"AGENT_BWRAP_LANDLOCK_ABI=x: not a Landlock ABI number",
+                   env={"AGENT_BWRAP_LANDLOCK_ABI": "x"})
+
+    def test_bad_relay_port(self):
+        for port in ("0", "65536", "x"):
+            with self.subTest(port=port):
+                r = self.run_bwrap("/bin/true", args=("--relay-port", port))
+                self.assertEqual(r.returncode, EXIT_USAGE)
+                self.assertEqual(r.stderr.splitlines(),
+                                 [f"agent-bwrap: --relay-port {port}: not a TCP port (1-65535)"])
+
+    def test_init_missing(self):
+        self.check(EXIT_INIT_MISSING, r"agent-bwrap-init not found: /nonexistent/init",
+                   env={"AGENT_BWRAP_INIT": "/nonexistent/init"})
 
     def test_bad_option(self):
         r = self.run_bwrap("/bin/true", args=("--frobnicate",))

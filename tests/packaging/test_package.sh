@@ -60,7 +60,10 @@ ok "dpkg-deb --info: $(field Package) $version $(field Architecture); Depends: $
 
 # ---- contents ----
 dpkg-deb --contents "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/contents"
-for f in /usr/bin/agent-sentinel /usr/bin/agent-bwrap \
+for f in /usr/bin/agent-sentinel /usr/bin/agent-bwrap /usr/bin/agent-egress \
+	/usr/libexec/agent-sentinel/agent-bwrap-init \
+	/etc/agent-sentinel/egress.yaml /lib/systemd/system/agent-egress.service \
+	/usr/share/man/man8/agent-egress.8.gz \
 	/usr/share/agent-sentinel/rules/agent.yaml \
 	/usr/share/agent-sentinel/seccomp/agent.json \
 	/etc/agent-sentinel/agent-sentinel.yaml /etc/agent-sentinel/rules.d/ \
@@ -108,6 +111,10 @@ ok "dpkg --root installed it; conffile registered; config 0644 root:root"
 "$root/usr/bin/agent-sentinel" --version | grep -q "^agent-sentinel $(echo "$version" | cut -d- -f1)" ||
 	fail "agent-sentinel --version: $("$root/usr/bin/agent-sentinel" --version 2>&1)"
 "$root/usr/bin/agent-bwrap" --help >/dev/null 2>&1 || fail "agent-bwrap --help failed"
+"$root/usr/bin/agent-egress" --config "$root/etc/agent-sentinel/egress.yaml" --check 2>"$tmp/egress" ||
+	{ cat "$tmp/egress" >&2; fail "agent-egress --check of the installed allowlist failed"; }
+dpkg_root -s agent-sentinel | grep -q '^ /etc/agent-sentinel/egress.yaml [0-9a-f]\{32\}$' ||
+	fail "egress.yaml not registered as a conffile"
 "$root/usr/bin/agent-sentinel" -V "$root/usr/share/agent-sentinel/rules/agent.yaml" 2>"$tmp/validate" ||
 	{ cat "$tmp/validate" >&2; fail "the installed rules do not validate"; }
 if "$root/usr/bin/agent-sentinel" --help | grep -q -- '-c, --config'; then
@@ -118,10 +125,14 @@ if "$root/usr/bin/agent-sentinel" --help | grep -q -- '-c, --config'; then
 fi
 ok "installed binaries run; installed rules validate"
 
-bash "$here/check_man.sh" "$root/usr/share/man/man8/agent-sentinel.8.gz" "$root/usr/share/man/man1/agent-bwrap.1.gz"
+bash "$here/check_man.sh" "$root/usr/share/man/man8/agent-sentinel.8.gz" "$root/usr/share/man/man1/agent-bwrap.1.gz" \
+	"$root/usr/share/man/man8/agent-egress.8.gz"
 ok "installed man pages render without warnings"
 bash "$here/check_unit.sh" "$root"
 ok "installed unit verified"
+out=$(MANPATH=$root/usr/share/man systemd-analyze verify --root="$root" agent-egress.service 2>&1) &&
+	[ -z "$out" ] || fail "systemd-analyze verify agent-egress.service: $out"
+ok "agent-egress.service verified"
 
 # ---- lintian (Debian's package checker), when installed ----
 if command -v lintian >/dev/null; then

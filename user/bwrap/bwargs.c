@@ -20,8 +20,13 @@
 
 /* Growth step of the argv array; a launch has about 60 entries. */
 #define BWARGS_CHUNK 64
-/* Longest "unix://" + socket path. */
-#define BWARGS_PROXY_MAX (PATH_MAX + 8)
+/* "http://127.0.0.1:65535" and its NUL, with room. */
+#define BWARGS_PROXY_MAX 32
+/* Hosts programs reach directly, not through HTTP(S)_PROXY: the sandbox's own loopback. */
+#define BWARGS_NO_PROXY "localhost,127.0.0.1"
+/* The proxy variables, in both spellings: curl reads only the lower-case http_proxy. */
+static const char *const bwargs_proxy_vars[] = { "HTTPS_PROXY", "HTTP_PROXY", "https_proxy",
+						 "http_proxy" };
 
 /* The seed's read-only system directories, then the merged-/usr links a shell needs. */
 static const char *const bwargs_system[] = { "/usr", "/lib", "/lib64", "/etc" };
@@ -82,7 +87,7 @@ static int bwargs_system_path(struct bwargs *a, const char *path, bool bind_dirs
 
 int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
 {
-	char proxy[BWARGS_PROXY_MAX], fd[16];
+	char proxy[BWARGS_PROXY_MAX], fd[16], port[8];
 	int err;
 
 	memset(a, 0, sizeof(*a));
@@ -97,11 +102,19 @@ int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
 				   "--dev", "/dev", "--unshare-uts", "--unshare-ipc",
 				   "--unshare-pid", "--new-session", "--die-with-parent",
 				   "--cap-drop", "ALL", "--unshare-net", NULL);
+	snprintf(port, sizeof(port), "%u", c->relay_port);
 	if (!err && c->network) {
-		snprintf(proxy, sizeof(proxy), "unix://%s", c->egress_sock);
+		/* programs speak HTTP proxy over TCP: the relay on loopback carries it to the socket */
+		snprintf(proxy, sizeof(proxy), "http://127.0.0.1:%u", c->relay_port);
 		err = bwargs_pushv(a, "--bind", c->egress_sock, c->egress_sock, "--setenv",
-				   "HTTPS_PROXY", proxy, "--setenv", "HTTP_PROXY", proxy, NULL);
+				   "AGENT_EGRESS_SOCK", c->egress_sock, "--setenv", "NO_PROXY",
+				   BWARGS_NO_PROXY, "--setenv", "no_proxy", BWARGS_NO_PROXY, NULL);
+		for (size_t i = 0; !err && i < sizeof(bwargs_proxy_vars) / sizeof(bwargs_proxy_vars[0]);
+		     i++)
+			err = bwargs_pushv(a, "--setenv", bwargs_proxy_vars[i], proxy, NULL);
 	}
+	if (!err)
+		err = bwargs_pushv(a, "--ro-bind", c->init, c->init, NULL);
 	/* The root bubblewrap builds is a tmpfs: read-only once the mounts are in place. */
 	if (!err)
 		err = bwargs_pushv(a, "--remount-ro", "/", NULL);
@@ -111,6 +124,14 @@ int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
 		snprintf(fd, sizeof(fd), "%d", c->seccomp_fd);
 		err = bwargs_pushv(a, "--seccomp", fd, NULL);
 	}
+	if (!err)
+		err = bwargs_pushv(a, "--", c->init, NULL);
+	if (!err && c->network)
+		err = bwargs_pushv(a, "--relay", port, "--egress", c->egress_sock, NULL);
+	if (!err && c->require_landlock)
+		err = bwargs_push(a, "--require-landlock");
+	if (!err && c->landlock_abi)
+		err = bwargs_pushv(a, "--landlock-abi", c->landlock_abi, NULL);
 	if (!err)
 		err = bwargs_push(a, "--");
 	for (size_t i = 0; !err && c->cmd[i]; i++)

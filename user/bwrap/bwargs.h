@@ -20,6 +20,10 @@ struct bwargs_config {
 	const char *egress_sock;
 	const char *session;
 	int seccomp_fd; /* < 0: none */
+	const char *init; /* agent-bwrap-init, bound in at its own path, runs cmd */
+	unsigned relay_port; /* the relay's 127.0.0.1 port (network on) */
+	bool require_landlock;
+	const char *landlock_abi; /* NULL, or the ABI to use at most */
 	char *const *cmd; /* NULL-terminated */
 };
 

@@ -19,6 +19,8 @@ enum exitcode {
 	EXITCODE_BWRAP_MISSING = 69, /* bubblewrap not found or not executable */
 	EXITCODE_INTERNAL = 70, /* memfd, pipe, fork, libseccomp export failed */
 	EXITCODE_CGROUP = 71, /* agent-sandbox cgroup could not be set up */
+	EXITCODE_LANDLOCK = 72, /* --require-landlock and Landlock cannot do it all (inside) */
+	EXITCODE_INIT_MISSING = 73, /* agent-bwrap-init not found or not executable */
 	EXITCODE_SIGNAL_BASE = 128, /* sandbox killed by signal N: 128 + N */
 };
 

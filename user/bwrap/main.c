@@ -86,6 +86,8 @@ int main(int argc, char **argv)
 		return EXITCODE_EGRESS;
 	if (opts_find_bwrap(&o))
 		return EXITCODE_BWRAP_MISSING;
+	if (opts_find_init(&o))
+		return EXITCODE_INIT_MISSING;
 	err = seccompjson_compile(o.seccomp_file, &seccomp_fd);
 	if (err)
 		return main_seccomp_exit(err);
@@ -100,6 +102,10 @@ int main(int argc, char **argv)
 		.egress_sock = o.egress_sock,
 		.session = session,
 		.seccomp_fd = seccomp_fd,
+		.init = o.init_path,
+		.relay_port = o.relay_port,
+		.require_landlock = o.require_landlock,
+		.landlock_abi = o.landlock_abi,
 		.cmd = o.cmd,
 	};
 	if (bwargs_build(&args, &cfg)) {

@@ -10,6 +10,7 @@
 
 #include "bwlog.h"
 #include "opts.h"
+#include "relay.h"
 
 static const char opts_usage[] =
 	"usage: agent-bwrap [OPTIONS] [WORK_DIR] [-- COMMAND [ARGS...]]\n"
@@ -18,12 +19,16 @@ static const char opts_usage[] =
 	"\n"
 	"  --memory-max SIZE  memory limit of the session cgroup (bytes, K/M/G/T suffix)\n"
 	"  --pids-max N       task limit of the session cgroup\n"
+	"  --relay-port PORT  the sandbox's HTTP(S)_PROXY is http://127.0.0.1:PORT (default 3128)\n"
+	"  --require-landlock fail when the kernel's Landlock cannot apply every restriction\n"
 	"  --dry-run          check everything, print the bubblewrap command line, run nothing\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Environment: EGRESS_SOCK (default " OPTS_EGRESS_SOCK_DEFAULT "), USE_NETWORK (0: no network),\n"
 	"SECCOMP_FILE (default " OPTS_SECCOMP_FILE_DEFAULT "),\n"
-	"AGENT_SESSION_ID, BWRAP (default " OPTS_BWRAP_DEFAULT "), AGENT_BWRAP_SYSLOG_SOCKET (default " OPTS_SYSLOG_SOCKET_DEFAULT ").\n";
+	"AGENT_SESSION_ID, BWRAP (default " OPTS_BWRAP_DEFAULT "), AGENT_BWRAP_SYSLOG_SOCKET (default " OPTS_SYSLOG_SOCKET_DEFAULT "),\n"
+	"AGENT_BWRAP_INIT (default: beside agent-bwrap, else " OPTS_INIT_DEFAULT "),\n"
+	"AGENT_BWRAP_LANDLOCK_ABI (use at most this Landlock ABI).\n";
 
 static const char *opts_env(const char *name, const char *def)
 {
@@ -68,10 +73,13 @@ int opts_parse(struct opts *o, int argc, char **argv)
 		{ "memory-max", required_argument, NULL, 'm' },
 		{ "pids-max", required_argument, NULL, 'p' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "relay-port", required_argument, NULL, 'P' },
+		{ "require-landlock", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static char *default_cmd[] = { OPTS_AGENT_CMD_DEFAULT, NULL };
+	long long port;
 	int c, err;
 
 	memset(o, 0, sizeof(*o));
@@ -83,6 +91,14 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	o->bwrap = opts_env("BWRAP", OPTS_BWRAP_DEFAULT);
 	o->network = strcmp(opts_env("USE_NETWORK", "1"), "0") != 0;
 	o->cmd = default_cmd;
+	o->relay_port = RELAY_PORT_DEFAULT;
+	o->landlock_abi = opts_env("AGENT_BWRAP_LANDLOCK_ABI", NULL); /* "" is unset, as above */
+	if (o->landlock_abi && (strlen(o->landlock_abi) > 2 ||
+				strspn(o->landlock_abi, "0123456789") != strlen(o->landlock_abi))) {
+		bwlog_err("AGENT_BWRAP_LANDLOCK_ABI=%s: not a Landlock ABI number (0-99)",
+			  o->landlock_abi);
+		return -EINVAL;
+	}
 
 	opterr = 0;
 	/* '+': stop at WORK_DIR so that nothing after it is taken for ours. */
@@ -105,6 +121,17 @@ int opts_parse(struct opts *o, int argc, char **argv)
 			break;
 		case 'n':
 			o->dry_run = true;
+			break;
+		case 'P':
+			err = opts_parse_size(optarg, &port);
+			if (err || strpbrk(optarg, "KMGT") || port > 65535) {
+				bwlog_err("--relay-port %s: not a TCP port (1-65535)", optarg);
+				return -EINVAL;
+			}
+			o->relay_port = (unsigned)port;
+			break;
+		case 'L':
+			o->require_landlock = true;
 			break;
 		case 'h':
 			fputs(opts_usage, stdout);
@@ -188,6 +215,42 @@ static int opts_check_exec(const char *path)
 	if (access(path, X_OK) < 0)
 		return -errno;
 	return 0;
+}
+
+int opts_find_init(struct opts *o)
+{
+	const char *env = getenv("AGENT_BWRAP_INIT");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+	int err;
+
+	if (env && *env) {
+		err = opts_check_exec(env);
+		if (!err && !realpath(env, o->init_path))
+			err = -errno;
+		goto out;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash && (size_t)(slash - self) + sizeof("/" OPTS_INIT_NAME) <= sizeof(self)) {
+			strcpy(slash + 1, OPTS_INIT_NAME);
+			if (opts_check_exec(self) == 0) {
+				strcpy(o->init_path, self);
+				return 0;
+			}
+		}
+	}
+	err = opts_check_exec(OPTS_INIT_DEFAULT);
+	if (!err)
+		snprintf(o->init_path, sizeof(o->init_path), "%s", OPTS_INIT_DEFAULT);
+	env = OPTS_INIT_DEFAULT;
+out:
+	if (err)
+		bwlog_err("agent-bwrap-init not found: %s (%s); set AGENT_BWRAP_INIT", env,
+			  strerror(-err));
+	return err;
 }
 
 int opts_find_bwrap(struct opts *o)

@@ -15,6 +15,11 @@
 #define OPTS_SECCOMP_FILE_DEFAULT "/usr/local/share/agent-sentinel/seccomp/agent.json"
 #endif
 
+#ifndef OPTS_INIT_DEFAULT /* set by CMake to the installed agent-bwrap-init */
+#define OPTS_INIT_DEFAULT "/usr/local/libexec/agent-sentinel/agent-bwrap-init"
+#endif
+#define OPTS_INIT_NAME "agent-bwrap-init" /* looked for beside agent-bwrap first (build tree) */
+
 #define OPTS_LIMIT_NONE (-1LL)
 
 struct opts {
@@ -29,6 +34,10 @@ struct opts {
 	bool dry_run; /* print the bubblewrap command line and stop */
 	long long memory_max; /* bytes, or OPTS_LIMIT_NONE */
 	long long pids_max; /* tasks, or OPTS_LIMIT_NONE */
+	unsigned relay_port; /* --relay-port: the in-sandbox proxy address 127.0.0.1:PORT */
+	bool require_landlock; /* --require-landlock */
+	const char *landlock_abi; /* AGENT_BWRAP_LANDLOCK_ABI: use at most this ABI, or NULL */
+	char init_path[PATH_MAX]; /* set by opts_find_init */
 	char *const *cmd; /* NULL-terminated command run in the sandbox */
 };
 
@@ -38,6 +47,9 @@ int opts_parse(struct opts *o, int argc, char **argv);
 int opts_check_workspace(struct opts *o);
 /* -ENOENT when networking is on and EGRESS_SOCK is not a socket. */
 int opts_check_egress(const struct opts *o);
+/* -ENOENT/-EACCES when agent-bwrap-init cannot be found (AGENT_BWRAP_INIT,
+ * beside agent-bwrap, OPTS_INIT_DEFAULT). */
+int opts_find_init(struct opts *o);
 /* -ENOENT/-EACCES when bubblewrap cannot be found or executed. */
 int opts_find_bwrap(struct opts *o);
 

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * agent-bwrap-init: the first program bubblewrap runs in the sandbox, under
+ * the seccomp filter, before the agent:
+ *
+ *   agent-bwrap-init [--relay PORT --egress SOCK] [--require-landlock]
+ *                    [--landlock-abi N] -- COMMAND [ARGS...]
+ *
+ * starts the relay (relay.h) when the sandbox has network, applies Landlock
+ * (landlock.h) and execs COMMAND. Built without the sanitizers: it runs under
+ * the shipped profile, which denies calls their runtimes make.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bwlog.h"
+#include "exitcode.h"
+#include "landlock.h"
+#include "relay.h"
+
+/* Exit status of a command that could not be executed (as the shell's "not found"). */
+#define INIT_EXEC_FAILED 127
+
+static int init_port(const char *s, uint16_t *port)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || v == 0 || v > 65535)
+		return -EINVAL;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "relay", required_argument, NULL, 'r' },
+		{ "egress", required_argument, NULL, 'e' },
+		{ "require-landlock", no_argument, NULL, 'R' },
+		{ "landlock-abi", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct landlock_policy pol = { .abi_max = -1 };
+	const char *egress = NULL;
+	int c, lfd;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (init_port(optarg, &pol.relay_port))
+				goto usage;
+			break;
+		case 'e':
+			egress = optarg;
+			break;
+		case 'R':
+			pol.require = true;
+			break;
+		case 'a':
+			pol.abi_max = atoi(optarg);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind >= argc || (pol.relay_port && !egress))
+		goto usage;
+	if (pol.relay_port) {
+		lfd = relay_listen(pol.relay_port);
+		if (lfd < 0 || relay_spawn(lfd, egress))
+			return EXITCODE_INTERNAL;
+		close(lfd);
+	}
+	if (landlock_apply(&pol))
+		return EXITCODE_LANDLOCK;
+	execvp(argv[optind], &argv[optind]);
+	bwlog_err("%s: cannot execute: %s", argv[optind], strerror(errno));
+	return INIT_EXEC_FAILED;
+usage:
+	bwlog_err("agent-bwrap-init: bad arguments (it is started by agent-bwrap)");
+	return EXITCODE_USAGE;
+}
