@@ -131,6 +131,11 @@ class Acts:
         if not self.keep_rules:
             shutil.rmtree(self.tmp, ignore_errors=True)
         self.alerts = [a["output_fields"] for a in self.sentinel.events() if a["rule"] == RULE]
+        # a clean stop, and nothing from the sanitizers (the ASan/UBSan build)
+        err = self.sentinel.stderr
+        if exc[0] is None and (self.sentinel.returncode != 0 or "runtime error" in err or
+                               "Sanitizer" in err):
+            raise AssertionError("agent-sentinel exit %s: %s" % (self.sentinel.returncode, err))
 
     @staticmethod
     def run(*args, cwd=None, user=None, stdin=subprocess.DEVNULL):
