@@ -798,6 +798,43 @@ class Privilege(EventCase):
         self.fields(self.one(a, pf, "setfsuid"), thread__seccomp_mode=status_mask("Seccomp"),
                     thread__no_new_privs=bool(status_mask("NoNewPrivs")))
 
+    def test_io_privilege_calls(self):
+        # iopl/ioperm exist everywhere on x86_64; a kernel without
+        # CONFIG_X86_IOPL_IOPERM answers ENOSYS (this one), others EPERM
+        with Acts("evt.type in (iopl, ioperm) and proc.name = as-acts",
+                  ["evt.arg.level", "evt.arg.from", "evt.arg.num", "evt.arg.turn_on"]) as a:
+            pi, ri = a.run("iopl", 3, user=NOBODY)
+            pp, rp = a.run("ioperm", "0x80", 1, 1, user=NOBODY)
+        self.assertLess(int(ri[0]), 0)
+        self.fields(self.one(a, pi, "iopl"), evt__res=errname(ri[0]), evt__arg__level="3")
+        self.fields(self.one(a, pp, "ioperm"), evt__res=errname(rp[0]), evt__arg__from="0x80",
+                    evt__arg__num="1", evt__arg__turn_on="1")
+
+    def test_missing_tracepoints_are_said_and_switched_off(self):
+        """Module and kexec syscalls on a kernel built without them: their
+        programs are off, said at -v, and everything else still runs."""
+        tracefs = "/sys/kernel/tracing/events/syscalls"
+        if not os.path.isdir(tracefs):
+            tracefs = "/sys/kernel/debug/tracing/events/syscalls"
+        names = ["init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load"]
+        rules_dir = tempfile.mkdtemp(prefix="as-ev-rules-")
+        self.addCleanup(shutil.rmtree, rules_dir, True)
+        rules = os.path.join(rules_dir, "modules.yaml")
+        with open(rules, "w") as f:
+            f.write("- rule: modules\n  desc: x\n  condition: evt.type in (%s, mkdir) and "
+                    "proc.name = as-acts\n  output: \"%%evt.type %%proc.pid\"\n"
+                    "  priority: WARNING\n" % ", ".join(names))
+        os.chmod(rules, 0o600)
+        with Sentinel("-r", rules, "-v") as s:
+            p, r = Acts.run("mkdir", self.p("m"), "0700")
+        self.assertEqual(r, ["0"])
+        for n in names:
+            missing = not os.path.isdir(os.path.join(tracefs, "sys_exit_" + n))
+            said = "syscalls/sys_exit_%s not in this kernel: switched off" % n in s.stderr
+            self.assertEqual(said, missing, (n, s.stderr))
+        self.assertEqual([(a["output_fields"]["evt.type"]) for a in s.events()
+                          if a["output_fields"]["proc.pid"] == p], ["mkdir"])
+
     def test_clone_child_pid_as_documented(self):
         """README: clone's child is evt.arg.child_pid (as --trace prints it)."""
         with self.priv_acts() as a:
