@@ -43,6 +43,7 @@
  *            mount-tmpfs DIR | umount2 DIR FLAGS | chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
+ *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
@@ -70,6 +71,7 @@
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -917,6 +919,23 @@ static int file_op(int argc, char **argv)
 	return -1;
 }
 
+struct thread_op {
+	int argc;
+	char **argv;
+	int ret;
+};
+
+static int run(int argc, char **argv);
+
+static void *thread_main(void *arg)
+{
+	struct thread_op *t = arg;
+
+	printf("tid %ld\n", (long)syscall(SYS_gettid));
+	t->ret = run(t->argc, t->argv);
+	return NULL;
+}
+
 static int run(int argc, char **argv)
 {
 	const char *op = argv[0];
@@ -928,6 +947,16 @@ static int run(int argc, char **argv)
 		if (setgroups(0, NULL) || setgid(u) || setuid(u))
 			return report(-errno);
 		return run(argc - 2, argv + 2);
+	}
+	if (!strcmp(op, "thread") && argc >= 2) {
+		/* OP in a second thread of this process */
+		struct thread_op t = { argc - 1, argv + 1, 0 };
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, thread_main, &t))
+			return report(-EAGAIN);
+		pthread_join(th, NULL);
+		return t.ret;
 	}
 	if (!strcmp(op, "confined") && argc >= 2) {
 		/* no_new_privs and an allow-everything seccomp filter, then OP */

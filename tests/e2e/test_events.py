@@ -335,6 +335,18 @@ class Files(EventCase):
         self.fields(self.one(a, pc, "chmod"), fs__path__name=elsewhere + "/moved")
         self.fields(self.one(a, pu, "io_uring_submit_req"), fs__path__name=elsewhere + "/um")
 
+    def test_acts_of_a_second_thread(self):
+        with Acts("evt.type in (mkdir, io_uring_submit_req, unshare) and proc.name = as-acts",
+                  ["proc.tid", "thread.tid", "fs.path.name"]) as a:
+            pm, rm = a.run("thread", "mkdir", self.p("m"), "0700")
+            pu, ru = a.run("thread", "uring-mkdirat", self.p("um"), "0700")
+        self.assertEqual([rm[1:], ru[1:]], [["0"], ["0"]])
+        for pid, r, t, path in ((pm, rm, "mkdir", "m"), (pu, ru, "io_uring_submit_req", "um")):
+            tid = int(r[0].split()[1])
+            self.assertNotEqual(tid, pid)
+            self.fields(self.one(a, pid, t), proc__tid=tid, thread__tid=tid,
+                        fs__path__name=self.p(path))
+
     def test_relative_paths_follow_the_cwd(self):
         """A relative mkdir in a child forked after a chdir, and one after the
         cwd itself was renamed: both where the kernel put them."""
