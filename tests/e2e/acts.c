@@ -40,7 +40,8 @@
  *            ptrace-pid PID (PTRACE_ATTACH) | finit_module PATH | delete_module NAME
  *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | perf_event_open (own task
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
- *            mount-tmpfs DIR | umount2 DIR FLAGS | chroot DIR | bpf-prog-load-fail
+ *            mount-tmpfs DIR | newmount-tmpfs DIR (fsopen ... move_mount) | umount2 DIR FLAGS
+ *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
@@ -599,6 +600,20 @@ static int priv_op(int argc, char **argv)
 			return report(r);
 		return report(res(syscall(SYS_mount, "as-acts", argv[1], "tmpfs", (unsigned long)MS_NOSUID,
 					  "size=1m")));
+	}
+	if (!strcmp(op, "newmount-tmpfs") && argc == 2) {
+		/* the new mount API: fsopen, fsconfig, fsmount, move_mount onto DIR */
+		int r = private_mounts(), fs, mnt;
+
+		if (r)
+			return report(r);
+		if ((fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)) < 0 ||
+		    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) ||
+		    (mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, 0)) < 0)
+			return report(-errno);
+		note("mntfd", mnt);
+		return report(res(syscall(SYS_move_mount, mnt, "", AT_FDCWD, argv[1],
+					  MOVE_MOUNT_F_EMPTY_PATH)));
 	}
 	if (!strcmp(op, "umount2") && argc == 3) {
 		int r = private_mounts();

@@ -911,6 +911,20 @@ class Privilege(EventCase):
         self.fields(self.one(a, pp, "perf_event_open"), evt__res="SUCCESS", evt__arg__pid="0",
                     evt__arg__cpu="-1", evt__arg__group_fd="-1")
 
+    def test_new_mount_api(self):
+        mnt = self.p("mnt")
+        os.mkdir(mnt)
+        with Acts("evt.type in (fsopen, fsmount, move_mount) and proc.name = as-acts",
+                  ["evt.arg." + n for n in ("fsname", "fs_fd", "to_pathname", "to_dfd",
+                                            "from_dfd", "flags")] + ["fs.path.target"]) as a:
+            p, r = a.run("newmount-tmpfs", mnt)
+        self.assertEqual(r[-1:], ["0"])
+        self.fields(self.one(a, p, "fsopen"), evt__res="SUCCESS", evt__arg__fsname="tmpfs")
+        self.fields(self.one(a, p, "fsmount"), evt__res="SUCCESS")
+        self.fields(self.one(a, p, "move_mount"), evt__res="SUCCESS", evt__arg__to_pathname=mnt,
+                    evt__arg__to_dfd="-100", evt__arg__from_dfd=r[0].split()[1],
+                    fs__path__target=mnt)
+
     def test_cwd_and_session(self):
         os.mkdir(self.p("sub"))
         with self.priv_acts() as a:
