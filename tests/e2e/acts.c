@@ -54,7 +54,8 @@
  *   io_uring: uring-openat-write PATH | uring-renameat OLD NEW | uring-unlinkat PATH
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
  *            uring-connect IP PORT | uring-sendmsg-udp IP PORT | uring-sqpoll-openat PATH
- *            uring-nop | uring-nops N (N requests, one at a time) | uring-socket | uring-ftruncate PATH LEN | uring-bind IP PORT
+ *            uring-nop | uring-nops N (N requests, one at a time) | uring-socket
+ *            uring-ftruncate PATH LEN | uring-bind IP PORT
  *            uring-listen IP PORT | uring-openat2 PATH | uring-write-fixed PATH (a
  *            registered file)
  */

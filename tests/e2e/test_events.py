@@ -24,7 +24,6 @@ import harness
 from harness import Sentinel
 
 AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
-AS_BIN_PATH = harness.AS_BIN
 NOBODY = 65534
 RULE = "as-acts event"
 AGENT = "as-ev-agent"  # the agent of AgentTree: a name no other test uses
@@ -521,7 +520,8 @@ class Files(EventCase):
                 ["bwrap", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
                  "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
                  "--bind", work, "/workspace", "--chdir", "/workspace", "--proc", "/proc",
-                 "--dev", "/dev", "--unshare-pid", "/workspace/as-acts", "rename", "a", "../workspace/b"],
+                 "--dev", "/dev", "--unshare-pid",
+                 "/workspace/as-acts", "rename", "a", "../workspace/b"],
                 check=True, stdout=subprocess.PIPE).stdout
         self.assertEqual(out, b"0\n")
         self.assertTrue(os.path.exists(os.path.join(work, "b")))
@@ -624,13 +624,6 @@ class Network(EventCase):
         self.tcp.close()
         super().tearDown()
 
-    def free_port(self):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-        s.close()
-        return port
-
     def test_sends_with_a_destination(self):
         with open("/proc/sys/net/ipv4/tcp_fastopen") as f:
             self.assertTrue(int(f.read()) & 1, "net.ipv4.tcp_fastopen has the client side off")
@@ -702,7 +695,7 @@ class Network(EventCase):
         return self.udp2_port
 
     def test_bind(self):
-        port = self.free_port()
+        port = free_tcp_port()
         with net_acts() as a:
             pb, rb = a.run("bind4", "127.0.0.1", port)
             px, rx = a.run("bind4", "127.0.0.1", self.tport)  # taken
@@ -712,7 +705,7 @@ class Network(EventCase):
         self.fields(self.one(a, px, "bind"), evt__res="EADDRINUSE", fd__sport=self.tport)
 
     def test_listen_names_the_local_address(self):
-        port = self.free_port()
+        port = free_tcp_port()
         with net_acts() as a:
             pl, rl = a.run("listen4", "127.0.0.1", port)
         self.assertEqual(rl, ["0"])
@@ -761,7 +754,8 @@ class Network(EventCase):
 
 
 PRIV_FIELDS = ["evt.arg." + n for n in (
-    "child_pid", "uid", "gid", "flags", "nstype", "fd", "request", "pid", "dev", "dir", "type", "name",
+    "child_pid", "uid", "gid", "flags", "nstype", "fd", "request", "pid", "dev", "dir", "type",
+    "name",
     "path", "cmd", "cmd_name", "option", "arg2_str", "entries")] + [
     "fs.path.name", "fs.path.target", "proc.cwd", "evt.rawres"]
 
@@ -864,7 +858,8 @@ class Privilege(EventCase):
             pc, rc = a.run("chroot", self.dir)
             pce, rce = a.run("chroot", self.dir, user=NOBODY)
             pb, rb = a.run("bpf-prog-load-fail")
-        self.assertEqual([rp[-1:], rm, ru, rc, rce, rb], [["0"], ["0"], ["0"], ["0"], ["-1"], ["-7"]])
+        self.assertEqual([rp[-1:], rm, ru, rc, rce, rb],
+                         [["0"], ["0"], ["0"], ["0"], ["-1"], ["-7"]])
         child = rp[0].split()[1]
         self.fields(self.one(a, pp, "ptrace", evt__arg__request="PTRACE_ATTACH"),
                     evt__res="SUCCESS", evt__arg__pid=child)
@@ -1364,7 +1359,8 @@ class Conditions(EventCase):
         ("userns", "evt.type = unshare and evt.arg.flags contains CLONE_NEWUSER"),
         ("attach", "evt.type = ptrace and evt.arg.request = PTRACE_ATTACH"),
         ("uring connect", "evt.type = io_uring_submit_req and evt.arg.opcode = IORING_OP_CONNECT"),
-        ("into etc-like", "evt.type in (rename, renameat2) and fs.path.target startswith {dir}/etc/"),
+        ("into etc-like",
+         "evt.type in (rename, renameat2) and fs.path.target startswith {dir}/etc/"),
         ("world writable", "evt.type in (chmod, fchmodat) and evt.arg.mode = 0777"),
         ("fastopen", "evt.type = sendto and evt.arg.flags contains MSG_FASTOPEN"),
         ("memfd", "evt.type = memfd_create and evt.arg.name startswith as-"),
@@ -1454,7 +1450,7 @@ class Replay(EventCase):
                     a.run("bpf-prog-load-fail")[0],
                     a.run("setfsuid", 0)[0],
                     a.run("rename", self.p("g"), self.p("missing", "g"))[0]]
-        r = subprocess.run([AS_BIN_PATH, "--rules", live.rules, "--replay", rec],
+        r = subprocess.run([harness.AS_BIN, "--rules", live.rules, "--replay", rec],
                            capture_output=True)
         self.assertEqual(r.returncode, 0, r.stderr)
 
