@@ -58,6 +58,13 @@ static enum cgpath_type scope_id(const char *c, size_t n, const char **id)
 	return CGPATH_HOST;
 }
 
+/* conmon, the monitor cri-o and podman run next to each container, in its own cgroup */
+static int is_monitor(const char *c, size_t n)
+{
+	return (n > 12 && !strncmp(c, "crio-conmon-", 12)) ||
+	       (n > 14 && !strncmp(c, "libpod-conmon-", 14));
+}
+
 /* A 64-hex run bounded by non-hex characters inside a component. */
 static const char *bare_id(const char *c, size_t n)
 {
@@ -103,7 +110,7 @@ static enum cgpath_type parse_path(const char *path, size_t n, struct cgpath_id 
 		size_t cn = (size_t)((slash ? slash : end) - c);
 		enum cgpath_type t;
 
-		if (cn && cn < CGPATH_NAME_MAX) {
+		if (cn && cn < CGPATH_NAME_MAX && !is_monitor(c, cn)) {
 			t = scope_id(c, cn, &id);
 			if (t == CGPATH_HOST && (id = bare_id(c, cn)))
 				t = bare_type(path, c);
