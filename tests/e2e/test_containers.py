@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""Container and Kubernetes metadata on alerts, with real runtimes started by
+the test: runc directly, containerd (Debian's 1.6) on private paths with an
+image imported from an OCI layout tarball of a static busybox, and sockets
+that hang, answer garbage or answer too much. A process in each container
+reads /as-marker; the alert must carry that container's id, type, name and
+image; privileged says so; kubelet-style labels give k8s.*; with the runtime
+gone or hostile the alerts keep coming with the id alone; 100 short-lived
+containers leave nothing cached."""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import harness
+from harness import AS_SOURCE_DIR, Sentinel
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "containers"))
+import runtimes  # noqa: E402
+
+RULES = os.path.join(AS_SOURCE_DIR, "tests/e2e/containers/marker.yaml")
+RULE = "Container Marker Read"
+IMAGE = "docker.io/library/as-busybox:1.35"
+# read the marker, give the resolver a second, read it again: the first
+# alert may come before the runtime answered, the second must not
+TWICE = ["sh", "-c", "cat /as-marker >/dev/null; sleep 1; cat /as-marker >/dev/null"]
+
+
+def fields(s):
+    return [a["output_fields"] for a in s.events() if a["rule"] == RULE]
+
+
+def of(alerts, cid):
+    return [f for f in alerts if f["container.full_id"] == cid or f["container.id"] == cid[:12]]
+
+
+class Hostile:
+    """Unix sockets that misbehave: one never answers, one answers garbage,
+    one sends an endless body."""
+
+    def __init__(self, tmp):
+        self.paths = {k: os.path.join(tmp, k + ".sock") for k in ("silent", "garbage", "huge")}
+        self.stop = threading.Event()
+        self.socks = []
+        for kind, path in self.paths.items():
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.bind(path)
+            s.listen(16)
+            s.settimeout(0.2)
+            self.socks.append(s)
+            threading.Thread(target=self.serve, args=(s, kind), daemon=True).start()
+
+    def serve(self, s, kind):
+        while not self.stop.is_set():
+            try:
+                c, _ = s.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return  # closed
+            threading.Thread(target=self.answer, args=(c, kind), daemon=True).start()
+
+    def answer(self, c, kind):
+        try:
+            c.settimeout(5)
+            c.recv(65536)
+            if kind == "garbage":
+                c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n{\"Name\":[" + b"\x00" * 64)
+            elif kind == "huge":
+                c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"Name\":\"")
+                chunk = b"A" * 65536
+                for _ in range(64 * 16):  # 64 MiB, far past the 1 MiB limit
+                    if self.stop.is_set():
+                        break
+                    c.sendall(chunk)
+            else:
+                self.stop.wait(10)
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    def close(self):
+        self.stop.set()
+        for s in self.socks:
+            s.close()
+
+
+class Containers(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        for tool in ("runc", "containerd", "ctr", runtimes.BUSYBOX):
+            if not shutil.which(tool):
+                raise AssertionError("%s is not installed: run packaging/deps.sh" % tool)
+        cls.tmp = tempfile.mkdtemp(prefix="as-ctr-")
+        cls.rootfs = runtimes.make_rootfs(os.path.join(cls.tmp, "rootfs"))
+        cls.archive = os.path.join(cls.tmp, "image.tar")
+        cls.digest = runtimes.make_oci_archive(cls.rootfs, cls.archive, IMAGE)
+        cls.n = 0
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def cid(self):
+        Containers.n += 1
+        return runtimes.hexid(Containers.n)
+
+    def containerd(self):
+        d = tempfile.mkdtemp(prefix="cd-", dir=self.tmp)
+        c = runtimes.Containerd(d).start()
+        self.addCleanup(c.stop)
+        c.ctr("image", "import", "--snapshotter", "native", self.archive)
+        return c
+
+    def runc(self, cid, args):
+        bundle = runtimes.runc_bundle(os.path.join(self.tmp, "b-" + cid[:12]), self.rootfs, args)
+        p = subprocess.run(["runc", "run", "--bundle", bundle, cid], capture_output=True,
+                           timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        shutil.rmtree(bundle, ignore_errors=True)
+
+    def ctr_run(self, c, cid, args, *opts):
+        p = c.ctr("run", "--rm", "--snapshotter", "native", *opts, IMAGE, cid, *args, check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def sentinel(self, *opts):
+        return Sentinel("-v", "--rules", RULES, "-o", "container_engines.lookup_timeout_ms=300",
+                        *opts)
+
+    def test_runc_plain_cgroup_path(self):
+        cid = self.cid()
+        with self.sentinel("-o", "container_engines.containerd_sockets=[]",
+                           "-o", "container_engines.docker_sockets=[]",
+                           "-o", "container_engines.podman_sockets=[]") as s:
+            self.runc(cid, TWICE)
+        got = of(fields(s), cid)
+        self.assertEqual(len(got), 2, s.stderr)
+        for f in got:
+            self.assertEqual(f["container.id"], cid[:12])
+            self.assertEqual(f["container.full_id"], cid)
+            self.assertEqual(f["container.type"], "runc")
+            self.assertIsNone(f["container.name"])
+            self.assertIsNone(f["container.image"])
+        self.assertRegex(s.stderr, r"containers: 0 cached, 1 seen, 0 resolved, 1 unresolved, "
+                         r"1 evicted, 0 refused")
+
+    def test_containerd_metadata_k8s_and_privileged(self):
+        c = self.containerd()
+        plain, priv = self.cid(), self.cid()
+        with self.sentinel("-o", "container_engines.containerd_sockets=" + c.sock) as s:
+            self.ctr_run(c, plain, TWICE,
+                         "--label", "io.kubernetes.pod.name=web-0",
+                         "--label", "io.kubernetes.pod.namespace=shop",
+                         "--label", "io.kubernetes.pod.uid=3e41dc6b-08a8-44db-bc2a-3724b18ab19a",
+                         "--label", "io.kubernetes.container.name=nginx",
+                         "--label", "io.kubernetes.sandbox.id=" + priv,
+                         "--label", "app=storefront")
+            self.ctr_run(c, priv, TWICE, "--privileged", "--label", "app=tools")
+        alerts = fields(s)
+        a = of(alerts, plain)
+        self.assertEqual(len(a), 2, s.stderr)
+        self.assertEqual([f["container.id"] for f in a], [plain[:12]] * 2)
+        f = a[-1]
+        self.assertEqual(f["container.type"], "containerd", s.stderr)
+        self.assertEqual(f["container.name"], "nginx")
+        self.assertEqual(f["container.image"], IMAGE)
+        self.assertEqual(f["container.image.repository"], "docker.io/library/as-busybox")
+        self.assertEqual(f["container.image.tag"], "1.35")
+        self.assertEqual(f["container.image.digest"], self.digest)
+        self.assertIs(f["container.privileged"], False)
+        self.assertEqual(f["container.label[app]"], "storefront")
+        self.assertIn("app:storefront, io.containerd.image.config.stop-signal:SIGTERM, "
+                      "io.kubernetes.container.name:nginx", f["container.labels"])
+        self.assertEqual(f["k8s.pod.name"], "web-0")
+        self.assertEqual(f["k8s.ns.name"], "shop")
+        self.assertEqual(f["k8s.pod.uid"], "3e41dc6b-08a8-44db-bc2a-3724b18ab19a")
+        self.assertEqual(f["k8s.pod.labels"], "app:storefront")
+        self.assertEqual(f["k8s.pod.label.app"], "storefront")
+        self.assertEqual(f["k8s.pod.sandbox_id"], priv[:12])
+        p = of(alerts, priv)
+        self.assertEqual(len(p), 2, s.stderr)
+        f = p[-1]
+        self.assertEqual(f["container.type"], "containerd")
+        self.assertEqual(f["container.name"], priv)  # ctr run: the id is its name
+        self.assertIs(f["container.privileged"], True)
+        self.assertIsNone(f["k8s.pod.name"])
+        self.assertIsNone(f["k8s.pod.labels"])
+        self.assertRegex(s.stderr, r"containers: 0 cached, 2 seen, 2 resolved, 0 unresolved, "
+                         r"2 evicted, 0 refused")
+
+    def test_runtime_stopped_and_hostile_sockets(self):
+        c = self.containerd()
+        bad = Hostile(self.tmp)
+        self.addCleanup(bad.close)
+        before, after, hostile = self.cid(), self.cid(), self.cid()
+        with self.sentinel("-o", "container_engines.containerd_sockets=[%s, %s]"
+                           % (c.sock, bad.paths["silent"]),
+                           "-o", "container_engines.docker_sockets=[%s, %s]"
+                           % (bad.paths["garbage"], bad.paths["huge"]),
+                           "-o", "container_engines.podman_sockets=" + bad.paths["silent"]) as s:
+            self.ctr_run(c, before, TWICE)
+            c.stop()  # the runtime goes away mid-test
+            t0 = time.time()
+            self.runc(after, TWICE)
+            self.runc(hostile, ["sh", "-c", "for i in 1 2 3 4 5; do cat /as-marker >/dev/null; "
+                                "sleep 0.3; done"])
+            elapsed = time.time() - t0
+        self.assertEqual(s.returncode, 0, s.stderr)
+        alerts = fields(s)
+        f = of(alerts, before)
+        self.assertEqual(len(f), 2, s.stderr)
+        self.assertEqual(f[-1]["container.image"], IMAGE)
+        for cid, n in ((after, 2), (hostile, 5)):
+            got = of(alerts, cid)
+            self.assertEqual(len(got), n, s.stderr)
+            for g in got:
+                self.assertEqual(g["container.id"], cid[:12])
+                self.assertEqual(g["container.type"], "runc")
+                self.assertIsNone(g["container.name"])
+                self.assertIsNone(g["container.image"])
+        # no event waited for a socket: alerts are in order with the workload
+        self.assertLess(elapsed, 30)
+        self.assertRegex(s.stderr, r"answer larger than 1048576 bytes|Operation timed out|"
+                         r"Timeout was reached")
+        self.assertRegex(s.stderr, r"containers: 0 cached, 3 seen, 1 resolved, 2 unresolved")
+
+    def test_many_short_lived_containers(self):
+        c = self.containerd()
+        ids = [self.cid() for _ in range(100)]
+        with self.sentinel("-o", "container_engines.containerd_sockets=" + c.sock,
+                           "-o", "container_engines.max_entries=8") as s:
+            for cid in ids:
+                self.runc(cid, ["cat", "/as-marker"])
+        alerts = fields(s)
+        for cid in ids:
+            self.assertEqual(len(of(alerts, cid)), 1, cid)
+        m = re.search(r"containers: (\d+) cached, (\d+) seen, \d+ resolved, \d+ unresolved, "
+                      r"(\d+) evicted, (\d+) refused", s.stderr)
+        self.assertIsNotNone(m, s.stderr)
+        cached, seen, evicted, refused = map(int, m.groups())
+        self.assertEqual(cached, 0)
+        self.assertEqual(seen, 100)  # one at a time: a cache of 8 never refused one
+        self.assertEqual(evicted, 100)
+        self.assertEqual(refused, 0)
+
+
+if __name__ == "__main__":
+    harness.main()
