@@ -12,6 +12,8 @@ PACKAGES=(
   # tests and benchmarks
   libcmocka-dev libclang-rt-14-dev python3 bpftrace iproute2 procps util-linux rsync
   libcurl4-openssl-dev openssl lintian dpkg-dev systemd groff-base man-db
+  # container runtimes the container tests start themselves
+  runc containerd busybox-static
 )
 # the Kubernetes manifest validator runs on Node.js; keep a Node.js that is
 # already there (Debian's npm conflicts with other Node.js builds)
