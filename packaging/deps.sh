@@ -13,7 +13,7 @@ PACKAGES=(
   libcmocka-dev libclang-rt-14-dev python3 bpftrace iproute2 procps util-linux rsync
   libcurl4-openssl-dev openssl lintian dpkg-dev systemd groff-base man-db
   # container runtimes the container tests start themselves
-  runc containerd busybox-static
+  runc containerd busybox-static podman docker.io
 )
 # the Kubernetes manifest validator runs on Node.js; keep a Node.js that is
 # already there (Debian's npm conflicts with other Node.js builds)

@@ -96,7 +96,7 @@ class Hostile:
 class Containers(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        for tool in ("runc", "containerd", "ctr", runtimes.BUSYBOX):
+        for tool in ("runc", "containerd", "ctr", "podman", "dockerd", "docker", runtimes.BUSYBOX):
             if not shutil.which(tool):
                 raise AssertionError("%s is not installed: run packaging/deps.sh" % tool)
         cls.tmp = tempfile.mkdtemp(prefix="as-ctr-")
@@ -231,6 +231,69 @@ class Containers(unittest.TestCase):
         self.assertRegex(s.stderr, r"answer larger than 1048576 bytes|Operation timed out|"
                          r"Timeout was reached")
         self.assertRegex(s.stderr, r"containers: 0 cached, 3 seen, 1 resolved, 2 unresolved")
+
+    def test_podman_metadata_mounts_and_privileged(self):
+        p = runtimes.Podman(tempfile.mkdtemp(prefix="pm-", dir=self.tmp))
+        p.podman("load", "-i", self.archive)
+        p.start()
+        self.addCleanup(p.stop)
+        self.addCleanup(p.podman, "rm", "-af", check=False)
+        digest = p.podman("image", "inspect", "--format", "{{.Digest}}", IMAGE).stdout.decode().strip()
+        data = tempfile.mkdtemp(prefix="data-", dir=self.tmp)
+        with self.sentinel("-o", "container_engines.podman_sockets=" + p.sock,
+                           "-o", "container_engines.docker_sockets=[]",
+                           "-o", "container_engines.containerd_sockets=[]") as s:
+            web = p.podman("run", "-d", "--name", "web", "--label", "app=shop", "-v",
+                           data + ":/data:ro", IMAGE, *TWICE).stdout.decode().strip()
+            tools = p.podman("run", "-d", "--name", "tools", "--privileged", IMAGE,
+                             *TWICE).stdout.decode().strip()
+            p.podman("wait", web, tools)
+        alerts = fields(s)
+        a = of(alerts, web)
+        self.assertEqual(len(a), 2, s.stderr)
+        f = a[-1]
+        self.assertEqual(f["container.id"], web[:12])
+        self.assertEqual(f["container.type"], "podman")
+        self.assertEqual(f["container.name"], "web")
+        self.assertEqual(f["container.image"], IMAGE)
+        self.assertEqual(f["container.image.repository"], "docker.io/library/as-busybox")
+        self.assertEqual(f["container.image.tag"], "1.35")
+        self.assertEqual(f["container.image.digest"], digest)
+        self.assertIs(f["container.privileged"], False)
+        self.assertEqual(f["container.label[app]"], "shop")
+        self.assertIn("%s:/data:" % data, f["container.mounts"])
+        self.assertIn(":/data::false:", f["container.mounts"].replace(data, ""))
+        b = of(alerts, tools)
+        self.assertEqual(len(b), 2, s.stderr)
+        self.assertEqual(b[-1]["container.name"], "tools")
+        self.assertIs(b[-1]["container.privileged"], True)
+
+    def test_docker_metadata(self):
+        d = runtimes.Docker(tempfile.mkdtemp(prefix="dk-", dir=self.tmp)).start()
+        self.addCleanup(d.stop)
+        tar = os.path.join(self.tmp, "rootfs.tar")
+        subprocess.run(["tar", "-C", self.rootfs, "-cf", tar, "."], check=True)
+        with open(tar, "rb") as f:
+            d.docker("import", "-c", 'CMD ["/bin/sh"]', "-", IMAGE, stdin=f)
+        with self.sentinel("-o", "container_engines.docker_sockets=" + d.sock,
+                           "-o", "container_engines.podman_sockets=[]",
+                           "-o", "container_engines.containerd_sockets=[]") as s:
+            web = d.docker("run", "-d", "--network", "none", "--name", "web", "--label",
+                           "app=shop", IMAGE, *TWICE).stdout.decode().strip()
+            d.docker("wait", web)
+            d.docker("rm", web)
+        a = of(fields(s), web)
+        self.assertEqual(len(a), 2, s.stderr)
+        f = a[-1]
+        self.assertEqual(f["container.id"], web[:12])
+        self.assertEqual(f["container.type"], "docker")
+        self.assertEqual(f["container.name"], "web")
+        self.assertEqual(f["container.image"], IMAGE)
+        self.assertEqual(f["container.image.repository"], "docker.io/library/as-busybox")
+        self.assertEqual(f["container.image.tag"], "1.35")
+        self.assertIsNone(f["container.image.digest"])  # imported: never pushed or pulled
+        self.assertIs(f["container.privileged"], False)
+        self.assertEqual(f["container.label[app]"], "shop")
 
     def test_many_short_lived_containers(self):
         c = self.containerd()

@@ -113,13 +113,13 @@ def wait_socket(path, proc, timeout=30.0):
         if proc.poll() is not None:
             raise AssertionError("%s exited with %s before its socket %s appeared"
                                  % (proc.args[0], proc.returncode, path))
-        try:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            s.close()
-            return
-        except OSError:
-            time.sleep(0.1)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            try:
+                s.connect(path)
+                return
+            except OSError:
+                pass
+        time.sleep(0.1)
     raise AssertionError("no socket at %s after %.0f s" % (path, timeout))
 
 
@@ -161,3 +161,69 @@ class Containerd:
 
     def stop(self):
         stop(self.proc)
+
+
+class Podman:
+    """podman with a private storage (vfs), runc as its runtime, cgroupfs, no
+    default ulimits (root here lacks CAP_SYS_RESOURCE; crun refuses the hybrid
+    cgroup layout), no network; and its API service on a private socket."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.sock = os.path.join(tmp, "podman.sock")
+        conf = os.path.join(tmp, "containers.conf")
+        storage = os.path.join(tmp, "storage.conf")
+        with open(conf, "w") as f:
+            f.write('[containers]\ndefault_ulimits = []\nnetns = "none"\nlog_driver = "k8s-file"\n'
+                    '[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n'
+                    'runtime = "runc"\n')
+        with open(storage, "w") as f:
+            f.write('[storage]\ndriver = "vfs"\ngraphroot = "%s/root"\nrunroot = "%s/runroot"\n'
+                    % (tmp, tmp))
+        self.env = dict(os.environ, CONTAINERS_CONF=conf, CONTAINERS_STORAGE_CONF=storage)
+        self.proc = None
+
+    def podman(self, *args, check=True, timeout=120):
+        return subprocess.run(["podman"] + list(args), env=self.env, check=check,
+                              capture_output=True, timeout=timeout)
+
+    def start(self):
+        with open(os.path.join(self.tmp, "service.log"), "ab") as log:
+            self.proc = subprocess.Popen(["podman", "system", "service", "--time=0",
+                                          "unix://" + self.sock], env=self.env, stdout=log,
+                                         stderr=subprocess.STDOUT)
+        wait_socket(self.sock, self.proc)
+        return self
+
+    def stop(self):
+        stop(self.proc)
+
+
+class Docker:
+    """dockerd on private paths (it starts its own containerd), vfs storage,
+    cgroupfs, no iptables, no bridge."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.sock = os.path.join(tmp, "docker.sock")
+        self.env = dict(os.environ, DOCKER_HOST="unix://" + self.sock)
+        self.proc = None
+
+    def docker(self, *args, check=True, timeout=120, stdin=None):
+        return subprocess.run(["docker"] + list(args), env=self.env, check=check,
+                              capture_output=True, timeout=timeout, stdin=stdin)
+
+    def start(self):
+        with open(os.path.join(self.tmp, "dockerd.log"), "ab") as log:
+            self.proc = subprocess.Popen(
+                ["dockerd", "--data-root", os.path.join(self.tmp, "root"),
+                 "--exec-root", os.path.join(self.tmp, "exec"), "-H", "unix://" + self.sock,
+                 "--pidfile", os.path.join(self.tmp, "dockerd.pid"), "--iptables=false",
+                 "--ip6tables=false", "--bridge=none", "--storage-driver=vfs",
+                 "--exec-opt", "native.cgroupdriver=cgroupfs"],
+                stdout=log, stderr=subprocess.STDOUT)
+        wait_socket(self.sock, self.proc, timeout=60)
+        return self
+
+    def stop(self):
+        stop(self.proc, timeout=30)
