@@ -8,6 +8,7 @@
 #include "json.h"
 #include "names.h"
 #include "trace.h"
+#include "container/cgpath.h"
 #include "usercache.h"
 
 static const struct {
@@ -119,6 +120,8 @@ static void put_process(struct jw *w, const struct event *ev, const struct proct
 		jw_str(w, "proc.cgroup", pe && pe->cgroup ? pe->cgroup : NULL);
 	jw_str(w, "thread.cgroups", pe && pe->cgroups ? pe->cgroups : NULL);
 	jw_str(w, "container.id", pe ? pe->container_id : NULL);
+	jw_str(w, "container.type",
+	       pe && pe->container_id[0] ? cgpath_type_name(pe->container_type) : NULL);
 	if (h->flags & AS_HF_SESSION)
 		jw_str(w, "agent.session", h->session);
 	else

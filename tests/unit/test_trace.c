@@ -178,6 +178,7 @@ static void test_exec_failed_and_truncated(void **state)
 	assert_json_field(c, "proc.cgroup", "\"/s\"");
 	assert_json_field(c, "thread.cgroups", "\"unified=/s\"");
 	assert_json_field(c, "container.id", "\"host\"");
+	assert_json_field(c, "container.type", "\"host\"");
 	assert_json_field(c, "proc.exepath.truncated", "true");
 
 	/* without the table nothing is known about the caller */
@@ -189,6 +190,7 @@ static void test_exec_failed_and_truncated(void **state)
 	assert_json_field(c, "proc.cwd", "null");
 	assert_json_field(c, "proc.cgroup", "null");
 	assert_json_field(c, "container.id", "null");
+	assert_json_field(c, "container.type", "null");
 	proctable_free(pt);
 }
 
@@ -451,6 +453,7 @@ static void test_fork_exit_proc(void **state)
 	assert_json_field(c, "proc.args", "[\"--x\"]");
 	assert_json_field(c, "proc.cwd", "\"/w\"");
 	assert_json_field(c, "container.id", "\"0123456789ab\"");
+	assert_json_field(c, "container.type", "\"docker\""); /* the fork copied it */
 	assert_json_field(c, "agent.session", "\"S-1\"");
 	assert_json_field(c, "proc.pname", "null");
 
