@@ -548,6 +548,8 @@ static int agent_containers(struct agent *a)
 		.n_podman_sockets = c->container_engines.n_podman_sockets,
 		.containerd_sockets = c->container_engines.containerd_sockets,
 		.n_containerd_sockets = c->container_engines.n_containerd_sockets,
+		.crio_sockets = c->container_engines.crio_sockets,
+		.n_crio_sockets = c->container_engines.n_crio_sockets,
 		.timeout_ms = c->container_engines.timeout_ms,
 		.max_entries = c->container_engines.max_entries,
 		.verbose = a->o->verbose,

@@ -94,6 +94,7 @@ static const struct config_key config_table[] = {
     K("container_engines.podman_sockets", CONFIG_T_PATHS, container_engines.podman_sockets, 0, 0),
     K("container_engines.containerd_sockets", CONFIG_T_PATHS,
       container_engines.containerd_sockets, 0, 0),
+    K("container_engines.crio_sockets", CONFIG_T_PATHS, container_engines.crio_sockets, 0, 0),
     K("container_engines.lookup_timeout_ms", CONFIG_T_UINT, container_engines.timeout_ms, 1,
       CONFIG_CONTAINER_TIMEOUT_MAX),
     K("container_engines.max_entries", CONFIG_T_UINT, container_engines.max_entries, 1,
@@ -201,6 +202,7 @@ CONFIG_PATHS_COUNT_FOLLOWS(container_engines.podman_sockets,
 			   container_engines.n_podman_sockets);
 CONFIG_PATHS_COUNT_FOLLOWS(container_engines.containerd_sockets,
 			   container_engines.n_containerd_sockets);
+CONFIG_PATHS_COUNT_FOLLOWS(container_engines.crio_sockets, container_engines.n_crio_sockets);
 
 static size_t *config_paths_count(const void *list)
 {
@@ -221,6 +223,9 @@ static const char *const config_podman_sockets[] = { "/run/podman/podman.sock", 
 static const char *const config_containerd_sockets[] = {
 	"/run/containerd/containerd.sock", "/run/k3s/containerd/containerd.sock", NULL
 };
+
+static const char *const config_crio_sockets[] = { "/var/run/crio/crio.sock", "/run/crio/crio.sock",
+						   NULL };
 
 static int config_paths_set(char ***v, size_t *n, const char *const *src)
 {
@@ -275,7 +280,9 @@ int config_defaults(struct config *cfg)
 			     &cfg->container_engines.n_podman_sockets, config_podman_sockets) ||
 	    config_paths_set(&cfg->container_engines.containerd_sockets,
 			     &cfg->container_engines.n_containerd_sockets,
-			     config_containerd_sockets)) {
+			     config_containerd_sockets) ||
+	    config_paths_set(&cfg->container_engines.crio_sockets,
+			     &cfg->container_engines.n_crio_sockets, config_crio_sockets)) {
 		config_free(cfg);
 		return -ENOMEM;
 	}

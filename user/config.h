@@ -101,6 +101,8 @@ struct config {
 		size_t n_podman_sockets;
 		char **containerd_sockets;
 		size_t n_containerd_sockets;
+		char **crio_sockets;
+		size_t n_crio_sockets;
 		uint32_t timeout_ms; /* per request */
 		uint32_t max_entries; /* containers cached at once */
 	} container_engines;

@@ -193,6 +193,7 @@ static const struct bad_value {
     {"container_engines.docker_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
     {"container_engines.podman_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
     {"container_engines.containerd_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
+    {"container_engines.crio_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
     {"container_engines.lookup_timeout_ms", "1s", "expected an integer, got \"1s\""},
     {"container_engines.max_entries", "lots", "expected an integer, got \"lots\""},
 };

@@ -8,6 +8,7 @@ reads /as-marker; the alert must carry that container's id, type, name and
 image; privileged says so; kubelet-style labels give k8s.*; with the runtime
 gone or hostile the alerts keep coming with the id alone; 100 short-lived
 containers leave nothing cached."""
+import json
 import os
 import re
 import shutil
@@ -93,6 +94,49 @@ class Hostile:
             s.close()
 
 
+class CrioInfo:
+    """A socket that answers as CRI-O's info endpoint (GET /containers/ID,
+    its internal/types.ContainerInfo): cri-o is not in Debian 12, so its
+    container runs under runc in a crio-<id>.scope cgroup and this answers
+    for it."""
+
+    def __init__(self, path, cid, sandbox):
+        self.path = path
+        self.body = json.dumps({
+            "name": "k8s_web_web-0_shop_3e41dc6b_0", "pid": 1, "image": IMAGE,
+            "image_ref": "docker.io/library/as-busybox@sha256:" + "ab" * 32,
+            "created_time": 1, "labels": {
+                "io.kubernetes.container.name": "web", "io.kubernetes.pod.name": "web-0",
+                "io.kubernetes.pod.namespace": "shop", "io.kubernetes.pod.uid": "3e41dc6b",
+                "app": "shop"},
+            "annotations": {}, "crio_annotations": {}, "log_path": "", "root": "",
+            "sandbox": sandbox, "ip_addresses": []}).encode()
+        self.want = "/containers/" + cid
+        self.paths = []
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(path)
+        self.sock.listen(8)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            with c:
+                req = c.recv(65536).decode(errors="replace")
+                path = req.split(" ")[1] if " " in req else ""
+                self.paths.append(path)
+                body, status = (self.body, "200 OK") if path == self.want else (b"no", "404 Not Found")
+                c.sendall(b"HTTP/1.1 %s\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
+                          % (status.encode(), len(body), body))
+
+    def close(self):
+        self.sock.close()
+
+
 class Containers(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -120,8 +164,9 @@ class Containers(unittest.TestCase):
         c.ctr("image", "import", "--snapshotter", "native", self.archive)
         return c
 
-    def runc(self, cid, args):
-        bundle = runtimes.runc_bundle(os.path.join(self.tmp, "b-" + cid[:12]), self.rootfs, args)
+    def runc(self, cid, args, cgroups_path=None):
+        bundle = runtimes.runc_bundle(os.path.join(self.tmp, "b-" + cid[:12]), self.rootfs, args,
+                                      cgroups_path)
         p = subprocess.run(["runc", "run", "--bundle", bundle, cid], capture_output=True,
                            timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -294,6 +339,30 @@ class Containers(unittest.TestCase):
         self.assertIsNone(f["container.image.digest"])  # imported: never pushed or pulled
         self.assertIs(f["container.privileged"], False)
         self.assertEqual(f["container.label[app]"], "shop")
+
+    def test_crio_layout_and_info_endpoint(self):
+        cid, sandbox = self.cid(), self.cid()
+        crio = CrioInfo(os.path.join(self.tmp, "crio.sock"), cid, sandbox)
+        self.addCleanup(crio.close)
+        with self.sentinel("-o", "container_engines.crio_sockets=" + crio.path,
+                           "-o", "container_engines.containerd_sockets=[]",
+                           "-o", "container_engines.docker_sockets=[]",
+                           "-o", "container_engines.podman_sockets=[]") as s:
+            self.runc(cid, TWICE, cgroups_path="/as-e2e-kubepods/pod3e41dc6b/crio-%s.scope" % cid)
+        a = of(fields(s), cid)
+        self.assertEqual(len(a), 2, s.stderr)
+        self.assertEqual(crio.paths, ["/containers/" + cid])  # asked once, by full id
+        f = a[-1]
+        self.assertEqual(f["container.type"], "cri-o")
+        self.assertEqual(f["container.name"], "web")
+        self.assertEqual(f["container.image"], IMAGE)
+        self.assertEqual(f["container.image.digest"], "sha256:" + "ab" * 32)
+        self.assertIsNone(f["container.privileged"])  # cri-o's info endpoint does not say
+        self.assertEqual(f["k8s.pod.name"], "web-0")
+        self.assertEqual(f["k8s.ns.name"], "shop")
+        self.assertEqual(f["k8s.pod.uid"], "3e41dc6b")
+        self.assertEqual(f["k8s.pod.sandbox_id"], sandbox[:12])
+        self.assertEqual(f["k8s.pod.labels"], "app:shop")
 
     def test_many_short_lived_containers(self):
         c = self.containerd()

@@ -62,6 +62,8 @@ int container_start(const struct container_config *cfg, struct proctable *pt)
 		.n_podman = cfg->n_podman_sockets,
 		.containerd = (const char *const *)cfg->containerd_sockets,
 		.n_containerd = cfg->n_containerd_sockets,
+		.crio = (const char *const *)cfg->crio_sockets,
+		.n_crio = cfg->n_crio_sockets,
 		.timeout_ms = cfg->timeout_ms,
 		.verbose = cfg->verbose,
 	};

@@ -27,6 +27,8 @@ struct container_config {
 	size_t n_podman_sockets;
 	char **containerd_sockets;
 	size_t n_containerd_sockets;
+	char **crio_sockets;
+	size_t n_crio_sockets;
 	uint32_t timeout_ms;
 	uint32_t max_entries;
 	int verbose;

@@ -11,6 +11,8 @@
 #include "resolver.h"
 #include "sources.h"
 
+enum { SRC_DOCKER, SRC_PODMAN, SRC_CONTAINERD, SRC_CRIO, SRC_N };
+
 struct resolver_req {
 	char id[CGPATH_ID_LEN + 1];
 	uint8_t type;
@@ -18,7 +20,7 @@ struct resolver_req {
 
 struct resolver {
 	struct resolver_config cfg;
-	char *paths[3][RESOLVER_SOCKETS_MAX]; /* our copies of the socket paths */
+	char *paths[SRC_N][RESOLVER_SOCKETS_MAX]; /* our copies of the socket paths, per source */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -28,8 +30,6 @@ struct resolver {
 	atomic_int has_done;
 	int stop;
 };
-
-enum { SRC_DOCKER, SRC_PODMAN, SRC_CONTAINERD, SRC_N };
 
 static int is_socket(const char *path)
 {
@@ -42,10 +42,12 @@ static int is_socket(const char *path)
 static int ask_runtime(const struct resolver_config *cfg, int src, const char *id,
 		       enum cgpath_type type, struct cmeta **out, char *err, size_t cap)
 {
-	const char *const *s = src == SRC_DOCKER ? cfg->docker : src == SRC_PODMAN ? cfg->podman :
-										     cfg->containerd;
-	size_t n = src == SRC_DOCKER ? cfg->n_docker : src == SRC_PODMAN ? cfg->n_podman :
-									  cfg->n_containerd;
+	const char *const *const lists[SRC_N] = { cfg->docker, cfg->podman, cfg->containerd,
+						  cfg->crio };
+	const size_t counts[SRC_N] = { cfg->n_docker, cfg->n_podman, cfg->n_containerd,
+				       cfg->n_crio };
+	const char *const *s = lists[src];
+	size_t n = counts[src];
 	int rc = -ENOENT;
 
 	for (size_t i = 0; i < n; i++) {
@@ -55,6 +57,8 @@ static int ask_runtime(const struct resolver_config *cfg, int src, const char *i
 			continue; /* probed, not there: costs a stat */
 		if (src == SRC_CONTAINERD)
 			r = src_containerd(s[i], id, cfg->timeout_ms, out, err, cap);
+		else if (src == SRC_CRIO)
+			r = src_crio(s[i], id, cfg->timeout_ms, out, err, cap);
 		else
 			r = src_docker(s[i], id, src == SRC_PODMAN ? CGPATH_PODMAN : CGPATH_DOCKER,
 				       cfg->timeout_ms, out, err, cap);
@@ -72,13 +76,13 @@ struct cmeta *resolver_lookup(const struct resolver_config *cfg, const char *ful
 {
 	/* the runtime the cgroup path names first, then the others */
 	static const int order[CGPATH_NTYPES][SRC_N] = {
-		[CGPATH_DOCKER] = { SRC_DOCKER, SRC_CONTAINERD, SRC_PODMAN },
-		[CGPATH_PODMAN] = { SRC_PODMAN, SRC_DOCKER, SRC_CONTAINERD },
-		[CGPATH_CONTAINERD] = { SRC_CONTAINERD, SRC_DOCKER, SRC_PODMAN },
-		[CGPATH_CRIO] = { SRC_CONTAINERD, SRC_DOCKER, SRC_PODMAN },
-		[CGPATH_CRI] = { SRC_CONTAINERD, SRC_DOCKER, SRC_PODMAN },
-		[CGPATH_RUNC] = { SRC_CONTAINERD, SRC_DOCKER, SRC_PODMAN },
-		[CGPATH_HOST] = { SRC_CONTAINERD, SRC_DOCKER, SRC_PODMAN },
+		[CGPATH_DOCKER] = { SRC_DOCKER, SRC_CONTAINERD, SRC_PODMAN, SRC_CRIO },
+		[CGPATH_PODMAN] = { SRC_PODMAN, SRC_DOCKER, SRC_CONTAINERD, SRC_CRIO },
+		[CGPATH_CONTAINERD] = { SRC_CONTAINERD, SRC_CRIO, SRC_DOCKER, SRC_PODMAN },
+		[CGPATH_CRIO] = { SRC_CRIO, SRC_CONTAINERD, SRC_DOCKER, SRC_PODMAN },
+		[CGPATH_CRI] = { SRC_CONTAINERD, SRC_CRIO, SRC_DOCKER, SRC_PODMAN },
+		[CGPATH_RUNC] = { SRC_CONTAINERD, SRC_CRIO, SRC_DOCKER, SRC_PODMAN },
+		[CGPATH_HOST] = { SRC_CONTAINERD, SRC_CRIO, SRC_DOCKER, SRC_PODMAN },
 	};
 	struct cmeta *m = NULL;
 	char e[256] = "";
@@ -137,7 +141,7 @@ static void *resolver_main(void *arg)
 
 static void free_paths(struct resolver *r)
 {
-	for (int s = 0; s < 3; s++)
+	for (int s = 0; s < SRC_N; s++)
 		for (int i = 0; i < RESOLVER_SOCKETS_MAX; i++)
 			free(r->paths[s][i]);
 }
@@ -174,7 +178,8 @@ struct resolver *resolver_start(const struct resolver_config *cfg)
 	if (copy_paths(r, SRC_DOCKER, cfg->docker, cfg->n_docker, &r->cfg.docker, &r->cfg.n_docker) ||
 	    copy_paths(r, SRC_PODMAN, cfg->podman, cfg->n_podman, &r->cfg.podman, &r->cfg.n_podman) ||
 	    copy_paths(r, SRC_CONTAINERD, cfg->containerd, cfg->n_containerd, &r->cfg.containerd,
-		       &r->cfg.n_containerd)) {
+		       &r->cfg.n_containerd) ||
+	    copy_paths(r, SRC_CRIO, cfg->crio, cfg->n_crio, &r->cfg.crio, &r->cfg.n_crio)) {
 		diag_err("container metadata: %s", strerror(ENOMEM));
 		free_paths(r);
 		free(r);

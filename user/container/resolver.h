@@ -24,6 +24,8 @@ struct resolver_config {
 	size_t n_podman;
 	const char *const *containerd;
 	size_t n_containerd;
+	const char *const *crio;
+	size_t n_crio;
 	uint32_t timeout_ms; /* per request to one socket */
 	int verbose; /* say on stderr why a lookup failed */
 };

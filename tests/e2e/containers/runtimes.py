@@ -92,7 +92,7 @@ def make_oci_archive(rootfs, out, name):
     return mdig
 
 
-def runc_bundle(path, rootfs, args):
+def runc_bundle(path, rootfs, args, cgroups_path=None):
     """An OCI bundle for runc: no rlimits (root here lacks CAP_SYS_RESOURCE), no terminal."""
     os.makedirs(path, exist_ok=True)
     subprocess.run(["runc", "spec", "--bundle", path], check=True)
@@ -102,6 +102,8 @@ def runc_bundle(path, rootfs, args):
     spec["process"]["terminal"] = False
     spec["process"]["args"] = args
     spec["process"].pop("rlimits", None)
+    if cgroups_path:
+        spec["linux"]["cgroupsPath"] = cgroups_path
     with open(os.path.join(path, "config.json"), "w") as f:
         json.dump(spec, f)
     return path
