@@ -174,7 +174,8 @@ static int kv_text(struct cmeta_kv *kv, size_t n, char **out)
 	size_t len = 1, pos = 0;
 	char *t;
 
-	qsort(kv, n, sizeof(*kv), kv_cmp);
+	if (n)
+		qsort(kv, n, sizeof(*kv), kv_cmp); /* kv is NULL when there are none */
 	for (size_t i = 0; i < n; i++)
 		len += strlen(kv[i].key) + strlen(kv[i].value) + 3;
 	t = malloc(len);
