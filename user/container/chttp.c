@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,15 +62,28 @@ static size_t chttp_header(char *p, size_t sz, size_t n, void *ctx)
 	return len;
 }
 
+static pthread_once_t chttp_once = PTHREAD_ONCE_INIT;
+static int chttp_rc = -1;
+static char chttp_err[256];
+
+static void chttp_load(void)
+{
+	if (curl_dl_load(chttp_err, sizeof(chttp_err)))
+		return;
+	/* thread-safe from libcurl 7.84 (Debian 12 has 7.88) */
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		snprintf(chttp_err, sizeof(chttp_err), "curl_global_init failed");
+		return;
+	}
+	chttp_rc = 0;
+}
+
 int chttp_init(char *err, size_t cap)
 {
-	if (curl_dl_load(err, cap))
-		return -1;
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		snprintf(err, cap, "curl_global_init failed");
-		return -1;
-	}
-	return 0;
+	pthread_once(&chttp_once, chttp_load);
+	if (chttp_rc && err && cap)
+		snprintf(err, cap, "%s", chttp_err);
+	return chttp_rc;
 }
 
 static int chttp_run(CURL *c, struct chttp_buf *b, struct chttp_resp *r, const char *socket,

@@ -27,7 +27,8 @@ struct chttp_resp {
 	char err[160]; /* why it failed, when it did */
 };
 
-/* Load libcurl; 0 or -1 with the reason in err. */
+/* Load libcurl, once, when the first socket is found (a host without
+ * runtimes never maps it); 0 or -1 with the reason in err. */
 int chttp_init(char *err, size_t cap);
 /* GET path on the HTTP API at socket; 0 when an answer came (any status). */
 int chttp_get(const char *socket, const char *path, uint32_t timeout_ms, struct chttp_resp *r);

@@ -55,6 +55,8 @@ static int ask_runtime(const struct resolver_config *cfg, int src, const char *i
 
 		if (!s[i] || !s[i][0] || !is_socket(s[i]))
 			continue; /* probed, not there: costs a stat */
+		if (chttp_init(err, cap))
+			return -EIO;
 		if (src == SRC_CONTAINERD)
 			r = src_containerd(s[i], id, cfg->timeout_ms, out, err, cap);
 		else if (src == SRC_CRIO)
@@ -162,16 +164,10 @@ static int copy_paths(struct resolver *r, int s, const char *const *in, size_t n
 struct resolver *resolver_start(const struct resolver_config *cfg)
 {
 	struct resolver *r = calloc(1, sizeof(*r));
-	char err[256];
 	int rc;
 
 	if (!r) {
 		diag_err("container metadata: %s", strerror(ENOMEM));
-		return NULL;
-	}
-	if (chttp_init(err, sizeof(err))) {
-		diag_err("container metadata: %s", err);
-		free(r);
 		return NULL;
 	}
 	r->cfg = *cfg;
