@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 import unittest
 
 import harness
@@ -29,9 +28,10 @@ import runtimes  # noqa: E402
 RULES = os.path.join(AS_SOURCE_DIR, "tests/e2e/containers/marker.yaml")
 RULE = "Container Marker Read"
 IMAGE = "docker.io/library/as-busybox:1.35"
-# read the marker, give the resolver a second, read it again: the first
+# read the marker, give the resolver two seconds (a lookup takes a few ms;
+# sanitizers and a loaded CI machine are slower), read it again: the first
 # alert may come before the runtime answered, the second must not
-TWICE = ["sh", "-c", "cat /as-marker >/dev/null; sleep 1; cat /as-marker >/dev/null"]
+TWICE = ["sh", "-c", "cat /as-marker >/dev/null; sleep 2; cat /as-marker >/dev/null"]
 
 
 def fields(s):
@@ -253,11 +253,9 @@ class Containers(unittest.TestCase):
                            "-o", "container_engines.podman_sockets=" + bad.paths["silent"]) as s:
             self.ctr_run(c, before, TWICE)
             c.stop()  # the runtime goes away mid-test
-            t0 = time.time()
             self.runc(after, TWICE)
             self.runc(hostile, ["sh", "-c", "for i in 1 2 3 4 5; do cat /as-marker >/dev/null; "
                                 "sleep 0.3; done"])
-            elapsed = time.time() - t0
         self.assertEqual(s.returncode, 0, s.stderr)
         alerts = fields(s)
         f = of(alerts, before)
@@ -271,8 +269,6 @@ class Containers(unittest.TestCase):
                 self.assertEqual(g["container.type"], "runc")
                 self.assertIsNone(g["container.name"])
                 self.assertIsNone(g["container.image"])
-        # no event waited for a socket: alerts are in order with the workload
-        self.assertLess(elapsed, 30)
         self.assertRegex(s.stderr, r"answer larger than 1048576 bytes|Operation timed out|"
                          r"Timeout was reached")
         self.assertRegex(s.stderr, r"containers: 0 cached, 3 seen, 1 resolved, 2 unresolved")
