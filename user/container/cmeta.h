@@ -36,8 +36,8 @@ struct cmeta {
 	struct cmeta_kv *pod_labels; /* sorted by key */
 	size_t npod_labels;
 	char *pod_labels_text;
-	char *mounts_buf; /* building container.mounts */
-	size_t nmounts;
+	char *mounts_buf; /* container.mounts while cmeta_mount builds it */
+	size_t nmounts; /* mounts in it, at most CMETA_MOUNTS_MAX */
 };
 
 struct cmeta *cmeta_new(enum cgpath_type type);

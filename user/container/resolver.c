@@ -40,7 +40,7 @@ static int is_socket(const char *path)
 
 /* Ask every socket of one runtime; -ENOENT when none knew the id. */
 static int ask_runtime(const struct resolver_config *cfg, int src, const char *id,
-		       enum cgpath_type type, struct cmeta **out, char *err, size_t cap)
+		       struct cmeta **out, char *err, size_t cap)
 {
 	const char *const *const lists[SRC_N] = { cfg->docker, cfg->podman, cfg->containerd,
 						  cfg->crio };
@@ -69,7 +69,6 @@ static int ask_runtime(const struct resolver_config *cfg, int src, const char *i
 		if (r != -ENOENT)
 			rc = r;
 	}
-	(void)type;
 	return rc;
 }
 
@@ -93,7 +92,7 @@ struct cmeta *resolver_lookup(const struct resolver_config *cfg, const char *ful
 	if ((unsigned)type >= CGPATH_NTYPES)
 		type = CGPATH_RUNC;
 	for (int i = 0; i < SRC_N; i++) {
-		int r = ask_runtime(cfg, order[type][i], full_id, type, &m, e, sizeof(e));
+		int r = ask_runtime(cfg, order[type][i], full_id, &m, e, sizeof(e));
 
 		if (!r)
 			return m;

@@ -24,7 +24,6 @@
 #define CSRC_GRPC_NOT_FOUND 5
 
 /* CRI annotations on a container's OCI spec (containerd's pkg/cri/annotations) */
-#define CSRC_CRI_TYPE "io.kubernetes.cri.container-type"
 #define CSRC_CRI_SANDBOX "io.kubernetes.cri.sandbox-id"
 #define CSRC_CRI_POD "io.kubernetes.cri.sandbox-name"
 #define CSRC_CRI_NS "io.kubernetes.cri.sandbox-namespace"
@@ -356,7 +355,6 @@ int src_oci_spec(struct cmeta *m, const char *json, size_t len)
 	rc |= cmeta_set(&m->sandbox_id, jstr(ann, CSRC_CRI_SANDBOX));
 	if (!m->image)
 		rc |= cmeta_set(&m->image, jstr(ann, CSRC_CRI_IMAGE));
-	(void)CSRC_CRI_TYPE;
 	/* privileged, as ctr --privileged and the CRI make it: CAP_SYS_ADMIN in
 	 * the bounding set and no masked paths */
 	proc = jget(o, "process", json_type_object);
