@@ -241,6 +241,36 @@ class Containers(unittest.TestCase):
         self.assertRegex(s.stderr, r"containers: 0 cached, 2 seen, 2 resolved, 0 unresolved, "
                          r"2 evicted, 0 refused")
 
+    def test_containerd_cri_annotations_and_sandbox_labels(self):
+        # as the CRI plugin makes them: the pod in the OCI spec's annotations,
+        # the pod's labels on its sandbox container
+        c = self.containerd()
+        sandbox, cid = self.cid(), self.cid()
+        c.ctr("container", "create", "--snapshotter", "native", "--label", "app=checkout",
+              "--label", "tier=web", "--label", "io.cri-containerd.kind=sandbox",
+              "--label", "io.kubernetes.pod.name=web-1", IMAGE, sandbox)
+        self.addCleanup(c.ctr, "container", "rm", sandbox, check=False)
+        with self.sentinel("-o", "container_engines.containerd_sockets=" + c.sock) as s:
+            self.ctr_run(c, cid, TWICE,
+                         "--annotation", "io.kubernetes.cri.container-type=container",
+                         "--annotation", "io.kubernetes.cri.sandbox-id=" + sandbox,
+                         "--annotation", "io.kubernetes.cri.sandbox-name=web-1",
+                         "--annotation", "io.kubernetes.cri.sandbox-namespace=shop",
+                         "--annotation", "io.kubernetes.cri.sandbox-uid=0b1c2d3e",
+                         "--annotation", "io.kubernetes.cri.container-name=app",
+                         "--label", "io.cri-containerd.kind=container")
+        a = of(fields(s), cid)
+        self.assertEqual(len(a), 2, s.stderr)
+        f = a[-1]
+        self.assertEqual(f["container.name"], "app")
+        self.assertEqual(f["k8s.pod.name"], "web-1")
+        self.assertEqual(f["k8s.ns.name"], "shop")
+        self.assertEqual(f["k8s.pod.uid"], "0b1c2d3e")
+        self.assertEqual(f["k8s.pod.sandbox_id"], sandbox[:12])
+        self.assertEqual(f["k8s.pod.labels"], "app:checkout, tier:web")
+        self.assertEqual(f["k8s.pod.label.app"], "checkout")
+        self.assertIsNone(f["container.label[app]"])  # the pod's, not the container's
+
     def test_runtime_stopped_and_hostile_sockets(self):
         c = self.containerd()
         bad = Hostile(self.tmp)

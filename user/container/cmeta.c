@@ -203,7 +203,7 @@ const char *cmeta_label_get(const struct cmeta *m, int pod, const char *key)
 	return NULL;
 }
 
-static int is_runtime_label(const char *key)
+int cmeta_is_runtime_label(const char *key)
 {
 	for (size_t i = 0; i < sizeof(cmeta_runtime_prefixes) / sizeof(cmeta_runtime_prefixes[0]);
 	     i++)
@@ -246,7 +246,7 @@ int cmeta_finish(struct cmeta *m)
 	 * the kubelet and the runtime did not add */
 	if (m->pod_name && !m->npod_labels)
 		for (size_t i = 0; i < m->nlabels && !err; i++)
-			if (!is_runtime_label(m->labels[i].key))
+			if (!cmeta_is_runtime_label(m->labels[i].key))
 				err |= cmeta_label(m, 1, m->labels[i].key, m->labels[i].value);
 	if (err)
 		return -ENOMEM;

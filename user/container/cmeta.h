@@ -56,6 +56,9 @@ int cmeta_mount(struct cmeta *m, const char *src, const char *dst, const char *m
  * sorted labels and their texts. 0 or -ENOMEM.
  */
 int cmeta_finish(struct cmeta *m);
+/* A label the kubelet or a runtime adds (io.kubernetes.*, io.containerd.*,
+ * io.cri-containerd.*): not one of the pod's own. */
+int cmeta_is_runtime_label(const char *key);
 /* Value of a label, NULL when absent. */
 const char *cmeta_label_get(const struct cmeta *m, int pod, const char *key);
 /* Split "repo[:tag][@digest]" into its parts (each NULL when absent; freed by the caller). */

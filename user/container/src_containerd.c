@@ -192,7 +192,7 @@ static void sandbox_labels(struct cmeta *m, const char *socket, const char *ns, 
 	if (!parse_container(&r, c))
 		for (size_t i = 0; i < c->nlabels; i++)
 			if (!map_entry(&c->labels[i], key, sizeof(key), val, sizeof(val)) &&
-			    strncmp(key, "io.kubernetes.", 14) && strncmp(key, "io.cri-containerd.", 18))
+			    !cmeta_is_runtime_label(key))
 				cmeta_label(m, 1, key, val);
 	chttp_resp_free(&r);
 	free(c);
@@ -264,8 +264,7 @@ int src_containerd(const char *socket, const char *id, uint32_t timeout_ms, stru
 		sandbox_labels(m, socket, ns[i], m->sandbox_id, timeout_ms);
 	else if (m->sandbox_id) /* the sandbox itself: its labels are the pod's */
 		for (size_t k = 0; k < m->nlabels; k++)
-			if (strncmp(m->labels[k].key, "io.kubernetes.", 14) &&
-			    strncmp(m->labels[k].key, "io.cri-containerd.", 18))
+			if (!cmeta_is_runtime_label(m->labels[k].key))
 				cmeta_label(m, 1, m->labels[k].key, m->labels[k].value);
 	if (cmeta_finish(m)) {
 		snprintf(err, cap, "%s", strerror(ENOMEM));
