@@ -14,6 +14,8 @@ PACKAGES=(
   libcurl4-openssl-dev openssl lintian dpkg-dev systemd groff-base man-db
   # agent-egress tests: curl inside the sandbox, openssl for the test CA
   curl
+  # container runtimes the container tests start themselves
+  runc containerd busybox-static podman docker.io
 )
 # the Kubernetes manifest validator runs on Node.js; keep a Node.js that is
 # already there (Debian's npm conflicts with other Node.js builds)

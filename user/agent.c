@@ -8,6 +8,7 @@
 #include "agent.h"
 #include "clock.h"
 #include "consumer.h"
+#include "container/container.h"
 #include "diag.h"
 #include "engine.h"
 #include "internal.h"
@@ -560,6 +561,28 @@ static void agent_seed_session(void *ctx, const struct as_hdr *h)
 		loader_seed_session(ctx, h->pid, h->session);
 }
 
+/* Container metadata: the cache follows the process table from the seed on. */
+static int agent_containers(struct agent *a)
+{
+	const struct config *c = &a->cfg;
+	struct container_config cc = {
+		.enabled = c->container_engines.enabled,
+		.docker_sockets = c->container_engines.docker_sockets,
+		.n_docker_sockets = c->container_engines.n_docker_sockets,
+		.podman_sockets = c->container_engines.podman_sockets,
+		.n_podman_sockets = c->container_engines.n_podman_sockets,
+		.containerd_sockets = c->container_engines.containerd_sockets,
+		.n_containerd_sockets = c->container_engines.n_containerd_sockets,
+		.crio_sockets = c->container_engines.crio_sockets,
+		.n_crio_sockets = c->container_engines.n_crio_sockets,
+		.timeout_ms = c->container_engines.timeout_ms,
+		.max_entries = c->container_engines.max_entries,
+		.verbose = a->o->verbose,
+	};
+
+	return container_start(&cc, a->p.pt);
+}
+
 static int agent_live(struct agent *a)
 {
 	uint64_t deadline = 0, t0 = clock_mono_now(), seed_ns, ready_ns;
@@ -575,11 +598,14 @@ static int agent_live(struct agent *a)
 	clock_calibrate();
 	/* seeded before READY: whatever is alive when we say ready is known
 	 * with its command line, even if it exits before its next event */
+	if (agent_containers(a))
+		return -1;
 	seed_ns = clock_mono_now();
 	pipeline_seed(&a->p, "/proc", agent_seed_session, &a->l);
 	seed_ns = clock_mono_now() - seed_ns;
 	if (geteuid() == 0 && privs_drop() == 0 && a->o->verbose)
 		diag_info("capabilities now 0x%llx", (unsigned long long)privs_effective());
+	container_resolve(); /* after the drop: its thread keeps what it starts with */
 	atomic_store(&a->metrics.ready, 1);
 	a->started = 1;
 	ready_ns = clock_mono_now() - t0;
@@ -617,6 +643,15 @@ static int agent_live(struct agent *a)
 	notify_send("STOPPING=1");
 	consumer_drain(&a->c);
 	outputs_kick(a->outputs);
+	if (a->o->verbose && a->cfg.container_engines.enabled) {
+		struct ccache_stats st = container_stats();
+
+		diag_info("containers: %u cached, %llu seen, %llu resolved, %llu unresolved, "
+			  "%llu evicted, %llu refused",
+			  container_cached(), (unsigned long long)st.added,
+			  (unsigned long long)st.resolved, (unsigned long long)st.failed,
+			  (unsigned long long)st.evicted, (unsigned long long)st.refused);
+	}
 	return err;
 }
 
@@ -736,6 +771,7 @@ out:
 		rc = 1;
 	consumer_close(&a.c);
 	loader_stop(&a.l);
+	container_stop(a.p.pt);
 	pipeline_fini(&a.p);
 	engine_free(a.engine);
 	trace_filter_free(a.tf);

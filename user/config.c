@@ -21,6 +21,7 @@
 #include "config.h"
 #include "loader.h"
 #include "proctable.h"
+#include "container/ccache.h"
 #include "rules/engine.h"
 
 #define CONFIG_QUEUE_DEFAULT		16384u /* alerts waiting per output: ~0.1 s at 135,000 alerts/s, ~11 MiB at 700 B an alert, only while a reader lags */
@@ -38,6 +39,8 @@
 #define CONFIG_METRICS_PORT_DEFAULT	8765u			       /* Falco's webserver port */
 #define CONFIG_DROP_RATE_DEFAULT	30u    /* s: Falco's syscall_event_drops.rate is 1/30 s */
 #define CONFIG_DROP_RATE_MAX		86400u /* one drop alert a day at least */
+#define CONFIG_CONTAINER_TIMEOUT_DEFAULT 1000u /* ms per runtime request: Falco's cri_timeout */
+#define CONFIG_CONTAINER_TIMEOUT_MAX	60000u /* a runtime slower than a minute is down */
 #define CONFIG_SHOW_MAX			60     /* bytes of a bad value quoted in an error */
 #define CONFIG_MAX_SEEN			128 /* keys and sections tracked for duplicates in one file */
 
@@ -86,6 +89,16 @@ static const struct config_key config_table[] = {
     K("ringbuf.wakeup_bytes", CONFIG_T_SIZE, ringbuf.wakeup_bytes, 0, CONFIG_WAKEUP_MAX),
     K("proctable.max_entries", CONFIG_T_UINT, proctable.max_entries, 1, PROCTABLE_MAX_ENTRIES),
     K("drop_alerts.rate_limit_s", CONFIG_T_UINT, drop_alerts.rate_limit_s, 1, CONFIG_DROP_RATE_MAX),
+    K("container_engines.enabled", CONFIG_T_BOOL, container_engines.enabled, 0, 0),
+    K("container_engines.docker_sockets", CONFIG_T_PATHS, container_engines.docker_sockets, 0, 0),
+    K("container_engines.podman_sockets", CONFIG_T_PATHS, container_engines.podman_sockets, 0, 0),
+    K("container_engines.containerd_sockets", CONFIG_T_PATHS,
+      container_engines.containerd_sockets, 0, 0),
+    K("container_engines.crio_sockets", CONFIG_T_PATHS, container_engines.crio_sockets, 0, 0),
+    K("container_engines.lookup_timeout_ms", CONFIG_T_UINT, container_engines.timeout_ms, 1,
+      CONFIG_CONTAINER_TIMEOUT_MAX),
+    K("container_engines.max_entries", CONFIG_T_UINT, container_engines.max_entries, 1,
+      CCACHE_MAX_ENTRIES),
 };
 #undef K
 
@@ -177,11 +190,56 @@ static int config_strset(char **slot, const char *v)
 	return 0;
 }
 
+/* A list of paths is a char ** and, right after it, its size_t count. */
+#define CONFIG_PATHS_COUNT_FOLLOWS(list, count)                                                   \
+	_Static_assert(offsetof(struct config, count) ==                                          \
+			       offsetof(struct config, list) + sizeof(char **),                   \
+		       #count " must follow " #list)
+CONFIG_PATHS_COUNT_FOLLOWS(rules_files, n_rules_files);
+CONFIG_PATHS_COUNT_FOLLOWS(container_engines.docker_sockets,
+			   container_engines.n_docker_sockets);
+CONFIG_PATHS_COUNT_FOLLOWS(container_engines.podman_sockets,
+			   container_engines.n_podman_sockets);
+CONFIG_PATHS_COUNT_FOLLOWS(container_engines.containerd_sockets,
+			   container_engines.n_containerd_sockets);
+CONFIG_PATHS_COUNT_FOLLOWS(container_engines.crio_sockets, container_engines.n_crio_sockets);
+
+static size_t *config_paths_count(const void *list)
+{
+	return (size_t *)((char *)(uintptr_t)list + sizeof(char **));
+}
+
 static void config_paths_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+/* Where each runtime puts its API socket (rootful), tried in this order. */
+static const char *const config_docker_sockets[] = { "/var/run/docker.sock", "/run/docker.sock",
+						     NULL };
+static const char *const config_podman_sockets[] = { "/run/podman/podman.sock", NULL };
+static const char *const config_containerd_sockets[] = {
+	"/run/containerd/containerd.sock", "/run/k3s/containerd/containerd.sock", NULL
+};
+
+static const char *const config_crio_sockets[] = { "/var/run/crio/crio.sock", "/run/crio/crio.sock",
+						   NULL };
+
+static int config_paths_set(char ***v, size_t *n, const char *const *src)
+{
+	size_t k = 0;
+
+	while (src[k])
+		k++;
+	*v = calloc(k, sizeof(**v));
+	if (!*v)
+		return -ENOMEM;
+	for (*n = 0; *n < k; (*n)++)
+		if (!((*v)[*n] = strdup(src[*n])))
+			return -ENOMEM;
+	return 0;
 }
 
 int config_defaults(struct config *cfg)
@@ -202,6 +260,9 @@ int config_defaults(struct config *cfg)
 	cfg->ringbuf.wakeup_bytes = LOADER_WAKEUP_DEFAULT;
 	cfg->proctable.max_entries = PROCTABLE_MAX_ENTRIES;
 	cfg->drop_alerts.rate_limit_s = CONFIG_DROP_RATE_DEFAULT;
+	cfg->container_engines.enabled = true;
+	cfg->container_engines.timeout_ms = CONFIG_CONTAINER_TIMEOUT_DEFAULT;
+	cfg->container_engines.max_entries = CCACHE_DEFAULT_ENTRIES;
 	if (config_strset(&cfg->file_output.filename, "/var/log/agent-sentinel/events.json") ||
 	    config_strset(&cfg->syslog_output.tag, "agent-sentinel") ||
 	    config_strset(&cfg->syslog_output.socket, "/dev/log") ||
@@ -212,7 +273,16 @@ int config_defaults(struct config *cfg)
 	    config_strset(&cfg->http_output.ca_path, "") ||
 	    config_strset(&cfg->http_output.client_cert, "") ||
 	    config_strset(&cfg->http_output.client_key, "") ||
-	    config_strset(&cfg->metrics.listen_address, "127.0.0.1")) {
+	    config_strset(&cfg->metrics.listen_address, "127.0.0.1") ||
+	    config_paths_set(&cfg->container_engines.docker_sockets,
+			     &cfg->container_engines.n_docker_sockets, config_docker_sockets) ||
+	    config_paths_set(&cfg->container_engines.podman_sockets,
+			     &cfg->container_engines.n_podman_sockets, config_podman_sockets) ||
+	    config_paths_set(&cfg->container_engines.containerd_sockets,
+			     &cfg->container_engines.n_containerd_sockets,
+			     config_containerd_sockets) ||
+	    config_paths_set(&cfg->container_engines.crio_sockets,
+			     &cfg->container_engines.n_crio_sockets, config_crio_sockets)) {
 		config_free(cfg);
 		return -ENOMEM;
 	}
@@ -221,13 +291,17 @@ int config_defaults(struct config *cfg)
 
 void config_free(struct config *cfg)
 {
-	config_paths_free(cfg->rules_files, cfg->n_rules_files);
 	for (size_t i = 0; i < CONFIG_NKEYS; i++) {
 		const struct config_key *k = &config_table[i];
 
 		if (k->type == CONFIG_T_STRING || k->type == CONFIG_T_URL ||
 		    k->type == CONFIG_T_ADDR)
 			free(*(char **)config_field(cfg, k));
+		if (k->type == CONFIG_T_PATHS) {
+			char ***pv = config_field(cfg, k);
+
+			config_paths_free(*pv, *config_paths_count(pv));
+		}
 	}
 	memset(cfg, 0, sizeof(*cfg));
 }
@@ -548,11 +622,15 @@ static void config_apply_paths(struct config_ctx *c, const struct config_key *k,
 		if (!v[i])
 			goto nomem;
 	}
-store:
-	config_paths_free(c->cfg->rules_files, c->cfg->n_rules_files);
-	c->cfg->rules_files = v;
-	c->cfg->n_rules_files = cnt;
+store: {
+	char ***pv = config_field(c->cfg, k);
+	size_t *pn = config_paths_count(pv);
+
+	config_paths_free(*pv, *pn);
+	*pv = v;
+	*pn = cnt;
 	return;
+}
 nomem:
 	config_paths_free(v, cnt);
 	c->nomem = 1;
@@ -1058,14 +1136,17 @@ int config_format(const struct config *cfg, const char *key, char *buf, size_t l
 	case CONFIG_T_ADDR:
 		o = (size_t)snprintf(buf, len, "%s", *(char *const *)field);
 		break;
-	case CONFIG_T_PATHS:
+	case CONFIG_T_PATHS: {
+		char *const *v = *(char *const *const *)field;
+		size_t nv = *config_paths_count(field);
+
 		o = (size_t)snprintf(buf, len, "[");
-		for (size_t i = 0; i < cfg->n_rules_files && o < len; i++)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
-					      cfg->rules_files[i]);
+		for (size_t i = 0; i < nv && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", v[i]);
 		if (o < len)
 			o += (size_t)snprintf(buf + o, len - o, "]");
 		break;
+	}
 	case CONFIG_T_PRIORITY: {
 		int p = *(const int *)field;
 

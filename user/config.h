@@ -91,6 +91,21 @@ struct config {
 	struct {
 		uint32_t rate_limit_s; /* at most one drop alert per this many seconds */
 	} drop_alerts;
+	/* container metadata from the runtimes' sockets (Falco's section name;
+	 * read at start: a reload keeps the running settings) */
+	struct {
+		bool enabled;
+		char **docker_sockets; /* each list: its count follows it */
+		size_t n_docker_sockets;
+		char **podman_sockets;
+		size_t n_podman_sockets;
+		char **containerd_sockets;
+		size_t n_containerd_sockets;
+		char **crio_sockets;
+		size_t n_crio_sockets;
+		uint32_t timeout_ms; /* per request */
+		uint32_t max_entries; /* containers cached at once */
+	} container_engines;
 };
 
 enum config_type {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "proctable.h"
+#include "container/cgpath.h"
 
 #define PROCTABLE_CGROUPS_MAX 8192 /* every hierarchy of one process, as text */
-#define PROCTABLE_HEX_ID_LEN 64 /* docker, containerd and cri-o full ids */
 /* Slots to start with; the table doubles when half full. Sized for the
  * largest table up front, hashed pids touched a new page of it each: after
  * 1,000 short-lived processes 4 MB more were resident, and pid churn would
@@ -21,7 +21,14 @@ struct proctable {
 	uint32_t count;
 	uint32_t max_entries;
 	uint64_t untracked;
+	proctable_container_fn on_container;
+	void *on_container_ctx;
 };
+
+static int in_container(const struct proc_entry *e)
+{
+	return e->container_id[0] && e->container_type != CGPATH_HOST;
+}
 
 static uint32_t pt_hash(uint32_t pid)
 {
@@ -148,6 +155,8 @@ static void pt_remove(struct proctable *pt, struct proc_entry *e)
 {
 	uint32_t i = (uint32_t)(e - pt->slots), j = i;
 
+	if (in_container(e) && pt->on_container)
+		pt->on_container(pt->on_container_ctx, e->container_id, NULL, e->container_type, -1);
 	entry_clear_strings(e);
 	for (;;) {
 		uint32_t home;
@@ -168,21 +177,48 @@ static void pt_remove(struct proctable *pt, struct proc_entry *e)
 
 void proctable_container_id(const char *cgroups, char out[PROCTABLE_CONTAINER_ID_LEN + 1])
 {
-	const char *p = cgroups;
+	struct cgpath_id cid;
 
-	while (p && *p) {
-		size_t run = 0;
-
-		while (isxdigit((unsigned char)p[run]))
-			run++;
-		if (run == PROCTABLE_HEX_ID_LEN && (p == cgroups || !isxdigit((unsigned char)p[-1]))) {
-			memcpy(out, p, PROCTABLE_CONTAINER_ID_LEN);
-			out[PROCTABLE_CONTAINER_ID_LEN] = 0;
-			return;
-		}
-		p += run ? run : 1;
+	if (cgpath_parse(cgroups, &cid) == CGPATH_HOST) {
+		strcpy(out, "host");
+		return;
 	}
-	strcpy(out, "host");
+	memcpy(out, cid.id, PROCTABLE_CONTAINER_ID_LEN);
+	out[PROCTABLE_CONTAINER_ID_LEN] = 0;
+}
+
+void proctable_on_container(struct proctable *pt, proctable_container_fn fn, void *ctx)
+{
+	pt->on_container = fn;
+	pt->on_container_ctx = ctx;
+}
+
+/* Give e the container (short id, type), telling the hook what changed. */
+static void entry_set_container(struct proctable *pt, struct proc_entry *e, const char *short_id,
+				const char *full_id, unsigned type)
+{
+	if (in_container(e) && type != CGPATH_HOST && !strcmp(e->container_id, short_id))
+		return;
+	if (in_container(e) && pt->on_container)
+		pt->on_container(pt->on_container_ctx, e->container_id, NULL, e->container_type, -1);
+	snprintf(e->container_id, sizeof(e->container_id), "%s", short_id);
+	e->container_type = (uint8_t)type;
+	if (in_container(e) && pt->on_container)
+		pt->on_container(pt->on_container_ctx, e->container_id, full_id, type, +1);
+}
+
+static void entry_parse_container(struct proctable *pt, struct proc_entry *e, const char *cgroups)
+{
+	struct cgpath_id cid;
+	char short_id[PROCTABLE_CONTAINER_ID_LEN + 1];
+
+	if (cgpath_parse(cgroups, &cid) == CGPATH_HOST) {
+		entry_set_container(pt, e, "host", NULL, CGPATH_HOST);
+		return;
+	}
+	memcpy(short_id, cid.id, PROCTABLE_CONTAINER_ID_LEN);
+	short_id[PROCTABLE_CONTAINER_ID_LEN] = 0;
+	entry_set_container(pt, e, short_id, cid.id, cid.type);
 }
 
 /* The v1 hierarchies of an entry: its cgroups string up to "unified=". */
@@ -277,7 +313,7 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, v2, all);
 	if (err)
 		return err;
-	proctable_container_id(all, e->container_id);
+	entry_parse_container(pt, e, all);
 	return 0;
 }
 
@@ -300,7 +336,7 @@ static int apply_fork(struct proctable *pt, const struct event *ev)
 	copy = *parent;
 	memcpy(child->comm, copy.comm, sizeof(child->comm));
 	memcpy(child->session, copy.session, sizeof(child->session));
-	memcpy(child->container_id, copy.container_id, sizeof(child->container_id));
+	entry_set_container(pt, child, copy.container_id, NULL, copy.container_type);
 	child->ppid = ev->hdr->pid;
 	child->cgroup_id = copy.cgroup_id;
 	child->start_ts = ev->ts;

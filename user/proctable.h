@@ -36,7 +36,8 @@ struct proc_entry {
 	char session[AS_SESSION_MAX]; /* agent session id, "" none */
 	uint32_t exe_flags; /* AS_XF_EXE_* of the exec */
 	uint8_t used; /* slot state, private to proctable.c */
-	uint8_t _pad0[3];
+	uint8_t container_type; /* enum cgpath_type: how container_id was recognised */
+	uint8_t _pad0[2];
 };
 
 struct proctable;
@@ -66,5 +67,18 @@ uint64_t proctable_untracked(const struct proctable *pt); /* inserts refused: ta
 
 /* Parse Falco's container id from a cgroup path list; writes "host" when none. */
 void proctable_container_id(const char *cgroups, char out[PROCTABLE_CONTAINER_ID_LEN + 1]);
+
+/*
+ * Told whenever a process enters a container (delta +1: at the exec or fork
+ * that gives an entry that container id; full_id is the 64-hex id when the
+ * cgroup path gave it, NULL for a fork, which copies its parent's) or leaves
+ * it (delta -1: exit, or an exec into another cgroup). The container module
+ * counts live processes per container with it, and forgets a container when
+ * its count drops to zero. Never called for "host"; not called by
+ * proctable_free.
+ */
+typedef void (*proctable_container_fn)(void *ctx, const char *short_id, const char *full_id,
+				       unsigned type, int delta);
+void proctable_on_container(struct proctable *pt, proctable_container_fn fn, void *ctx);
 
 #endif /* AS_PROCTABLE_H */

@@ -189,6 +189,13 @@ static const struct bad_value {
      "expected a byte count (such as 4096, 256K, 16M), got \"lots\""},
     {"proctable.max_entries", "all", "expected an integer, got \"all\""},
     {"drop_alerts.rate_limit_s", "1m", "expected an integer, got \"1m\""},
+    {"container_engines.enabled", "auto", "expected true or false, got \"auto\""},
+    {"container_engines.docker_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
+    {"container_engines.podman_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
+    {"container_engines.containerd_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
+    {"container_engines.crio_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
+    {"container_engines.lookup_timeout_ms", "1s", "expected an integer, got \"1s\""},
+    {"container_engines.max_entries", "lots", "expected an integer, got \"lots\""},
 };
 
 /* Values of the right type but outside the key's bounds. */
@@ -205,6 +212,8 @@ static const struct bad_value out_of_range[] = {
     {"ringbuf.wakeup_bytes", "2G", "expected a byte count from 0 to 1G, got \"2G\""},
     {"proctable.max_entries", "131073", "expected an integer from 1 to 131072, got \"131073\""},
     {"drop_alerts.rate_limit_s", "0", "expected an integer from 1 to 86400, got \"0\""},
+    {"container_engines.lookup_timeout_ms", "0", "expected an integer from 1 to 60000, got \"0\""},
+    {"container_engines.max_entries", "65537", "expected an integer from 1 to 65536, got \"65537\""},
     {"json_output", "", "expected true or false, got nothing"},
     {"rules_files", "[/a.yaml, {b: 1}]", "expected a path, got a mapping"},
 };

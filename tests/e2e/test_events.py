@@ -122,6 +122,13 @@ class Acts:
         self.keep_rules = False  # True: the caller removes self.tmp
 
     def __enter__(self):
+        # a rules file that does not load fails here, at once, with its reason
+        # (the agent would only not become ready, after READY_TIMEOUT)
+        v = subprocess.run([harness.AS_BIN, "-V", self.rules], capture_output=True, text=True)
+        if v.returncode != 0:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            shutil.rmtree(self.sentinel.tmp, ignore_errors=True)
+            raise AssertionError("rules do not load: " + v.stderr.strip())
         self.sentinel.start()
         return self
 

@@ -719,6 +719,52 @@ static void test_cgroups_v1_only_and_container(void **state)
 	proctable_free(pt);
 }
 
+/* The container hook: what enters and leaves which container. */
+struct hook_log {
+	char text[1024];
+};
+
+static void hook(void *ctx, const char *short_id, const char *full_id, unsigned type, int delta)
+{
+	struct hook_log *l = ctx;
+	size_t n = strlen(l->text);
+
+	snprintf(l->text + n, sizeof(l->text) - n, "%s%c%s/%u%s;", delta > 0 ? "+" : "-",
+		 full_id ? 'F' : '_', short_id, type, "");
+}
+
+static void test_container_hook(void **state)
+{
+	struct proctable *pt = proctable_new(64);
+	struct hook_log log = { "" };
+	struct exec_args a = {
+		.pid = 70, .ppid = 1, .args = PC("sh\0"), .exe = PC("sh\0bin\0"), .cwd = PC_NONE,
+		.cg = PC("docker-" HEX64 ".scope\0system.slice\0"),
+	};
+	struct exec_args host = a;
+
+	(void)state;
+	host.cg = PC("user.slice\0");
+	proctable_on_container(pt, hook, &log);
+	assert_int_equal(do_exec(pt, &a), 0); /* enters: +1 with the full id (type 1, docker) */
+	assert_int_equal(do_exec(pt, &a), 0); /* execs again in it: nothing */
+	assert_int_equal(do_fork(pt, 70, 71, NULL), 0); /* its child: +1, no full id */
+	do_exit(pt, 70);
+	assert_string_equal(log.text, "+F0123456789ab/1;+_0123456789ab/1;-_0123456789ab/1;");
+	log.text[0] = 0;
+	host.pid = 71;
+	assert_int_equal(do_exec(pt, &host), 0); /* leaves for the host: -1 */
+	assert_int_equal(do_fork(pt, 71, 72, NULL), 0); /* host children: nothing */
+	do_exit(pt, 72);
+	do_exit(pt, 71);
+	assert_string_equal(log.text, "-_0123456789ab/1;");
+	/* proctable_free says nothing */
+	log.text[0] = 0;
+	assert_int_equal(do_exec(pt, &a), 0);
+	proctable_free(pt);
+	assert_string_equal(log.text, "+F0123456789ab/1;");
+}
+
 static void test_proc_snapshot_record(void **state)
 {
 	struct proctable *pt = proctable_new(64);
@@ -772,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_container_id),
 		cmocka_unit_test(test_cgroups_v1_across_exec),
 		cmocka_unit_test(test_cgroups_v1_only_and_container),
+		cmocka_unit_test(test_container_hook),
 		cmocka_unit_test(test_proc_snapshot_record),
 	};
 

@@ -212,6 +212,7 @@ static void test_exec_failed_and_truncated(void **state)
 	assert_json_field(c, "proc.cgroup", "\"/s\"");
 	assert_json_field(c, "thread.cgroups", "\"unified=/s\"");
 	assert_json_field(c, "container.id", "\"host\"");
+	assert_json_field(c, "container.type", "\"host\"");
 
 	/* without the table nothing is known about the caller */
 	fmt(f, tu_exec(&x, PC("./bad\0"), PC("bad\0"), PC("dash\0bin\0"), PC("tmp\0"), PC("s\0"),
@@ -488,6 +489,7 @@ static void test_fork_exit_proc(void **state)
 	assert_json_field(c, "proc.args", "\"--x\"");
 	assert_json_field(c, "proc.cwd", "\"/w\"");
 	assert_json_field(c, "container.id", "\"0123456789ab\"");
+	assert_json_field(c, "container.type", "\"docker\""); /* the fork copied it */
 	assert_json_field(c, "agent.session", "\"S-1\"");
 	assert_json_absent(c, "proc.pname");
 

@@ -550,10 +550,8 @@ int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err)
 	int id = fields_lookup(f->name), s;
 	const char *arg = f->has_arg ? f->arg : NULL;
 
-	if (id < 0 && strncmp(f->name, "evt.arg.", 8) == 0 && !f->has_arg) {
-		id = F_EVT_ARG;
-		arg = f->name + 8;
-	}
+	if (id < 0 && !f->has_arg)
+		id = fields_lookup_dotted(f->name, &arg); /* evt.arg.NAME, container.label.KEY */
 	if (id < 0) {
 		char full[300];
 
@@ -588,13 +586,16 @@ int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err)
 			cerr(err, NULL, 0, "field '%s' needs an argument", f->name);
 			return -EINVAL;
 		}
-		if (!fields_arg_known(arg)) {
+		if (id == F_EVT_ARG && !fields_arg_known(arg)) {
 			cerr(err, NULL, 1, "field 'evt.arg.%s' is not supported by agent-sentinel",
 			     arg);
 			return -ENOTSUP;
 		}
 		k.arg = (char *)arg;
-		snprintf(text, sizeof(text), "evt.arg.%s", arg);
+		if (id == F_EVT_ARG)
+			snprintf(text, sizeof(text), "evt.arg.%s", arg);
+		else
+			snprintf(text, sizeof(text), "%s[%s]", fields_table[id].name, arg);
 	} else {
 		if (arg) {
 			cerr(err, NULL, 0, "field '%s' does not take an argument", f->name);

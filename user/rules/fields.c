@@ -13,6 +13,7 @@
 #include "usercache.h"
 #include "clock.h"
 #include "sctable.h"
+#include "container.h"
 
 #define FIELD_ROW(id, n, t, f, d) [F_##id] = { .name = n, .type = t, .flags = f, .doc = d },
 const struct field_info fields_table[F_MAX] = { FIELD_LIST(FIELD_ROW) };
@@ -68,15 +69,12 @@ static const char *const falco_fields[] = {
 	"fd.sip.name", "fd.lip.name", "fd.rip.name", "fd.dev", "fd.dev.major", "fd.dev.minor",
 	"fd.ino", "fd.nameraw", "fd.types", "fs.path.name", "fs.path.nameraw",
 	"fs.path.source", "fs.path.sourceraw", "fs.path.target", "fs.path.targetraw",
-	"container.full_id", "container.name", "container.image", "container.image.id",
-	"container.type", "container.privileged", "container.mounts", "container.mount",
+	"container.image.id", "container.mount",
 	"container.mount.source", "container.mount.dest", "container.mount.mode",
-	"container.mount.rdwr", "container.mount.propagation", "container.image.repository",
-	"container.image.tag", "container.image.digest", "container.healthcheck",
+	"container.mount.rdwr", "container.mount.propagation", "container.healthcheck",
 	"container.liveness_probe", "container.readiness_probe", "container.start_ts",
 	"container.duration", "container.ip", "container.cni.json", "container.host_pid",
-	"container.host_network", "container.host_ipc", "container.label", "container.labels",
-	"container.info",
+	"container.host_network", "container.host_ipc", "container.info",
 };
 
 /* Whole field classes of Falco (plugins, k8s metadata) we have none of. */
@@ -162,6 +160,20 @@ int fields_arg_known(const char *arg)
 		if (strcmp(arg_names[i], arg) == 0)
 			return 1;
 	return sctable_arg_known(arg);
+}
+
+int fields_lookup_dotted(const char *name, const char **arg)
+{
+	for (int i = 0; i < F_MAX; i++) {
+		size_t n = strlen(fields_table[i].name);
+
+		if ((fields_table[i].flags & FA_ARG) && !strncmp(name, fields_table[i].name, n) &&
+		    name[n] == '.' && name[n + 1]) {
+			*arg = name + n + 1;
+			return i;
+		}
+	}
+	return -1;
 }
 
 const char *fields_type_name(int type)
@@ -572,6 +584,93 @@ static void extract_cgroup(struct evctx *c, struct fval *v, char *buf, size_t ca
 	else
 		snprintf(buf, cap, "%s", v2);
 	set_cstr(v, buf);
+}
+
+/* container.* and k8s.*: the process's container id and type from the
+ * process table, the rest from the container cache (absent until resolved;
+ * on the host, container.name is "host" as in Falco, the others absent). */
+static void extract_container(struct evctx *c, int f, const char *arg, struct fval *v, char *buf,
+			      size_t cap)
+{
+	const struct proc_entry *pe = entry(c);
+	const struct cmeta *m;
+	int host;
+
+	if (!pe || !pe->container_id[0])
+		return;
+	host = pe->container_type == CGPATH_HOST;
+	if (f == F_CONTAINER_TYPE) {
+		set_cstr(v, host ? "host" : container_type_name(pe->container_id, pe->container_type));
+		return;
+	}
+	if (f == F_CONTAINER_FULL_ID) {
+		set_cstr(v, host ? "host" : container_full_id(pe->container_id));
+		return;
+	}
+	if (host) {
+		if (f == F_CONTAINER_NAME)
+			set_cstr(v, "host");
+		return;
+	}
+	m = container_meta(pe->container_id);
+	if (!m)
+		return;
+	switch (f) {
+	case F_CONTAINER_NAME:
+		set_cstr(v, m->name);
+		break;
+	case F_CONTAINER_IMAGE:
+		set_cstr(v, m->image);
+		break;
+	case F_CONTAINER_IMAGE_REPOSITORY:
+		set_cstr(v, m->image_repository);
+		break;
+	case F_CONTAINER_IMAGE_TAG:
+		set_cstr(v, m->image_tag);
+		break;
+	case F_CONTAINER_IMAGE_DIGEST:
+		set_cstr(v, m->image_digest);
+		break;
+	case F_CONTAINER_PRIVILEGED:
+		if (m->privileged >= 0)
+			set_bool(v, m->privileged);
+		break;
+	case F_CONTAINER_MOUNTS:
+		set_cstr(v, m->mounts);
+		break;
+	case F_CONTAINER_LABELS:
+		set_cstr(v, m->labels_text);
+		break;
+	case F_CONTAINER_LABEL:
+		set_cstr(v, arg ? cmeta_label_get(m, 0, arg) : NULL);
+		break;
+	case F_K8S_POD_NAME:
+		set_cstr(v, m->pod_name);
+		break;
+	case F_K8S_NS_NAME:
+		set_cstr(v, m->pod_namespace);
+		break;
+	case F_K8S_POD_UID:
+		set_cstr(v, m->pod_uid);
+		break;
+	case F_K8S_POD_SANDBOX_ID:
+		if (m->sandbox_id) {
+			snprintf(buf, cap, "%.12s", m->sandbox_id);
+			set_cstr(v, buf);
+		}
+		break;
+	case F_K8S_POD_FULL_SANDBOX_ID:
+		set_cstr(v, m->sandbox_id);
+		break;
+	case F_K8S_POD_LABELS:
+		set_cstr(v, m->pod_labels_text);
+		break;
+	case F_K8S_POD_LABEL:
+		set_cstr(v, arg ? cmeta_label_get(m, 1, arg) : NULL);
+		break;
+	default:
+		break;
+	}
 }
 
 unsigned engine_open_class(const struct event *ev)
@@ -1107,6 +1206,26 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 		pe = entry(c);
 		if (pe && pe->container_id[0])
 			set_cstr(v, pe->container_id);
+		break;
+	case F_CONTAINER_FULL_ID:
+	case F_CONTAINER_TYPE:
+	case F_CONTAINER_NAME:
+	case F_CONTAINER_IMAGE:
+	case F_CONTAINER_IMAGE_REPOSITORY:
+	case F_CONTAINER_IMAGE_TAG:
+	case F_CONTAINER_IMAGE_DIGEST:
+	case F_CONTAINER_PRIVILEGED:
+	case F_CONTAINER_MOUNTS:
+	case F_CONTAINER_LABELS:
+	case F_CONTAINER_LABEL:
+	case F_K8S_POD_NAME:
+	case F_K8S_NS_NAME:
+	case F_K8S_POD_UID:
+	case F_K8S_POD_SANDBOX_ID:
+	case F_K8S_POD_FULL_SANDBOX_ID:
+	case F_K8S_POD_LABELS:
+	case F_K8S_POD_LABEL:
+		extract_container(c, f, arg, v, buf, cap);
 		break;
 	case F_USER_UID:
 		set_num(v, h->euid);

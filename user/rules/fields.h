@@ -48,7 +48,25 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_CGROUP, "proc.cgroup", T_STR, FF_BUF, "Not in Falco: cgroup v2 path, followed by the v1 hierarchies on a v1/hybrid host") \
 	FIELD(THREAD_TID, "thread.tid", T_NUM, 0, "Thread id") \
 	FIELD(THREAD_CGROUPS, "thread.cgroups", T_STR, 0, "Every cgroup hierarchy as name=path, space separated") \
-	FIELD(CONTAINER_ID, "container.id", T_STR, 0, "12-hex-char container id from docker/containerd/cri-o cgroups, else 'host'") \
+	FIELD(CONTAINER_ID, "container.id", T_STR, 0, "12-hex-char container id from the cgroup path (docker, containerd, cri-o, podman, runc; innermost when nested), else 'host'") \
+	FIELD(CONTAINER_FULL_ID, "container.full_id", T_STR, 0, "The 64-hex-char container id, else 'host'") \
+	FIELD(CONTAINER_TYPE, "container.type", T_STR, 0, "docker, containerd, cri-o, cri, podman, runc (not in Falco: an OCI id no runtime claimed), or host") \
+	FIELD(CONTAINER_NAME, "container.name", T_STR, 0, "Container name from its runtime (a CRI container: io.kubernetes.container.name); 'host' on the host") \
+	FIELD(CONTAINER_IMAGE, "container.image", T_STR, 0, "Image the container was created from, as the runtime names it") \
+	FIELD(CONTAINER_IMAGE_REPOSITORY, "container.image.repository", T_STR, 0, "Repository of container.image (without tag or digest)") \
+	FIELD(CONTAINER_IMAGE_TAG, "container.image.tag", T_STR, 0, "Tag of container.image") \
+	FIELD(CONTAINER_IMAGE_DIGEST, "container.image.digest", T_STR, 0, "Digest of the image (sha256:...), from the runtime's image store") \
+	FIELD(CONTAINER_PRIVILEGED, "container.privileged", T_BOOL, 0, "true for a privileged container (containerd: CAP_SYS_ADMIN and no masked paths)") \
+	FIELD(CONTAINER_MOUNTS, "container.mounts", T_STR, 0, "Bind mounts, comma separated, each source:dest:mode:rdwr:propagation") \
+	FIELD(CONTAINER_LABELS, "container.labels", T_STR, 0, "Container labels as 'key:value, key:value', sorted") \
+	FIELD(CONTAINER_LABEL, "container.label", T_STR, FA_ARG, "One container label: container.label[KEY] or container.label.KEY") \
+	FIELD(K8S_POD_NAME, "k8s.pod.name", T_STR, 0, "Kubernetes pod name (the io.kubernetes.pod.name label or the CRI's annotation)") \
+	FIELD(K8S_NS_NAME, "k8s.ns.name", T_STR, 0, "Kubernetes namespace of the pod") \
+	FIELD(K8S_POD_UID, "k8s.pod.uid", T_STR, 0, "Kubernetes pod UID") \
+	FIELD(K8S_POD_SANDBOX_ID, "k8s.pod.sandbox_id", T_STR, 0, "Pod sandbox id, first 12 characters") \
+	FIELD(K8S_POD_FULL_SANDBOX_ID, "k8s.pod.full_sandbox_id", T_STR, 0, "Pod sandbox id") \
+	FIELD(K8S_POD_LABELS, "k8s.pod.labels", T_STR, 0, "Pod labels as 'key:value, key:value', sorted (the sandbox's, else the container's own but io.kubernetes.*)") \
+	FIELD(K8S_POD_LABEL, "k8s.pod.label", T_STR, FA_ARG, "One pod label: k8s.pod.label[KEY] or k8s.pod.label.KEY") \
 	FIELD(USER_UID, "user.uid", T_NUM, 0, "Effective user id") \
 	FIELD(USER_NAME, "user.name", T_STR, 0, "Effective user name") \
 	FIELD(USER_LOGINUID, "user.loginuid", T_NUM, 0, "Audit login uid, -1 when unset") \
@@ -120,5 +138,8 @@ int fields_arg_known(const char *arg);
  * the last. */
 #define FIELDS_EVT_ARGS_MAX 8 /* Falco's openat exit has 7 */
 const char *fields_evt_arg(unsigned sc, size_t i);
+/* A field that takes a name written after a dot (evt.arg.NAME,
+ * container.label.KEY): its id and *arg the NAME; -1 if none. */
+int fields_lookup_dotted(const char *name, const char **arg);
 
 #endif /* AS_FIELDS_H */
