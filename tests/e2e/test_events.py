@@ -1234,6 +1234,16 @@ class IoUring(EventCase):
                     fs__path__name=sq, evt__arg__sq_thread="1", user__uid=NOBODY,
                     thread__cap_effective="")
 
+    def test_sqpoll_relative_path(self):
+        """A relative path that the SQPOLL thread resolves: against the
+        owner's cwd (the thread shares it)."""
+        with self.uring_acts() as a:
+            p, r = a.run("uring-sqpoll-openat", "rel-sq", cwd=self.dir)
+        self.assertGreaterEqual(int(r[0]), 0)
+        self.assertTrue(os.path.exists(self.p("rel-sq")))
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_OPENAT",
+                    fs__path__name=self.p("rel-sq"), evt__arg__sq_thread="1")
+
     def test_sqpoll_requests_belong_to_the_owner(self):
         sq = self.p("sq")
         with self.uring_acts() as a:
