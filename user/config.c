@@ -21,6 +21,7 @@
 #include "config.h"
 #include "loader.h"
 #include "proctable.h"
+#include "agentid.h"
 #include "rules/engine.h"
 
 #define CONFIG_QUEUE_DEFAULT		16384u /* alerts waiting per output: ~0.1 s at 135,000 alerts/s, ~11 MiB at 700 B an alert, only while a reader lags */
@@ -86,7 +87,16 @@ static const struct config_key config_table[] = {
     K("ringbuf.wakeup_bytes", CONFIG_T_SIZE, ringbuf.wakeup_bytes, 0, CONFIG_WAKEUP_MAX),
     K("proctable.max_entries", CONFIG_T_UINT, proctable.max_entries, 1, PROCTABLE_MAX_ENTRIES),
     K("drop_alerts.rate_limit_s", CONFIG_T_UINT, drop_alerts.rate_limit_s, 1, CONFIG_DROP_RATE_MAX),
+    K("agents.names", CONFIG_T_PATHS, agents.names, 0, 0),
+    K("agents.exe_paths", CONFIG_T_PATHS, agents.exe_paths, 0, 0),
 };
+/* a list key's count is the member after its array */
+_Static_assert(offsetof(struct config, n_rules_files) ==
+		       offsetof(struct config, rules_files) + sizeof(char **), "list layout");
+_Static_assert(offsetof(struct config, agents.n_names) ==
+		       offsetof(struct config, agents.names) + sizeof(char **), "list layout");
+_Static_assert(offsetof(struct config, agents.n_exe_paths) ==
+		       offsetof(struct config, agents.exe_paths) + sizeof(char **), "list layout");
 #undef K
 
 #define CONFIG_NKEYS (sizeof(config_table) / sizeof(config_table[0]))
@@ -184,6 +194,15 @@ static void config_paths_free(char **v, size_t n)
 	free(v);
 }
 
+/* A list key's array and count (the member after it). */
+static char ***config_list(struct config *cfg, size_t off, size_t **n)
+{
+	char *base = (char *)cfg + off;
+
+	*n = (size_t *)(base + sizeof(char **));
+	return (char ***)base;
+}
+
 int config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -202,6 +221,19 @@ int config_defaults(struct config *cfg)
 	cfg->ringbuf.wakeup_bytes = LOADER_WAKEUP_DEFAULT;
 	cfg->proctable.max_entries = PROCTABLE_MAX_ENTRIES;
 	cfg->drop_alerts.rate_limit_s = CONFIG_DROP_RATE_DEFAULT;
+	{
+		static const char *const agents[] = AGENTID_DEFAULT_NAMES;
+		size_t n = sizeof(agents) / sizeof(agents[0]);
+
+		cfg->agents.names = calloc(n, sizeof(char *));
+		if (!cfg->agents.names)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			if (!(cfg->agents.names[cfg->agents.n_names++] = strdup(agents[i]))) {
+				config_free(cfg);
+				return -ENOMEM;
+			}
+	}
 	if (config_strset(&cfg->file_output.filename, "/var/log/agent-sentinel/events.json") ||
 	    config_strset(&cfg->syslog_output.tag, "agent-sentinel") ||
 	    config_strset(&cfg->syslog_output.socket, "/dev/log") ||
@@ -222,6 +254,8 @@ int config_defaults(struct config *cfg)
 void config_free(struct config *cfg)
 {
 	config_paths_free(cfg->rules_files, cfg->n_rules_files);
+	config_paths_free(cfg->agents.names, cfg->agents.n_names);
+	config_paths_free(cfg->agents.exe_paths, cfg->agents.n_exe_paths);
 	for (size_t i = 0; i < CONFIG_NKEYS; i++) {
 		const struct config_key *k = &config_table[i];
 
@@ -548,11 +582,15 @@ static void config_apply_paths(struct config_ctx *c, const struct config_key *k,
 		if (!v[i])
 			goto nomem;
 	}
-store:
-	config_paths_free(c->cfg->rules_files, c->cfg->n_rules_files);
-	c->cfg->rules_files = v;
-	c->cfg->n_rules_files = cnt;
+store: {
+	size_t *np;
+	char ***lp = config_list(c->cfg, k->off, &np);
+
+	config_paths_free(*lp, *np);
+	*lp = v;
+	*np = cnt;
 	return;
+}
 nomem:
 	config_paths_free(v, cnt);
 	c->nomem = 1;
@@ -1058,14 +1096,17 @@ int config_format(const struct config *cfg, const char *key, char *buf, size_t l
 	case CONFIG_T_ADDR:
 		o = (size_t)snprintf(buf, len, "%s", *(char *const *)field);
 		break;
-	case CONFIG_T_PATHS:
+	case CONFIG_T_PATHS: {
+		size_t *np;
+		char **lv = *config_list((struct config *)cfg, k->off, &np);
+
 		o = (size_t)snprintf(buf, len, "[");
-		for (size_t i = 0; i < cfg->n_rules_files && o < len; i++)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
-					      cfg->rules_files[i]);
+		for (size_t i = 0; i < *np && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", lv[i]);
 		if (o < len)
 			o += (size_t)snprintf(buf + o, len - o, "]");
 		break;
+	}
 	case CONFIG_T_PRIORITY: {
 		int p = *(const int *)field;
 

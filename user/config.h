@@ -91,6 +91,14 @@ struct config {
 	struct {
 		uint32_t rate_limit_s; /* at most one drop alert per this many seconds */
 	} drop_alerts;
+	/* which lineage entries are agents (user/agentid.h): names, used only
+	 * when no executable is pinned. Lists: the count follows the array. */
+	struct {
+		char **names;
+		size_t n_names;
+		char **exe_paths;
+		size_t n_exe_paths;
+	} agents;
 };
 
 enum config_type {
