@@ -22,8 +22,18 @@ struct pt_exe {
 	char *path;
 };
 
+/* Freed lineages kept for reuse: a fork and an exit each would otherwise
+ * cost a malloc and a free of 648 bytes. */
+#define PROCTABLE_LIN_SPARE 1024
+
+struct pt_spare {
+	struct pt_spare *next;
+};
+
 struct proctable {
 	struct pt_exe exes[PROCTABLE_EXE_CACHE]; /* by identity hash; a collision replaces */
+	struct pt_spare *spare; /* lineage blocks to reuse */
+	uint32_t nspare;
 	struct proc_entry *slots;
 	uint32_t mask; /* slots - 1, a power of two minus one */
 	uint32_t max_slots; /* the most it grows to: load factor at most one half */
@@ -68,8 +78,16 @@ const char *proctable_exe_path(const struct proctable *pt, uint32_t dev, uint64_
 	return ino && x->path && x->ino == ino && x->dev == dev ? x->path : NULL;
 }
 
-static int entry_set_lineage(struct proc_entry *e, const struct as_lineage *l)
+_Static_assert(sizeof(struct as_lineage) >= sizeof(struct pt_spare), "a spare fits a lineage");
+
+static int entry_set_lineage(struct proctable *pt, struct proc_entry *e,
+			     const struct as_lineage *l)
 {
+	if (!e->lin && pt->spare) {
+		e->lin = (struct as_lineage *)(void *)pt->spare;
+		pt->spare = pt->spare->next;
+		pt->nspare--;
+	}
 	if (!e->lin) {
 		e->lin = malloc(sizeof(*e->lin));
 		if (!e->lin)
@@ -122,6 +140,12 @@ void proctable_free(struct proctable *pt)
 		}
 	for (uint32_t i = 0; i < PROCTABLE_EXE_CACHE; i++)
 		free(pt->exes[i].path);
+	while (pt->spare) {
+		struct pt_spare *next = pt->spare->next;
+
+		free(pt->spare);
+		pt->spare = next;
+	}
 	free(pt->slots);
 	free(pt);
 }
@@ -205,7 +229,15 @@ static void pt_remove(struct proctable *pt, struct proc_entry *e)
 	uint32_t i = (uint32_t)(e - pt->slots), j = i;
 
 	entry_clear_strings(e);
-	free(e->lin);
+	if (e->lin && pt->nspare < PROCTABLE_LIN_SPARE) {
+		struct pt_spare *sp = (struct pt_spare *)(void *)e->lin;
+
+		sp->next = pt->spare;
+		pt->spare = sp;
+		pt->nspare++;
+	} else {
+		free(e->lin);
+	}
 	e->lin = NULL;
 	for (;;) {
 		uint32_t home;
@@ -340,7 +372,7 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 
 		if (l->n)
 			pt_exe_note(pt, l->e[0].dev, l->e[0].ino, ev->exe.s);
-		err = entry_set_lineage(e, l);
+		err = entry_set_lineage(pt, e, l);
 		if (err)
 			return err;
 	}
@@ -368,7 +400,7 @@ static int apply_fork(struct proctable *pt, const struct event *ev)
 	if (!parent || !parent->lin) { /* what the header tells of the creator */
 		memcpy(lin.e[0].comm, ev->hdr->comm, AS_COMM_LEN);
 	}
-	err = entry_set_lineage(child, &lin);
+	err = entry_set_lineage(pt, child, &lin);
 	if (err)
 		return err;
 	if (!parent || parent == child) {
