@@ -17,7 +17,7 @@
 #define AS_EVENTS_H
 
 /* Bumped whenever a struct below changes layout; recorded files carry it. */
-#define AS_ABI_VERSION 2
+#define AS_ABI_VERSION 3
 
 #define AS_COMM_LEN 16 /* TASK_COMM_LEN in the kernel */
 #define AS_MAX_ANCESTORS 12 /* real_parent hops captured per event (>= 8 asked) */
@@ -30,6 +30,7 @@
 #define AS_CGROUP_MAX_DEPTH 16 /* cgroup hierarchy hops walked */
 #define AS_UNIX_PATH_MAX 108 /* sizeof(sockaddr_un.sun_path) */
 #define AS_SESSION_MAX 64 /* AGENT_SESSION_ID value, bytes incl. NUL */
+#define AS_LINEAGE_MAX 16 /* exec-time identities a lineage keeps (issue 11: "say 16") */
 
 enum as_event_type {
 	AS_EV_NONE = 0,
@@ -169,6 +170,45 @@ struct as_ancestor {
 	char comm[AS_COMM_LEN];
 };
 
+/*
+ * Lineage: the chain of exec-time identities of a process's creators, which
+ * reparenting (setsid, a parent's exit), prctl(PR_SET_NAME) renames and depth
+ * do not change. Kept per thread in task storage (bpf/sentinel.bpf.h), newest
+ * first:
+ *  - fork (a process or a thread): the child gets its creator's chain with
+ *    itself in front, an entry marked forked (bit 0 of forked) that carries
+ *    the image it runs, its creator's;
+ *  - exec: a forked entry in front is replaced by the new program's
+ *    identity; otherwise (an exec after an exec) the new identity is pushed,
+ *    so "claude" exec'ing "bash" keeps claude in the chain;
+ *  - full (AS_LINEAGE_MAX): the oldest entry that is not named gives way
+ *    (named: its name or executable was one the pre-filter tests when it
+ *    was added, so an agent high above a deep tree stays), AS_LIN_TRUNC.
+ * comm is the name the kernel gave at exec (the filename's last component),
+ * dev/ino the executable's inode (userspace maps them to a path), start_ns
+ * the process's start (CLOCK_MONOTONIC ns, task->start_time).
+ */
+#define AS_LIN_TRUNC (1u << 0) /* entries were dropped: the chain is partial */
+#define AS_LIN_PROC (1u << 1) /* seeded from /proc at start: older history unknown */
+#define AS_LIN_NONE (1u << 2) /* no lineage was found for the process */
+
+struct as_lin_ent {
+	__u32 pid; /* tgid of the process that exec'd (or was forked with) it */
+	__u32 dev; /* of the executable, new_encode_dev() form; 0 unknown */
+	__u64 ino;
+	__u64 start_ns;
+	char comm[AS_COMM_LEN];
+};
+
+struct as_lineage {
+	__u8 n; /* valid entries in e[] */
+	__u8 flags; /* AS_LIN_* */
+	__u16 forked; /* bit i: e[i] is a fork's copy of its creator's image */
+	__u16 named; /* bit i: e[i] was in filter_names/filter_exes when added */
+	__u16 _pad0;
+	struct as_lin_ent e[AS_LINEAGE_MAX]; /* [0] the process itself */
+};
+
 struct as_hdr {
 	__u32 size; /* bytes in the whole record, header included */
 	__u16 type; /* enum as_event_type */
@@ -235,6 +275,11 @@ struct as_exec {
 	__u32 prev_egid;
 	__u64 prev_cap_permitted;
 	__u64 prev_cap_effective;
+	/* the process's lineage after the exec (AS_EV_PROC: from /proc). Only
+	 * exec and proc records carry it: the rest of a process's events find
+	 * it in userspace's process table (fork derives the child's there, as
+	 * the kernel does), so no other record pays for it */
+	struct as_lineage lin;
 	/* followed by filename, args, exe, cwd, cgroup */
 };
 
@@ -332,6 +377,7 @@ struct as_fork {
 	__u32 child_pid;
 	__u32 child_tid;
 	__u64 clone_flags; /* clone(2)/clone3(2) flags; fork: SIGCHLD; vfork: CLONE_VM|CLONE_VFORK|SIGCHLD */
+	__u64 child_start_ns; /* the child's task->start_time: its lineage entry's */
 };
 
 /*
@@ -403,13 +449,15 @@ struct as_exit {
 
 _Static_assert(sizeof(struct as_ancestor) == 20, "as_ancestor layout");
 _Static_assert(sizeof(struct as_hdr) == 432, "as_hdr layout");
-_Static_assert(sizeof(struct as_exec) == 488, "as_exec layout");
+_Static_assert(sizeof(struct as_lin_ent) == 40, "as_lin_ent layout");
+_Static_assert(sizeof(struct as_lineage) == 648, "as_lineage layout");
+_Static_assert(sizeof(struct as_exec) == 1136, "as_exec layout");
 _Static_assert(sizeof(struct as_open) == 480, "as_open layout");
 _Static_assert(sizeof(struct as_connect) == 608, "as_connect layout");
 _Static_assert(sizeof(struct as_open_filter) == 1064, "as_open_filter layout");
 _Static_assert(sizeof(struct as_setid) == 456, "as_setid layout");
 _Static_assert(sizeof(struct as_capset) == 472, "as_capset layout");
-_Static_assert(sizeof(struct as_fork) == 448, "as_fork layout");
+_Static_assert(sizeof(struct as_fork) == 456, "as_fork layout");
 _Static_assert(sizeof(struct as_exit) == 440, "as_exit layout");
 _Static_assert(sizeof(struct as_sys) == 528, "as_sys layout");
 _Static_assert(sizeof(struct as_sys_spec) == 8, "as_sys_spec layout");

@@ -140,6 +140,133 @@ static __always_inline void as_session_from_env(struct task_struct *task)
 	bpf_map_update_elem(&sessions, &tgid, &sess, BPF_ANY);
 }
 
+/* ---- lineage (struct as_lineage, bpf/events.h) ------------------------ */
+
+/* Make room for a new entry in front: dst = src shifted by one (dst may be
+ * src: inplace). Full: the oldest entry that is not named gives way (the
+ * oldest of all when every one is). Destination slots are walked from the
+ * oldest down, each index a constant, so the verifier sees every access
+ * bounded. The caller fills e[0] and its bits. */
+static __always_inline void as_lin_shift(struct as_lineage *dst, const struct as_lineage *src,
+					 int inplace)
+{
+	__u32 n = src->n, drop = n, low;
+	int full = n >= AS_LINEAGE_MAX;
+
+	if (full) {
+		drop = AS_LINEAGE_MAX - 1;
+#pragma unroll
+		for (int i = AS_LINEAGE_MAX - 1; i >= 0; i--)
+			if (!(src->named & (1u << i))) {
+				drop = i;
+				break;
+			}
+	}
+#pragma unroll
+	for (int j = AS_LINEAGE_MAX - 1; j >= 1; j--) {
+		if ((__u32)j > drop) {
+			if (!inplace && full)
+				dst->e[j] = src->e[j]; /* older than the one dropped: stays */
+		} else {
+			dst->e[j] = src->e[j - 1];
+		}
+	}
+	low = (2u << drop) - 1; /* bits 0..drop move up by one */
+	dst->forked = (src->forked & ~low) | ((src->forked << 1) & low);
+	dst->named = (src->named & ~low) | ((src->named << 1) & low);
+	dst->flags = src->flags | (full ? AS_LIN_TRUNC : 0);
+	dst->n = full ? AS_LINEAGE_MAX : n + 1;
+}
+
+/* Is entry le one the pre-filter tests (a name in filter_names, an
+ * executable in filter_exes)? */
+static __always_inline int as_lin_named(struct as_lin_ent *le)
+{
+	struct as_exe_key ek = { .ino = le->ino, .dev = le->dev };
+	struct as_comm_key key;
+
+	__builtin_memcpy(key.comm, le->comm, AS_COMM_LEN);
+	return bpf_map_lookup_elem(&filter_names, &key) ||
+	       (ek.ino && bpf_map_lookup_elem(&filter_exes, &ek));
+}
+
+/* The executable's identity as userspace's stat() gives it (st_dev in the
+ * new_encode_dev() form). */
+static __always_inline void as_lin_exe(struct as_lin_ent *le, struct task_struct *task)
+{
+	struct inode *ino = BPF_CORE_READ(task, mm, exe_file, f_inode);
+	__u32 dev, major, minor;
+
+	le->ino = 0;
+	le->dev = 0;
+	if (!ino)
+		return;
+	dev = BPF_CORE_READ(ino, i_sb, s_dev);
+	major = dev >> 20;
+	minor = dev & 0xfffff;
+	le->ino = BPF_CORE_READ(ino, i_ino);
+	le->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
+/* At exec: the new program's identity goes in front; a forked entry there
+ * (the image the process had from its creator) is replaced by it. */
+static __always_inline void as_lin_exec(struct task_struct *task)
+{
+	struct as_lineage *l = bpf_task_storage_get(&lineage, bpf_get_current_task_btf(), 0,
+						    BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if (!l)
+		return;
+	if (!l->n)
+		l->flags |= AS_LIN_NONE | AS_LIN_TRUNC; /* alive before us, not seeded */
+	if (!l->n || !(l->forked & 1) || l->e[0].pid != tgid)
+		as_lin_shift(l, l, 1);
+	l->forked &= ~1u;
+	l->e[0].pid = tgid;
+	l->e[0].start_ns = BPF_CORE_READ(task, group_leader, start_time);
+	bpf_get_current_comm(l->e[0].comm, sizeof(l->e[0].comm));
+	as_lin_exe(&l->e[0], task);
+	if (as_lin_named(&l->e[0]))
+		l->named |= 1;
+	else
+		l->named &= ~1u;
+}
+
+/* At fork: a new thread gets its process's lineage; a new process its
+ * creator's with itself in front, forked, running its creator's image. */
+static __always_inline void as_lin_fork(struct task_struct *parent, struct task_struct *child,
+					__u32 is_thread)
+{
+	struct as_lineage *pl = bpf_task_storage_get(&lineage, parent, 0, 0);
+	struct as_lineage *cl = bpf_task_storage_get(&lineage, child, 0,
+						     BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (!cl)
+		return;
+	if (is_thread) {
+		if (pl)
+			*cl = *pl;
+		return;
+	}
+	if (pl && pl->n) {
+		as_lin_shift(cl, pl, 0);
+		cl->e[0] = pl->e[0];
+		cl->named |= (cl->named >> 1) & 1; /* the same image as its creator's */
+	} else {
+		/* a creator alive before us that the loader could not seed */
+		cl->n = 1;
+		cl->forked = 0;
+		cl->named = 0;
+		cl->flags = AS_LIN_NONE | AS_LIN_TRUNC;
+		bpf_probe_read_kernel(cl->e[0].comm, AS_COMM_LEN, &parent->group_leader->comm);
+		as_lin_exe(&cl->e[0], parent);
+	}
+	cl->forked |= 1;
+	cl->e[0].pid = BPF_CORE_READ(child, tgid);
+	cl->e[0].start_ns = BPF_CORE_READ(child, start_time);
+}
+
 /* Which exec is in progress, for sched_process_exec: after a successful
  * execveat the saved registers say execve (orig_ax is 59 by then on x86),
  * so the syscall is noted on the way in. Also attached to
@@ -189,6 +316,8 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	struct as_task_state *st = as_task_state(0);
 
 	sc = st && st->exec_sc == AS_SC_EXECVEAT ? AS_SC_EXECVEAT : AS_SC_EXECVE;
+	/* the lineage first: the verdict below reads it */
+	as_lin_exec(task);
 	/* a new program, maybe a new name: judge the process afresh */
 	as_verdict_forget();
 	if (!as_filter_pass(AS_EV_EXEC)) {
@@ -215,6 +344,16 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	}
 	if (st)
 		st->exec_sc = AS_SC_NONE;
+	{
+		struct as_lineage *l = as_lineage_cur();
+
+		if (l) {
+			e->lin = *l;
+		} else {
+			__builtin_memset(&e->lin, 0, sizeof(e->lin));
+			e->lin.flags = AS_LIN_NONE;
+		}
+	}
 	off = sizeof(*e);
 
 	n = bpf_probe_read_kernel_str(buf + off, AS_FILENAME_MAX,
@@ -346,9 +485,10 @@ int tp_sys_exit_execve(struct as_sys_exit *ctx)
 #define AS_CLONE_VM 0x100
 #define AS_CLONE_VFORK 0x4000
 
-/* raw_tp gives the child task, which the classic tracepoint does not: we
- * need it to tell a new process from a new thread. */
-SEC("raw_tp/sched_process_fork")
+/* tp_btf gives the child task as a trusted pointer, which the classic
+ * tracepoint does not: we need it to tell a new process from a new thread,
+ * and to give the child its lineage in task storage. */
+SEC("tp_btf/sched_process_fork")
 int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
@@ -360,6 +500,7 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 		return 0;
 	pid = BPF_CORE_READ(child, pid);
 	tgid = BPF_CORE_READ(child, tgid);
+	as_lin_fork(parent, child, pid != tgid);
 	if (pid != tgid)
 		return 0; /* a thread */
 	{
@@ -405,6 +546,7 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 	}
 	f->child_pid = tgid;
 	f->child_tid = pid;
+	f->child_start_ns = BPF_CORE_READ(child, start_time);
 	as_emit(buf, sizeof(*f));
 	return 0;
 }

@@ -140,10 +140,41 @@ struct {
 	__type(value, struct as_task_state);
 } task_state SEC(".maps") __weak;
 
+/* Per thread, in task storage: the lineage of its process (struct
+ * as_lineage, bpf/events.h). Per thread, not per process, so that every
+ * lookup is the current task's (a load of task->group_leader through a
+ * trusted pointer would cost each program a BTF search at load): a new
+ * thread gets a copy at creation, as a new process does. Freed with the
+ * task, so it is bounded by the live threads. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct as_lineage);
+} lineage SEC(".maps") __weak;
+
 /* Pre-filter derived from the rules (user/rules/kfilter.c): names the kernel
  * tests, and per process the first ancestor level whose name is one of them. */
 #define AS_FILTER_NAMES_MAX 64
 #define AS_VERDICT_NONE 0xff /* no ancestor within cfg_filter_walk matches */
+/* No ancestor within cfg_filter_walk matches, but a lineage entry does: its
+ * exec-time name is in filter_names or its executable in filter_exes. A
+ * type whose rules test the lineage has depth 0xff, which this passes. */
+#define AS_VERDICT_LINEAGE 0xfe
+#define AS_FILTER_EXES_MAX 64 /* pinned agent executables (agents.exe_paths) */
+
+struct as_exe_key {
+	__u64 ino;
+	__u32 dev; /* new_encode_dev() form */
+	__u32 _pad0;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AS_FILTER_EXES_MAX);
+	__type(key, struct as_exe_key);
+	__type(value, __u8);
+} filter_exes SEC(".maps") __weak;
 
 struct as_comm_key {
 	char comm[AS_COMM_LEN];
@@ -170,8 +201,16 @@ extern volatile __u32 cfg_filter_gen; /* bumped when the names change: verdicts 
 extern volatile struct as_open_filter cfg_open_filter;
 
 /* First ancestor level (0 = the process) whose name is in filter_names, up to
- * cfg_filter_walk; AS_VERDICT_NONE otherwise (walk.bpf.c, a global function). */
-__u32 as_verdict_compute(__u64 task);
+ * cfg_filter_walk; else AS_VERDICT_LINEAGE when an entry of lin (NULL: none)
+ * matches; AS_VERDICT_NONE otherwise (walk.bpf.c, a global function). */
+__u32 as_verdict_compute(__u64 task, struct as_lineage *lin);
+
+/* The current thread's lineage, or NULL (a thread alive before we started
+ * that the loader could not seed). */
+static __always_inline struct as_lineage *as_lineage_cur(void)
+{
+	return bpf_task_storage_get(&lineage, bpf_get_current_task_btf(), 0, 0);
+}
 
 /* This thread's state, created on first use; NULL only when the kernel
  * cannot allocate it (or the storage is busy on this CPU). */
@@ -196,7 +235,7 @@ static __always_inline int as_filter_pass_st(struct as_task_state *st, __u32 typ
 		return 1;
 	if (st && st->verdict_gen == gen)
 		return st->verdict < d;
-	v = as_verdict_compute(bpf_get_current_task());
+	v = as_verdict_compute(bpf_get_current_task(), as_lineage_cur());
 	if (st) {
 		st->verdict = v;
 		st->verdict_gen = gen;

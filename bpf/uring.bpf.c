@@ -46,7 +46,8 @@ static __always_inline int as_uring_pass(struct task_struct *task)
 	if (!d)
 		return 1;
 	if (BPF_CORE_READ(task, flags) & AS_PF_IO_WORKER)
-		return as_verdict_compute((__u64)BPF_CORE_READ(task, group_leader)) < d;
+		return as_verdict_compute((__u64)BPF_CORE_READ(task, group_leader),
+					  as_lineage_cur()) < d;
 	return as_filter_pass(AS_EV_URING);
 }
 

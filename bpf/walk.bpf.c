@@ -219,14 +219,47 @@ static long as_verdict_step(__u32 index, struct as_vwalk *w)
 	return 0;
 }
 
+struct as_lwalk {
+	struct as_lineage *lin;
+	__u32 hit;
+	__u32 _pad0;
+};
+
+/* Lineage entry i: its exec-time name in filter_names, or its executable
+ * among the pinned agents' (filter_exes). */
+static long as_lineage_step(__u32 i, struct as_lwalk *w)
+{
+	struct as_lineage *lin = w->lin;
+	struct as_exe_key ek = {};
+	struct as_comm_key key;
+	__u64 idx = i;
+
+	asm volatile("" : "+r"(idx));
+	if (!lin || idx >= AS_LINEAGE_MAX || idx >= lin->n)
+		return 1;
+	__builtin_memcpy(key.comm, lin->e[idx].comm, AS_COMM_LEN);
+	ek.ino = lin->e[idx].ino;
+	ek.dev = lin->e[idx].dev;
+	if (bpf_map_lookup_elem(&filter_names, &key) || (ek.ino && bpf_map_lookup_elem(&filter_exes, &ek))) {
+		w->hit = 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* Level 0 is the current thread's own comm (proc.name); above it the group
- * leaders of the real_parent chain, as in as_hdr_fill_task. */
-__noinline __u32 as_verdict_compute(__u64 task_p)
+ * leaders of the real_parent chain, as in as_hdr_fill_task. Then the
+ * lineage, which reparenting, renames and depth do not change. */
+__noinline __u32 as_verdict_compute(__u64 task_p, struct as_lineage *lin)
 {
 	struct as_vwalk w = { .task = (struct task_struct *)task_p, .verdict = AS_VERDICT_NONE };
+	struct as_lwalk lw = { .lin = lin };
 
 	bpf_loop(AS_MAX_ANCESTORS + 1, as_verdict_step, &w, 0);
-	return w.verdict;
+	if (w.verdict != AS_VERDICT_NONE || !lin)
+		return w.verdict;
+	bpf_loop(AS_LINEAGE_MAX, as_lineage_step, &lw, 0);
+	return lw.hit ? AS_VERDICT_LINEAGE : AS_VERDICT_NONE;
 }
 
 /* ---- a task's file table ------------------------------------------------ */

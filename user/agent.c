@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agent.h"
+#include "agentid.h"
 #include "clock.h"
 #include "consumer.h"
 #include "container/container.h"
@@ -133,7 +134,11 @@ int agent_config(const struct opts *o, struct config *cfg, int check_safety)
 		for (size_t i = 0; i < cfg->n_rules_files; i++)
 			if (config_check_file_safety(cfg->rules_files[i], stderr))
 				return -EPERM;
-	return config_validate(cfg, stderr) ? -EINVAL : 0;
+	if (config_validate(cfg, stderr))
+		return -EINVAL;
+	/* before the rules load: the pre-filter derives agent names from it */
+	return agentid_set(cfg->agents.names, cfg->agents.n_names, cfg->agents.exe_paths,
+			   cfg->agents.n_exe_paths);
 }
 
 static void agent_emit(void *ctx, const char *line, size_t len, int prio, const char *rule);
@@ -559,6 +564,8 @@ static void agent_seed_session(void *ctx, const struct as_hdr *h)
 {
 	if (h->flags & AS_HF_SESSION)
 		loader_seed_session(ctx, h->pid, h->session);
+	if (h->type == AS_EV_PROC)
+		loader_seed_lineage(ctx, h->pid, &((const struct as_exec *)h)->lin);
 }
 
 /* Container metadata: the cache follows the process table from the seed on. */

@@ -115,11 +115,17 @@ static int attach_add(struct attach_set *s, struct bpf_program *prog, const char
 	return 1;
 }
 
-/* "tracepoint/CAT/NAME" or "raw_tp/NAME" into cat ("" for raw) and name. */
+/* "tracepoint/CAT/NAME", "raw_tp/NAME" or "tp_btf/NAME" into cat ("" for
+ * raw and BTF ones: the program's type tells those apart) and name. */
 static int attach_parse_sec(const char *sec, char *cat, char *name)
 {
 	const char *slash;
 
+	if (strncmp(sec, "tp_btf/", 7) == 0) {
+		cat[0] = '\0';
+		snprintf(name, ATTACH_TP_MAX, "%s", sec + 7);
+		return 0;
+	}
 	if (strncmp(sec, "raw_tp/", 7) == 0) {
 		cat[0] = '\0';
 		snprintf(name, ATTACH_TP_MAX, "%s", sec + 7);
@@ -127,7 +133,8 @@ static int attach_parse_sec(const char *sec, char *cat, char *name)
 	}
 	if (strncmp(sec, "tracepoint/", 11) != 0 || !(slash = strchr(sec + 11, '/')) ||
 	    (size_t)(slash - (sec + 11)) >= ATTACH_CAT_MAX) {
-		diag_err("BPF program section %s: not tracepoint/CAT/NAME or raw_tp/NAME", sec);
+		diag_err("BPF program section %s: not tracepoint/CAT/NAME, raw_tp/NAME or tp_btf/NAME",
+			 sec);
 		return -EINVAL;
 	}
 	snprintf(cat, ATTACH_CAT_MAX, "%.*s", (int)(slash - (sec + 11)), sec + 11);
@@ -179,6 +186,14 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 	return 0;
 }
 
+/* What a link is, as a section name starts: CAT, raw_tp or tp_btf. */
+static const char *attach_kind(const struct attach_link *a)
+{
+	if (a->cat[0])
+		return a->cat;
+	return bpf_program__type(a->prog) == BPF_PROG_TYPE_TRACING ? "tp_btf" : "raw_tp";
+}
+
 int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *want_sc)
 {
 	s->attached = s->unwanted = 0;
@@ -196,13 +211,17 @@ int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *
 			continue;
 		}
 		if (!a->link) {
-			a->link = a->cat[0] ? bpf_program__attach_tracepoint(a->prog, a->cat, a->name) :
-					      bpf_program__attach_raw_tracepoint(a->prog, a->name);
+			if (a->cat[0])
+				a->link = bpf_program__attach_tracepoint(a->prog, a->cat, a->name);
+			else if (bpf_program__type(a->prog) == BPF_PROG_TYPE_TRACING)
+				a->link = bpf_program__attach_trace(a->prog); /* tp_btf */
+			else
+				a->link = bpf_program__attach_raw_tracepoint(a->prog, a->name);
 			if (!a->link) {
 				int err = -errno;
 
 				diag_err("cannot attach %s to %s/%s: %s", bpf_program__name(a->prog),
-					 a->cat[0] ? a->cat : "raw_tp", a->name, strerror(-err));
+					 attach_kind(a), a->name, strerror(-err));
 				return err;
 			}
 		}
@@ -216,8 +235,7 @@ void attach_describe(const struct attach_set *s, FILE *out)
 	fputs("agent-sentinel: attached:", out);
 	for (uint32_t i = 0; i < s->n; i++)
 		if (s->links[i].link)
-			fprintf(out, " %s/%s", s->links[i].cat[0] ? s->links[i].cat : "raw_tp",
-				s->links[i].name);
+			fprintf(out, " %s/%s", attach_kind(&s->links[i]), s->links[i].name);
 	fputc('\n', out);
 }
 

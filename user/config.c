@@ -22,6 +22,7 @@
 #include "loader.h"
 #include "proctable.h"
 #include "container/ccache.h"
+#include "agentid.h"
 #include "rules/engine.h"
 
 #define CONFIG_QUEUE_DEFAULT		16384u /* alerts waiting per output: ~0.1 s at 135,000 alerts/s, ~11 MiB at 700 B an alert, only while a reader lags */
@@ -99,7 +100,16 @@ static const struct config_key config_table[] = {
       CONFIG_CONTAINER_TIMEOUT_MAX),
     K("container_engines.max_entries", CONFIG_T_UINT, container_engines.max_entries, 1,
       CCACHE_MAX_ENTRIES),
+    K("agents.names", CONFIG_T_PATHS, agents.names, 0, 0),
+    K("agents.exe_paths", CONFIG_T_PATHS, agents.exe_paths, 0, 0),
 };
+/* a list key's count is the member after its array */
+_Static_assert(offsetof(struct config, n_rules_files) ==
+		       offsetof(struct config, rules_files) + sizeof(char **), "list layout");
+_Static_assert(offsetof(struct config, agents.n_names) ==
+		       offsetof(struct config, agents.names) + sizeof(char **), "list layout");
+_Static_assert(offsetof(struct config, agents.n_exe_paths) ==
+		       offsetof(struct config, agents.exe_paths) + sizeof(char **), "list layout");
 #undef K
 
 #define CONFIG_NKEYS (sizeof(config_table) / sizeof(config_table[0]))
@@ -263,6 +273,19 @@ int config_defaults(struct config *cfg)
 	cfg->container_engines.enabled = true;
 	cfg->container_engines.timeout_ms = CONFIG_CONTAINER_TIMEOUT_DEFAULT;
 	cfg->container_engines.max_entries = CCACHE_DEFAULT_ENTRIES;
+	{
+		static const char *const agents[] = AGENTID_DEFAULT_NAMES;
+		size_t n = sizeof(agents) / sizeof(agents[0]);
+
+		cfg->agents.names = calloc(n, sizeof(char *));
+		if (!cfg->agents.names)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			if (!(cfg->agents.names[cfg->agents.n_names++] = strdup(agents[i]))) {
+				config_free(cfg);
+				return -ENOMEM;
+			}
+	}
 	if (config_strset(&cfg->file_output.filename, "/var/log/agent-sentinel/events.json") ||
 	    config_strset(&cfg->syslog_output.tag, "agent-sentinel") ||
 	    config_strset(&cfg->syslog_output.socket, "/dev/log") ||

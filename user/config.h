@@ -106,6 +106,14 @@ struct config {
 		uint32_t timeout_ms; /* per request */
 		uint32_t max_entries; /* containers cached at once */
 	} container_engines;
+	/* which lineage entries are agents (user/agentid.h): names, used only
+	 * when no executable is pinned. Lists: the count follows the array. */
+	struct {
+		char **names;
+		size_t n_names;
+		char **exe_paths;
+		size_t n_exe_paths;
+	} agents;
 };
 
 enum config_type {

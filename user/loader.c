@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -277,11 +279,31 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 			return err;
 		}
 	}
+	{
+		int exes = bpf_map__fd(l->skel->maps.filter_exes);
+		struct as_exe_key { uint64_t ino; uint32_t dev, pad; } k;
+
+		while (bpf_map_get_next_key(exes, NULL, &k) == 0)
+			bpf_map_delete_elem(exes, &k);
+		for (size_t i = 0; i < o->filter_nexes && i < LOADER_FILTER_EXES_MAX; i++) {
+			uint8_t one = 1;
+
+			k = (struct as_exe_key){ o->filter_exes[i].ino, o->filter_exes[i].dev, 0 };
+			if (bpf_map_update_elem(exes, &k, &one, BPF_ANY)) {
+				int err = -errno;
+
+				diag_err("cannot fill the pre-filter's executable map: %s",
+					 strerror(-err));
+				return err;
+			}
+		}
+	}
 	/* cached verdicts were taken against the old names (0 means none) */
 	if (++l->skel->data->cfg_filter_gen == 0)
 		l->skel->data->cfg_filter_gen = 1;
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
-		if (o->filter_depth[t] && o->filter_depth[t] - 1 > walk)
+		if (o->filter_depth[t] && o->filter_depth[t] != LOADER_DEPTH_LINEAGE &&
+		    o->filter_depth[t] - 1 > walk)
 			walk = o->filter_depth[t] - 1;
 	l->skel->bss->cfg_filter_walk = walk;
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
@@ -341,5 +363,42 @@ int loader_seed_session(const struct loader *l, uint32_t pid, const char *sessio
 	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.sessions), &pid, id, BPF_NOEXIST) &&
 	    errno != EEXIST)
 		return -errno;
+	return 0;
+}
+
+#define LOADER_PIDFD_THREAD 0x80 /* PIDFD_THREAD (O_EXCL), Linux 6.9: a pidfd of one thread */
+
+/* Task storage is keyed by a pidfd from userspace. */
+static void loader_seed_task(int map, uint32_t tid, unsigned flags, const struct as_lineage *lin)
+{
+	int fd = (int)syscall(SYS_pidfd_open, (pid_t)tid, flags);
+
+	if (fd < 0)
+		return; /* exited meanwhile, or no thread pidfds on this kernel */
+	/* BPF_NOEXIST: a fork or exec seen meanwhile knows better */
+	bpf_map_update_elem(map, &fd, lin, BPF_NOEXIST);
+	close(fd);
+}
+
+int loader_seed_lineage(const struct loader *l, uint32_t pid, const struct as_lineage *lin)
+{
+	int map = bpf_map__fd(l->skel->maps.lineage);
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	loader_seed_task(map, pid, 0, lin);
+	/* every other thread has storage of its own (bpf/sentinel.bpf.h) */
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		unsigned long tid = strtoul(de->d_name, NULL, 10);
+
+		if (tid && tid != pid)
+			loader_seed_task(map, (uint32_t)tid, LOADER_PIDFD_THREAD, lin);
+	}
+	closedir(d);
 	return 0;
 }

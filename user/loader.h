@@ -22,6 +22,11 @@
 struct sentinel_bpf;
 
 #define LOADER_FILTER_NAMES_MAX 64 /* = AS_FILTER_NAMES_MAX in bpf/sentinel.bpf.h */
+#define LOADER_FILTER_EXES_MAX 64 /* = AS_FILTER_EXES_MAX */
+/* filter_depth: keep when any lineage entry's exec-time name is in
+ * filter_names or its executable in filter_exes (or an ancestor within the
+ * walk matches) */
+#define LOADER_DEPTH_LINEAGE 0xff
 
 struct loader_opts {
 	uint32_t ringbuf_bytes; /* power of two, >= page size */
@@ -30,6 +35,11 @@ struct loader_opts {
 	uint8_t filter_depth[AS_EV_MAX];
 	char filter_names[LOADER_FILTER_NAMES_MAX][AS_COMM_LEN];
 	size_t filter_nnames;
+	struct {
+		uint64_t ino;
+		uint32_t dev;
+	} filter_exes[LOADER_FILTER_EXES_MAX]; /* pinned agent executables */
+	size_t filter_nexes;
 	/* opens: which classes and path prefixes can match (when open_filtered;
 	 * otherwise every open is kept) */
 	int open_filtered;
@@ -56,6 +66,9 @@ int loader_ringbuf_fd(const struct loader *l);
 /* Tell the kernel side that pid belongs to an agent session (for processes
  * that were already running when we started). */
 int loader_seed_session(const struct loader *l, uint32_t pid, const char *session);
+/* Give pid (and each of its threads) the lineage /proc told (for processes
+ * that were already running when we started). */
+int loader_seed_lineage(const struct loader *l, uint32_t pid, const struct as_lineage *lin);
 /* Sum the per-CPU drop counters: drops[type] for each enum as_event_type. */
 int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <string.h>
+#include "agentid.h"
 #include "names.h"
 #include "prefilter.h"
 
@@ -45,8 +46,21 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 			lo->filter_depth[t] = 0;
 		else if (d == ENGINE_KF_NOTHING)
 			lo->want_types &= ~(1u << t); /* nothing can match: not even attached */
+		else if (d == ENGINE_KF_LINEAGE)
+			lo->filter_depth[t] = LOADER_DEPTH_LINEAGE;
 		else
 			lo->filter_depth[t] = d + 1;
+	}
+	{
+		size_t n;
+		const struct agentid_pin *p = agentid_pins(&n);
+
+		lo->filter_nexes = 0;
+		for (size_t i = 0; i < n && lo->filter_nexes < LOADER_FILTER_EXES_MAX; i++)
+			if (p[i].ino) {
+				lo->filter_exes[lo->filter_nexes].ino = p[i].ino;
+				lo->filter_exes[lo->filter_nexes++].dev = p[i].dev;
+			}
 	}
 	lo->filter_nnames = kf->nnames < LOADER_FILTER_NAMES_MAX ? kf->nnames : LOADER_FILTER_NAMES_MAX;
 	memcpy(lo->filter_names, kf->names, lo->filter_nnames * AS_COMM_LEN);
@@ -100,6 +114,8 @@ void prefilter_describe(const struct engine_kfilter *kf, FILE *out)
 			fprintf(out, " %s=all", names_event_kind(t));
 		else if (d == ENGINE_KF_NOTHING)
 			fprintf(out, " %s=off", names_event_kind(t));
+		else if (d == ENGINE_KF_LINEAGE)
+			fprintf(out, " %s=lineage", names_event_kind(t));
 		else
 			fprintf(out, " %s=aname[0..%u]", names_event_kind(t), d);
 	}

@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "clock.h"
 #include "abi.h"
+#include "agentid.h"
+#include "lineage.h"
 #include "procscan.h"
 
 #define PROCSCAN_ENVIRON_MAX (128 * 1024) /* bytes of /proc/PID/environ searched */
@@ -108,6 +111,69 @@ static size_t procscan_cgroups(char *file, char *out, size_t cap)
 	return len;
 }
 
+#define PROCSCAN_CHAIN_MAX 1024 /* real_parent hops followed before giving up */
+
+/* One /proc process as a lineage entry; its parent's pid in *ppid (0: none). */
+static int procscan_entry(const char *proc_root, uint32_t pid, struct as_lin_ent *le, uint32_t *ppid)
+{
+	char sbuf[1024], path[128], *comm_end, *comm;
+	unsigned long long start = 0;
+	struct stat st;
+	ssize_t n = read_file(proc_root, pid, "stat", sbuf, sizeof(sbuf) - 1);
+	int pp = 0;
+
+	if (n <= 0)
+		return -ENOENT;
+	sbuf[n] = 0;
+	comm_end = strrchr(sbuf, ')');
+	comm = strchr(sbuf, '(');
+	/* fields 3 (state), 4 (ppid) ... 22 (starttime, clock ticks after boot) */
+	if (!comm_end || !comm ||
+	    sscanf(comm_end + 1,
+		   " %*c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+		   &pp, &start) != 2)
+		return -EINVAL;
+	*comm_end = 0;
+	memset(le, 0, sizeof(*le));
+	/* the name now: /proc cannot tell the one the kernel gave at exec */
+	snprintf(le->comm, sizeof(le->comm), "%s", comm + 1);
+	le->pid = pid;
+	le->start_ns = start * (1000000000ull / (unsigned long long)sysconf(_SC_CLK_TCK));
+	snprintf(path, sizeof(path), "%s/%u/exe", proc_root, pid);
+	if (stat(path, &st) == 0) {
+		le->dev = (uint32_t)st.st_dev;
+		le->ino = st.st_ino;
+	}
+	*ppid = pp > 0 ? (uint32_t)pp : 0;
+	return 0;
+}
+
+/* What /proc can tell of a lineage: the real_parent chain as it is now, one
+ * entry per process (renames before start and reparenting are invisible),
+ * pushed from the oldest as the kernel would have pushed them; the agents
+ * (user/agentid.h) count as named, so they stay when the chain is longer
+ * than AS_LINEAGE_MAX. */
+void procscan_lineage(const char *proc_root, uint32_t pid, struct as_lineage *l)
+{
+	static struct as_lin_ent chain[PROCSCAN_CHAIN_MAX];
+	uint32_t n = 0, next;
+
+	memset(l, 0, sizeof(*l));
+	for (uint32_t p = pid; p && n < PROCSCAN_CHAIN_MAX; p = next, n++)
+		if (procscan_entry(proc_root, p, &chain[n], &next))
+			break;
+	while (n--) {
+		lineage_shift(l, l);
+		l->e[0] = chain[n];
+		l->forked &= (uint16_t)~1u;
+		if (agentid_is_agent(&chain[n], NULL))
+			l->named |= 1;
+		else
+			l->named &= (uint16_t)~1u;
+	}
+	l->flags |= AS_LIN_PROC;
+}
+
 long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, size_t cap)
 {
 	struct as_exec *x = buf;
@@ -157,6 +223,7 @@ long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, s
 	h->pid = h->tid = h->vpid = pid;
 	h->ppid = (uint32_t)ppid;
 	read_session(proc_root, pid, h);
+	procscan_lineage(proc_root, pid, &x->lin);
 
 	x->filename_len = 1;
 	*p++ = 0;

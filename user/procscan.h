@@ -19,6 +19,8 @@ typedef int (*procscan_cb)(const void *rec, size_t len, void *ctx);
 /* Build the record for one pid into buf (cap bytes); returns its size, or a
  * negative errno when the process is gone or unreadable. ts is wall-clock ns. */
 long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, size_t cap);
+/* What /proc tells of pid's lineage (its real_parent chain now). */
+void procscan_lineage(const char *proc_root, uint32_t pid, struct as_lineage *l);
 /* Call cb for every process under proc_root ("/proc"); returns how many. */
 int procscan_all(const char *proc_root, procscan_cb cb, void *ctx);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lineage.h"
 #include "proctable.h"
 #include "container/cgpath.h"
 
@@ -14,7 +15,25 @@
  * have made all of it (~20 MB) resident in time. */
 #define PROCTABLE_INITIAL_SLOTS 1024u
 
+struct pt_exe {
+	uint64_t ino;
+	uint32_t dev;
+	uint32_t _pad0;
+	char *path;
+};
+
+/* Freed lineages kept for reuse: a fork and an exit each would otherwise
+ * cost a malloc and a free of 648 bytes. */
+#define PROCTABLE_LIN_SPARE 1024
+
+struct pt_spare {
+	struct pt_spare *next;
+};
+
 struct proctable {
+	struct pt_exe exes[PROCTABLE_EXE_CACHE]; /* by identity hash; a collision replaces */
+	struct pt_spare *spare; /* lineage blocks to reuse */
+	uint32_t nspare;
 	struct proc_entry *slots;
 	uint32_t mask; /* slots - 1, a power of two minus one */
 	uint32_t max_slots; /* the most it grows to: load factor at most one half */
@@ -33,6 +52,57 @@ static int in_container(const struct proc_entry *e)
 static uint32_t pt_hash(uint32_t pid)
 {
 	return pid * 2654435761u;
+}
+
+static uint32_t pt_exe_slot(uint32_t dev, uint64_t ino)
+{
+	return (uint32_t)((ino * 0x9e3779b97f4a7c15ull) >> 40 ^ dev) % PROCTABLE_EXE_CACHE;
+}
+
+static void pt_exe_note(struct proctable *pt, uint32_t dev, uint64_t ino, const char *path)
+{
+	struct pt_exe *x;
+	char *dup;
+
+	if (!ino || !path || !path[0])
+		return;
+	x = &pt->exes[pt_exe_slot(dev, ino)];
+	if (x->path && x->ino == ino && x->dev == dev && !strcmp(x->path, path))
+		return;
+	dup = strdup(path);
+	if (!dup)
+		return;
+	free(x->path);
+	x->path = dup;
+	x->ino = ino;
+	x->dev = dev;
+}
+
+const char *proctable_exe_path(const struct proctable *pt, uint32_t dev, uint64_t ino)
+{
+	const struct pt_exe *x = &pt->exes[pt_exe_slot(dev, ino)];
+
+	return ino && x->path && x->ino == ino && x->dev == dev ? x->path : NULL;
+}
+
+_Static_assert(sizeof(struct as_lineage) >= sizeof(struct pt_spare), "a spare fits a lineage");
+
+static int entry_set_lineage(struct proctable *pt, struct proc_entry *e,
+			     const struct as_lineage *l)
+{
+	if (!e->lin && pt->spare) {
+		e->lin = (struct as_lineage *)(void *)pt->spare;
+		pt->spare = pt->spare->next;
+		pt->nspare--;
+	}
+	if (!e->lin) {
+		e->lin = malloc(sizeof(*e->lin));
+		if (!e->lin)
+			return -ENOMEM;
+	}
+	if (e->lin != l)
+		memcpy(e->lin, l, sizeof(*l));
+	return 0;
 }
 
 static void entry_clear_strings(struct proc_entry *e)
@@ -71,8 +141,18 @@ void proctable_free(struct proctable *pt)
 	if (!pt)
 		return;
 	for (uint32_t i = 0; i <= pt->mask; i++)
-		if (pt->slots[i].used)
+		if (pt->slots[i].used) {
 			entry_clear_strings(&pt->slots[i]);
+			free(pt->slots[i].lin);
+		}
+	for (uint32_t i = 0; i < PROCTABLE_EXE_CACHE; i++)
+		free(pt->exes[i].path);
+	while (pt->spare) {
+		struct pt_spare *next = pt->spare->next;
+
+		free(pt->spare);
+		pt->spare = next;
+	}
 	free(pt->slots);
 	free(pt);
 }
@@ -158,6 +238,16 @@ static void pt_remove(struct proctable *pt, struct proc_entry *e)
 	if (in_container(e) && pt->on_container)
 		pt->on_container(pt->on_container_ctx, e->container_id, NULL, e->container_type, -1);
 	entry_clear_strings(e);
+	if (e->lin && pt->nspare < PROCTABLE_LIN_SPARE) {
+		struct pt_spare *sp = (struct pt_spare *)(void *)e->lin;
+
+		sp->next = pt->spare;
+		pt->spare = sp;
+		pt->nspare++;
+	} else {
+		free(e->lin);
+	}
+	e->lin = NULL;
 	for (;;) {
 		uint32_t home;
 
@@ -313,6 +403,15 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, v2, all);
 	if (err)
 		return err;
+	{
+		const struct as_lineage *l = &ev->u.exec->lin;
+
+		if (l->n)
+			pt_exe_note(pt, l->e[0].dev, l->e[0].ino, ev->exe.s);
+		err = entry_set_lineage(pt, e, l);
+		if (err)
+			return err;
+	}
 	entry_parse_container(pt, e, all);
 	return 0;
 }
@@ -323,11 +422,23 @@ static int apply_fork(struct proctable *pt, const struct event *ev)
 	struct proc_entry *parent, *child;
 	struct proc_entry copy;
 
+	struct as_lineage lin;
+	static const struct as_lineage none;
+	int err;
+
 	child = pt_insert(pt, f->child_pid);
 	if (!child)
 		return -ENOSPC;
 	/* insertion may not move entries, but look the parent up afterwards anyway */
 	parent = pt_find(pt, ev->hdr->pid);
+	lineage_fork(&lin, parent && parent != child && parent->lin ? parent->lin : &none,
+		     f->child_pid, f->child_start_ns);
+	if (!parent || !parent->lin) { /* what the header tells of the creator */
+		memcpy(lin.e[0].comm, ev->hdr->comm, AS_COMM_LEN);
+	}
+	err = entry_set_lineage(pt, child, &lin);
+	if (err)
+		return err;
 	if (!parent || parent == child) {
 		entry_header(child, ev->hdr);
 		child->ppid = ev->hdr->pid;

@@ -35,6 +35,9 @@ struct proc_entry {
 	char container_id[PROCTABLE_CONTAINER_ID_LEN + 1]; /* "host" outside containers */
 	char session[AS_SESSION_MAX]; /* agent session id, "" none */
 	uint32_t exe_flags; /* AS_XF_EXE_* of the exec */
+	/* the lineage (bpf/events.h): the exec's or /proc's, a fork's derived
+	 * from its creator's as the kernel derives it; NULL unknown */
+	struct as_lineage *lin;
 	uint8_t used; /* slot state, private to proctable.c */
 	uint8_t container_type; /* enum cgpath_type: how container_id was recognised */
 	uint8_t _pad0[2];
@@ -63,6 +66,11 @@ static inline int proctable_retires(unsigned type)
 	return type == AS_EV_EXIT;
 }
 uint32_t proctable_count(const struct proctable *pt);
+/* The path of the executable with this identity (a lineage entry's), as the
+ * last exec or /proc snapshot of it said; NULL when not seen. Remembered for
+ * PROCTABLE_EXE_CACHE identities at most. */
+#define PROCTABLE_EXE_CACHE 4096
+const char *proctable_exe_path(const struct proctable *pt, uint32_t dev, uint64_t ino);
 uint64_t proctable_untracked(const struct proctable *pt); /* inserts refused: table full */
 
 /* Parse Falco's container id from a cgroup path list; writes "host" when none. */

@@ -23,3 +23,10 @@ int floor_raw_tp(void *ctx)
 {
 	return 0;
 }
+
+/* a BTF tracepoint's target is fixed at load: agent-sentinel has one */
+SEC("tp_btf/sched_process_fork")
+int floor_tp_btf(void *ctx)
+{
+	return 0;
+}

@@ -148,6 +148,8 @@ static const struct bad_value {
 	const char *msg;   /* after "KEY: " */
 } bad_values[] = {
     {"rules_files", "{a: 1}", "expected a list of paths, got a mapping"},
+    {"agents.names", "{a: 1}", "expected a list of paths, got a mapping"},
+    {"agents.exe_paths", "{a: 1}", "expected a list of paths, got a mapping"},
     {"json_output", "maybe", "expected true or false, got \"maybe\""},
     {"priority", "loud",
      "expected one of emergency, alert, critical, error, warning, notice, informational, "

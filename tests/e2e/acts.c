@@ -45,6 +45,7 @@
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
+ *            after-ms N OP ARGS... (sleep N ms, then OP)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
@@ -90,6 +91,7 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -962,6 +964,14 @@ static int run(int argc, char **argv)
 
 		if (setgroups(0, NULL) || setgid(u) || setuid(u))
 			return report(-errno);
+		return run(argc - 2, argv + 2);
+	}
+	if (!strcmp(op, "after-ms") && argc >= 3) {
+		/* OP once N ms have passed since this process started */
+		struct timespec ts = { .tv_sec = atol(argv[1]) / 1000,
+				       .tv_nsec = atol(argv[1]) % 1000 * 1000000L };
+
+		nanosleep(&ts, NULL);
 		return run(argc - 2, argv + 2);
 	}
 	if (!strcmp(op, "thread") && argc >= 2) {

@@ -584,6 +584,17 @@ class Files(EventCase):
         self.assertEqual(e["proc.pexe"], argv[0].decode(), e)
         self.assertTrue(e["proc.pcmdline"].endswith(" " + " ".join(sys.argv)), e)
 
+    def test_process_duration(self):
+        """proc.duration: nanoseconds since the process started."""
+        with Acts("evt.type = chmod and proc.name = as-acts", ["proc.duration"]) as a:
+            t0 = time.monotonic()
+            p, r = a.run("after-ms", 600, "chmod", self.f, "0644")
+            wall = time.monotonic() - t0
+        self.assertEqual(r, ["0"])
+        d = self.one(a, p, "chmod")["proc.duration"]
+        self.assertGreaterEqual(d, 600 * 10**6)
+        self.assertLess(d, wall * 10**9)
+
     def test_capability_sets(self):
         """Every event carries the thread's capabilities: root's bounding set
         after an exec as root, nothing as nobody."""
@@ -700,6 +711,23 @@ class Network(EventCase):
         self.addCleanup(self.udp2.close)
         self.udp2_port = self.udp2.getsockname()[1]
         return self.udp2_port
+
+    def test_server_names_from_the_rules(self):
+        """fd.sip.name: a host name a rule names is resolved in the
+        background, as Falco does, and matches the address it resolves to
+        (localhost: 127.0.0.1, from /etc/hosts); 127.0.0.2 is not it."""
+        with Acts("evt.type = sendto and fd.sip.name = localhost and proc.name = as-acts",
+                  ["fd.sip", "fd.sip.name"]) as a:
+            hits = []
+            for _ in range(10):  # the resolution runs beside the events: give it time
+                hits.append(a.run("sendto-udp", "127.0.0.1", self.uport)[0])
+                time.sleep(0.5)
+            miss = a.run("sendto-udp", "127.0.0.2", self.uport)[0]
+        self.assertNotIn("not supported", a.sentinel.stderr)
+        got = [x for x in a.alerts if x["proc.pid"] in hits + [miss]]
+        self.assertTrue(got, a.sentinel.stderr)
+        self.assertTrue(all(x["proc.pid"] in hits and x["fd.sip"] == "127.0.0.1" and
+                            x["fd.sip.name"] == "localhost" for x in got), got)
 
     def test_bind(self):
         port = free_tcp_port()

@@ -546,7 +546,10 @@ static void test_reject_type_syscall_mismatch(void **state)
 		{ AS_EV_SETID, AS_SC_CAPSET },	{ AS_EV_CAPSET, AS_SC_SETUID },
 		{ AS_EV_CONNECT, AS_SC_MAX },	{ AS_EV_SETID, 0xffff },
 	};
-	unsigned char buf[sizeof(struct as_connect)] __attribute__((aligned(8)));
+	/* room for the largest fixed part: the exec record's, lineage and all */
+	unsigned char buf[sizeof(struct as_exec) > sizeof(struct as_connect) ?
+				  sizeof(struct as_exec) : sizeof(struct as_connect)]
+		__attribute__((aligned(8)));
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		size_t len;

@@ -91,6 +91,8 @@ size_t engine_rule_count(const struct engine *e);
 #define ENGINE_KF_NAMES_MAX 64 /* distinct names the kernel tests; more: no filter */
 #define ENGINE_KF_ANY 0xff
 #define ENGINE_KF_NOTHING 0xfe
+/* any lineage entry (or an ancestor) named: proc.lineage.name, agent.ancestor.* */
+#define ENGINE_KF_LINEAGE 0xfd
 
 /* Opens (kfopen.c): which classes (bit per AS_OPEN_OK | _READ | _WRITE
  * combination) some rule can match, and per class the path prefixes fd.name

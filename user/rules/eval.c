@@ -285,16 +285,16 @@ int eval_cmp_const(const struct cmp *c, const struct fval *v)
 	return c->rslot < 0 && cmp_value(NULL, c, v);
 }
 
-/* proc.aname / proc.apid with no index: any ancestor from the parent up */
+/* A field with no index that means any: proc.aname / proc.apid any ancestor
+ * from the parent up, proc.lineage.* any entry (fields_any_range) */
 static int eval_any(struct evctx *ctx, const struct cmp *c, const struct slot *s)
 {
-	const struct as_hdr *h = ctx->ev->hdr;
-	int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS;
+	int first, n = fields_any_range(ctx, s->field, &first);
 	struct fval v;
 
 	if (c->op == OP_EXISTS)
-		return n > 0;
-	for (int i = 1; i <= n; i++) {
+		return n >= first;
+	for (int i = first; i <= n; i++) {
 		fields_extract(ctx, s->field, i, NULL, &v, NULL, 0);
 		if (cmp_value(ctx, c, &v))
 			return 1;

@@ -14,6 +14,8 @@
 #include "clock.h"
 #include "sctable.h"
 #include "container.h"
+#include "agentid.h"
+#include "lineage.h"
 
 #define FIELD_ROW(id, n, t, f, d) [F_##id] = { .name = n, .type = t, .flags = f, .doc = d },
 const struct field_info fields_table[F_MAX] = { FIELD_LIST(FIELD_ROW) };
@@ -1035,6 +1037,147 @@ static void extract_exec_prev(const struct event *ev, int f, struct fval *v, cha
 	}
 }
 
+/* ---- lineage ---- */
+
+/* The process's lineage: an exec's or snapshot's own, else the table's. */
+static const struct as_lineage *lineage_of(struct evctx *c)
+{
+	const struct proc_entry *pe;
+
+	if (has_exec_strings(c->ev) && c->ev->res >= 0 && c->ev->u.exec->lin.n)
+		return &c->ev->u.exec->lin;
+	pe = entry(c);
+	return pe && pe->lin && pe->lin->n ? pe->lin : NULL;
+}
+
+/* Entry i's executable path: what an exec of that identity said, or the
+ * process's own for its own exec. */
+static const char *lineage_exe(struct evctx *c, const struct as_lineage *l, int i)
+{
+	const char *p = c->pt ? proctable_exe_path(c->pt, l->e[i].dev, l->e[i].ino) : NULL;
+
+	if (!p && i == 0 && !(l->forked & 1))
+		p = proc_str(c, &c->ev->exe, offsetof(struct proc_entry, exe));
+	return p;
+}
+
+/* Index of the nearest agent in the lineage, or -1. */
+static int lineage_agent(struct evctx *c, const struct as_lineage *l)
+{
+	for (int i = 0; i < l->n && i < AS_LINEAGE_MAX; i++)
+		if (agentid_is_agent(&l->e[i], lineage_exe(c, l, i)))
+			return i;
+	return -1;
+}
+
+int fields_any_range(struct evctx *c, int f, int *first)
+{
+	const struct as_lineage *l;
+
+	if (f != F_PROC_LINEAGE_NAME && f != F_PROC_LINEAGE_PID && f != F_PROC_LINEAGE_EXEPATH) {
+		*first = 1; /* proc.aname, proc.apid: from the parent up */
+		return c->ev->hdr->n_anc < AS_MAX_ANCESTORS ? c->ev->hdr->n_anc : AS_MAX_ANCESTORS;
+	}
+	*first = 0;
+	l = lineage_of(c);
+	return l ? (l->n < AS_LINEAGE_MAX ? l->n : AS_LINEAGE_MAX) - 1 : -1;
+}
+
+/* /agent-sandbox/<session> as whole components of the cgroup path */
+static int in_sandbox_cgroup(const char *cg, const char *sess)
+{
+	static const char dir[] = "/agent-sandbox/";
+	size_t ls = strlen(sess);
+
+	for (const char *p = cg ? strstr(cg, dir) : NULL; p; p = strstr(p + 1, dir)) {
+		const char *q = p + sizeof(dir) - 1;
+
+		if (!strncmp(q, sess, ls) && (q[ls] == 0 || q[ls] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+static void extract_lineage(struct evctx *c, int f, int32_t idx, struct fval *v, char *buf,
+			    size_t cap)
+{
+	const struct as_lineage *l = lineage_of(c);
+	const struct as_hdr *h = c->ev->hdr;
+	const char *s;
+	int i;
+
+	if (f == F_AGENT_SANDBOXED) {
+		const struct proc_entry *pe;
+		const char *sess = h->session;
+
+		if (!sess[0] && (pe = entry(c)))
+			sess = pe->session;
+		if (sess[0])
+			set_bool(v, h->seccomp != 0 &&
+					    in_sandbox_cgroup(proc_str(c, &c->ev->cgroup,
+								       offsetof(struct proc_entry, cgroup)),
+							      sess));
+		return;
+	}
+	if (!l)
+		return;
+	switch (f) {
+	case F_PROC_LINEAGE_LEN:
+		set_num(v, l->n);
+		return;
+	case F_PROC_LINEAGE_TRUNCATED:
+		set_bool(v, !!(l->flags & AS_LIN_TRUNC));
+		return;
+	case F_PROC_IS_REPARENTED:
+		i = lineage_creator(l, h->pid);
+		if (i >= 0)
+			set_bool(v, l->e[i].pid != h->ppid);
+		return;
+	case F_AGENT_ANCESTOR_NAME:
+	case F_AGENT_ANCESTOR_PID:
+	case F_AGENT_ANCESTOR_EXEPATH:
+		i = lineage_agent(c, l);
+		if (i < 0)
+			return;
+		if (f == F_AGENT_ANCESTOR_NAME)
+			set_comm(v, l->e[i].comm);
+		else if (f == F_AGENT_ANCESTOR_PID)
+			set_num(v, l->e[i].pid);
+		else
+			set_cstr(v, lineage_exe(c, l, i));
+		return;
+	default:
+		break;
+	}
+	if (idx < 0) { /* in an output: every entry, [0] first */
+		size_t pos = 0;
+
+		buf[0] = 0;
+		for (i = 0; i < l->n && i < AS_LINEAGE_MAX && pos + 32 < cap; i++) {
+			if (f == F_PROC_LINEAGE_NAME)
+				pos += (size_t)snprintf(buf + pos, cap - pos, "%s%.*s", i ? " " : "",
+							AS_COMM_LEN, l->e[i].comm);
+			else if (f == F_PROC_LINEAGE_PID)
+				pos += (size_t)snprintf(buf + pos, cap - pos, "%s%u", i ? " " : "",
+							l->e[i].pid);
+			else
+				pos += (size_t)snprintf(buf + pos, cap - pos, "%s%s", i ? " " : "",
+							(s = lineage_exe(c, l, i)) ? s : "?");
+		}
+		set_str(v, buf, pos);
+		v->type = T_STR;
+		return;
+	}
+	if (idx >= l->n || idx >= AS_LINEAGE_MAX)
+		return;
+	if (f == F_PROC_LINEAGE_NAME)
+		set_comm(v, l->e[idx].comm);
+	else if (f == F_PROC_LINEAGE_PID)
+		set_num(v, l->e[idx].pid);
+	else
+		set_cstr(v, lineage_exe(c, l, idx));
+}
+
 /* Ancestor idx: 0 is the process itself, 1 its parent. */
 static int ancestor(const struct as_hdr *h, int32_t idx, const char **comm, uint32_t *pid)
 {
@@ -1300,6 +1443,18 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 		break;
 	case F_THREAD_NO_NEW_PRIVS:
 		set_bool(v, !!(h->sflags & AS_SF_NO_NEW_PRIVS));
+		break;
+	case F_PROC_LINEAGE_NAME:
+	case F_PROC_LINEAGE_PID:
+	case F_PROC_LINEAGE_EXEPATH:
+	case F_PROC_LINEAGE_LEN:
+	case F_PROC_LINEAGE_TRUNCATED:
+	case F_AGENT_ANCESTOR_NAME:
+	case F_AGENT_ANCESTOR_PID:
+	case F_AGENT_ANCESTOR_EXEPATH:
+	case F_PROC_IS_REPARENTED:
+	case F_AGENT_SANDBOXED:
+		extract_lineage(c, f, idx, v, buf, cap);
 		break;
 	default:
 		extract_fd(c, f, v, buf, cap);

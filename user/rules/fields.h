@@ -112,7 +112,17 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_EXEC_PREV_EGID, "proc.exec_prev_egid", T_NUM, 0, "Not in Falco, exec only: effective gid before the exec") \
 	FIELD(PROC_EXEC_PREV_CAP_PERMITTED, "proc.exec_prev_cap_permitted", T_STR, FF_BUF, "Not in Falco, exec only: permitted capabilities before the exec") \
 	FIELD(THREAD_SECCOMP, "thread.seccomp_mode", T_NUM, 0, "Not in Falco: seccomp mode of the thread (0 off, 1 strict, 2 filter)") \
-	FIELD(THREAD_NO_NEW_PRIVS, "thread.no_new_privs", T_BOOL, 0, "Not in Falco: no_new_privs is set on the thread")
+	FIELD(THREAD_NO_NEW_PRIVS, "thread.no_new_privs", T_BOOL, 0, "Not in Falco: no_new_privs is set on the thread") \
+	FIELD(PROC_LINEAGE_NAME, "proc.lineage.name", T_STR, FA_IDX | FA_ANY, "Not in Falco: exec-time name (the kernel's comm at exec, before any prctl rename) of lineage entry [N]: [0] the process (its last exec, or its creator's image before it execs), then its creators' and earlier images', newest first, across reparenting and any depth (16 kept: the oldest 8 and the newest); no index: any entry, [0] included") \
+	FIELD(PROC_LINEAGE_PID, "proc.lineage.pid", T_NUM, FA_IDX | FA_ANY, "Not in Falco: pid of lineage entry [N] (the process that exec'd that image or was forked with it); no index: any entry") \
+	FIELD(PROC_LINEAGE_EXEPATH, "proc.lineage.exepath", T_STR, FA_IDX | FA_ANY, "Not in Falco: executable path of lineage entry [N], as its exec or the /proc snapshot said; no index: any entry") \
+	FIELD(PROC_LINEAGE_LEN, "proc.lineage.len", T_NUM, 0, "Not in Falco: entries in the lineage (at most 16)") \
+	FIELD(PROC_LINEAGE_TRUNCATED, "proc.lineage.truncated", T_BOOL, 0, "Not in Falco: the lineage lost entries (more than 16, or a process alive at start that /proc told only its parents now)") \
+	FIELD(AGENT_ANCESTOR_NAME, "agent.ancestor.name", T_STR, 0, "Not in Falco: exec-time name of the nearest lineage entry that is an agent (agents.exe_paths when set, else agents.names: claude, node, agent-bwrap, mcp-launch); the process itself counts") \
+	FIELD(AGENT_ANCESTOR_PID, "agent.ancestor.pid", T_NUM, 0, "Not in Falco: pid of the nearest agent in the lineage") \
+	FIELD(AGENT_ANCESTOR_EXEPATH, "agent.ancestor.exepath", T_STR, 0, "Not in Falco: executable path of the nearest agent in the lineage") \
+	FIELD(PROC_IS_REPARENTED, "proc.is_reparented", T_BOOL, 0, "Not in Falco: the current parent is not the process that created it (its creator exited, or CLONE_PARENT)") \
+	FIELD(AGENT_SANDBOXED, "agent.sandboxed", T_BOOL, 0, "Not in Falco, only for a process with an agent.session: seccomp is on for the thread and its cgroup is agent-sandbox/<agent.session> or below")
 
 #define FIELD_ENUM(id, name, type, flags, doc) F_##id,
 enum field_id { FIELD_LIST(FIELD_ENUM) F_MAX };

@@ -14,12 +14,19 @@
  *   P(proc.pname ...)                  = depth 1
  *   P(proc.aname[N] ...)               = depth N ("some ancestor <= N" is weaker)
  *   P(proc.aname ... (any ancestor))   = depth AS_MAX_ANCESTORS
+ *   P(proc.lineage.name[N] | no index ...) = names {x...} anywhere in the
+ *                                        lineage (ENGINE_KF_LINEAGE)
+ *   P(agent.ancestor.name = x | in ...)  = names {x...} in the lineage
+ *   P(agent.ancestor.* anything else)    = the agent names (agentid) in the
+ *                                        lineage; the kernel also matches
+ *                                        pinned executables by inode
  *   P(false) = nothing; P(anything else) = anything.
  * Negations are pushed down first (De Morgan), so "not (a or b)" counts as
  * "not a and not b".
  */
 #include <stdlib.h>
 #include <string.h>
+#include "agentid.h"
 #include "names.h"
 #include "rules.h"
 
@@ -76,8 +83,25 @@ static void kf_cmp(const struct ast *a, struct kfilter *k)
 	long depth;
 
 	kf_anything(k);
-	if (a->lhs.nxf || a->has_rfield ||
-	    (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))
+	if (a->lhs.nxf)
+		return;
+	if ((f == F_AGENT_ANCESTOR_NAME || f == F_AGENT_ANCESTOR_PID ||
+	     f == F_AGENT_ANCESTOR_EXEPATH) &&
+	    (f != F_AGENT_ANCESTOR_NAME || a->has_rfield ||
+	     (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))) {
+		/* true only with an agent in the lineage: its names */
+		char names[KF_NAMES_MAX][AS_COMM_LEN];
+		size_t n = agentid_filter_names(names, KF_NAMES_MAX);
+
+		if (!n)
+			return;
+		k->kind = KF_NAMES;
+		k->depth = ENGINE_KF_LINEAGE;
+		k->nnames = n;
+		memcpy(k->names, names, n * AS_COMM_LEN);
+		return;
+	}
+	if (a->has_rfield || (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))
 		return;
 	if (f == F_PROC_NAME && !a->lhs.has_arg)
 		depth = 0;
@@ -87,10 +111,12 @@ static void kf_cmp(const struct ast *a, struct kfilter *k)
 		depth = AS_MAX_ANCESTORS; /* any ancestor */
 	else if (f == F_PROC_ANAME)
 		depth = strtol(a->lhs.arg, NULL, 10);
+	else if (f == F_PROC_LINEAGE_NAME || f == F_AGENT_ANCESTOR_NAME)
+		depth = ENGINE_KF_LINEAGE; /* the kernel tests every entry */
 	else
 		return;
 	k->kind = KF_NAMES;
-	if (depth > AS_MAX_ANCESTORS) { /* never captured: never true */
+	if (depth > AS_MAX_ANCESTORS && depth != ENGINE_KF_LINEAGE) { /* never captured: never true */
 		k->kind = KF_NONE;
 		return;
 	}
@@ -292,8 +318,8 @@ int engine_kfilter_pass(const struct engine_kfilter *kf, const struct event *ev)
 		return 0;
 	if (h->type == AS_EV_OPEN && !kfopen_pass(&kf->open, engine_open_class(ev), ev->path.s))
 		return 0;
-	if (d == ENGINE_KF_ANY)
-		return 1;
+	if (d == ENGINE_KF_ANY || d == ENGINE_KF_LINEAGE)
+		return 1; /* the kernel's lineage test: not in the record */
 	for (unsigned i = 0; i <= d && i <= h->n_anc; i++) {
 		const char *comm = i ? h->anc[i - 1].comm : h->comm;
 

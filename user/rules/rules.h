@@ -499,6 +499,9 @@ int eval_rule(struct evctx *c, const struct rule *r);
 int eval_cmp_const(const struct cmp *c, const struct fval *v);
 void fields_extract(struct evctx *c, int f, int32_t idx, const char *arg, struct fval *v,
 		    char *buf, size_t cap);
+/* The indexes a field with FA_ANY and no index ranges over: first..return
+ * value (empty when below first). */
+int fields_any_range(struct evctx *c, int f, int *first);
 /* Fields read straight from the record (no buffer, no process table): for
  * such a field of this event fill v and return 1, else 0 (fields_extract then
  * works it out). fields_direct_ok(f): f may be one. */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Which lineage entries are agents (agent.ancestor.*, agent.sandboxed, the
+ * kernel's lineage pre-filter). Two ways, from the configuration:
+ *   agents.exe_paths: [/usr/bin/claude, ...]  pinned executables: an entry
+ *       is an agent when its executable is one of them (same inode, or the
+ *       same path), whatever it is called; a process that merely calls
+ *       itself claude is not one;
+ *   agents.names: [claude, node, agent-bwrap, mcp-launch]  (the default)
+ *       used only when no executable is pinned: an entry is an agent when
+ *       its exec-time name is one of them.
+ */
+#ifndef AS_AGENTID_H
+#define AS_AGENTID_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "abi.h"
+
+#define AGENTID_MAX 64 /* names or pinned paths: the kernel's filter maps hold 64 each */
+#define AGENTID_DEFAULT_NAMES { "claude", "node", "agent-bwrap", "mcp-launch" }
+
+struct agentid_pin {
+	char *path;
+	uint64_t ino; /* 0: the path did not exist when configured */
+	uint32_t dev; /* st_dev, the kernel's new_encode_dev() form */
+};
+
+/* Replace the agent set; paths must be absolute (-EINVAL, one line on
+ * stderr naming it). Names longer than a comm (15 bytes) never match. */
+int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t npaths);
+void agentid_free(void);
+/* Is this lineage entry (exe: its path, NULL unknown) an agent? */
+int agentid_is_agent(const struct as_lin_ent *e, const char *exe);
+/* The pinned executables ([0..n)), NULL when none. */
+const struct agentid_pin *agentid_pins(size_t *n);
+/* The names the kernel pre-filter tests for "an agent is in the lineage":
+ * the configured names, or with pins the pinned files' names (the kernel
+ * also matches pins by inode). Returns how many, at most max. */
+size_t agentid_filter_names(char (*out)[AS_COMM_LEN], size_t max);
+
+#endif /* AS_AGENTID_H */
