@@ -4,8 +4,10 @@
  * and the compiler from the AST (macros inlined) to straight-line code with
  * short-circuit jumps over one boolean register.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,7 @@ struct parser {
 
 static const char *const xform_names[XF_MAX] = {
 	[XF_TOLOWER] = "tolower", [XF_TOUPPER] = "toupper",
-	[XF_BASENAME] = "basename", [XF_LEN] = "len",
+	[XF_BASENAME] = "basename", [XF_LEN] = "len", [XF_B64] = "b64",
 };
 
 /* binary operators as data: keyword, precedence, AST kind */
@@ -167,9 +169,23 @@ static int parse_value(struct parser *p, struct ast *a, int in_list)
 {
 	struct tok t;
 	char *q = NULL;
-	int r = lex_quoted(&p->l, &t, &q);
+	const char *why = NULL;
+	size_t at = 0;
+	int r = lex_quoted(&p->l, &t, &q, &why, &at);
 	char buf[32];
 
+	if (r == -ENOMEM) {
+		perr(p, p->l.pos, "out of memory");
+		return r;
+	}
+	if (r == -2) {
+		if (!strncmp(why, "unsupported", 11))
+			perr(p, at, "unsupported escape sequence '\\%c' in a quoted string",
+			     p->l.s[at + 1]);
+		else
+			perr(p, at, "%s", why);
+		return -EINVAL;
+	}
 	if (r < 0) {
 		perr(p, t.off, "unterminated quoted string");
 		return -EINVAL;
@@ -229,6 +245,8 @@ static int parse_list(struct parser *p, struct ast *a)
 	}
 }
 
+static int lex_xform(struct parser *p);
+
 /* field, [arg], or transformer(field) */
 static int parse_fref(struct parser *p, struct fref *f)
 {
@@ -238,18 +256,9 @@ static int parse_fref(struct parser *p, struct fref *f)
 	lex_ws(&p->l);
 	f->off = p->l.pos;
 	for (;;) {
-		int x, found = 0;
+		int x = lex_xform(p);
 
-		for (x = XF_TOLOWER; x < XF_MAX; x++) {
-			size_t save = p->l.pos;
-
-			if (lex_keyword(&p->l, xform_names[x]) && lex_char(&p->l, '(')) {
-				found = 1;
-				break;
-			}
-			p->l.pos = save;
-		}
-		if (!found)
+		if (x < 0)
 			break;
 		if (f->nxf >= COND_MAX_XFORMS) {
 			perr(p, p->l.pos, "more than %d nested transformers", COND_MAX_XFORMS);
@@ -284,6 +293,59 @@ static int parse_fref(struct parser *p, struct fref *f)
 	return f->name ? 0 : -ENOMEM;
 }
 
+/* A transformer name followed by '(' at pos (consumed); -1 when none. */
+static int lex_xform(struct parser *p)
+{
+	for (int x = XF_TOLOWER; x < XF_MAX; x++) {
+		size_t save = p->l.pos;
+
+		if (lex_keyword(&p->l, xform_names[x]) && lex_char(&p->l, '('))
+			return x;
+		p->l.pos = save;
+	}
+	return -1;
+}
+
+/*
+ * The right-hand side as a field, as libsinsp reads it: val(field), where
+ * the field takes no transformer, or a transformer around a field (or
+ * around another transformer). 1 parsed into a->rhs, 0 none here, -EINVAL.
+ */
+static int parse_rhs_field(struct parser *p, struct ast *a)
+{
+	struct lex save = p->l;
+	char buf[32];
+	size_t at;
+
+	lex_ws(&p->l);
+	at = p->l.pos;
+	if (lex_keyword(&p->l, "val") && lex_char(&p->l, '(')) {
+		lex_ws(&p->l);
+		if (lex_xform(p) >= 0) {
+			perr(p, p->l.pos, "val() takes a field, not a transformer");
+			return -EINVAL;
+		}
+		a->has_rfield = 1;
+		if (parse_fref(p, &a->rhs))
+			return -EINVAL;
+		if (!lex_char(&p->l, ')')) {
+			near(p, buf, sizeof(buf));
+			perr(p, p->l.pos, "expected ')' after val(, found %s", buf);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	p->l = save;
+	lex_ws(&p->l);
+	if (lex_xform(p) >= 0) {
+		p->l.pos = at;
+		a->has_rfield = 1;
+		return parse_fref(p, &a->rhs) ? -EINVAL : 1;
+	}
+	p->l = save;
+	return 0;
+}
+
 static struct ast *parse_expr(struct parser *p, int min_prec);
 
 static struct ast *parse_check(struct parser *p)
@@ -291,7 +353,7 @@ static struct ast *parse_check(struct parser *p)
 	struct ast *a;
 	struct tok t;
 	size_t start, oplen;
-	int op;
+	int op, rc;
 	char buf[32];
 
 	lex_ws(&p->l);
@@ -343,6 +405,15 @@ static struct ast *parse_check(struct parser *p)
 	if (!a)
 		return NULL;
 	a->src = p->t;
+	{
+		struct lex save = p->l;
+
+		if (lex_keyword(&p->l, "val") && lex_char(&p->l, '(')) {
+			perr(p, start, "val() can only be used on the right of an operator");
+			goto fail;
+		}
+		p->l = save;
+	}
 	if (parse_fref(p, &a->lhs))
 		goto fail;
 	lex_ws(&p->l);
@@ -357,29 +428,15 @@ static struct ast *parse_check(struct parser *p)
 	switch (ops_table[op].kind) {
 	case OK_UNARY:
 		break;
-	case OK_LIST:
-		if (parse_list(p, a))
+	default:
+		rc = parse_rhs_field(p, a);
+		if (rc < 0)
 			goto fail;
-		break;
-	default: {
-		struct lex save = p->l;
-
-		if (lex_keyword(&p->l, "val") && lex_char(&p->l, '(')) {
-			a->has_rfield = 1;
-			if (parse_fref(p, &a->rhs))
-				goto fail;
-			if (!lex_char(&p->l, ')')) {
-				near(p, buf, sizeof(buf));
-				perr(p, p->l.pos, "expected ')' after val(, found %s", buf);
-				goto fail;
-			}
+		if (rc > 0)
 			break;
-		}
-		p->l = save;
-		if (parse_value(p, a, 0))
+		if (ops_table[op].kind == OK_LIST ? parse_list(p, a) : parse_value(p, a, 0))
 			goto fail;
 		break;
-	}
 	}
 	return a;
 fail:
@@ -506,6 +563,36 @@ static void cerr(struct cond_err *err, const struct ast *at, int unsupported, co
 	va_end(ap);
 }
 
+/* The type an operator is checked against (ops.h OT_*): the slot's, but an
+ * IP address field apart from other strings, as libsinsp has it. */
+#define CHECK_T_IP 3 /* bit 1 << 3 is OT_IP */
+
+static int check_type(const struct slot *sl)
+{
+	if (sl->type == T_STR && sl->xform == XF_NONE && (fields_table[sl->field].flags & FF_IP))
+		return CHECK_T_IP;
+	return sl->type;
+}
+
+static const char *check_type_name(int t)
+{
+	return t == CHECK_T_IP ? "IP address" : fields_type_name(t);
+}
+
+/* An IP address constant in the text the field prints (inet_ntop's), so
+ * that equal addresses compare equal however they are written; NULL when
+ * v is not an address. */
+static char *ip_canonical(const char *v)
+{
+	unsigned char a[sizeof(struct in6_addr)];
+	char out[INET6_ADDRSTRLEN];
+	int fam = strchr(v, ':') ? AF_INET6 : AF_INET;
+
+	if (inet_pton(fam, v, a) != 1 || !inet_ntop(fam, a, out, sizeof(out)))
+		return NULL;
+	return strdup(out);
+}
+
 static int find_or_add_slot(struct engine *e, const struct slot *k)
 {
 	struct slot *s;
@@ -611,10 +698,11 @@ int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err)
 				  .any = 0 };
 		char t2[600];
 
-		if (e->slots[s].type != T_STR) {
-			cerr(err, NULL, 0, "transformer %s() needs a string, '%s' is a %s",
+		if (check_type(&e->slots[s]) != T_STR) {
+			cerr(err, NULL, 0, "transformer %s() needs a string, '%s' is a%s %s",
 			     xform_names[f->xf[i]], e->slots[s].text,
-			     fields_type_name(e->slots[s].type));
+			     check_type(&e->slots[s]) == CHECK_T_IP ? "n" : "",
+			     check_type_name(check_type(&e->slots[s])));
 			return -EINVAL;
 		}
 		if (e->slots[s].any) {
@@ -685,6 +773,7 @@ void cond_free_cmp(struct cmp *c)
 		free(c->set[i]);
 	free(c->set);
 	free(c->setlen);
+	free(c->setwild);
 	free(c->nset);
 	free(c->skip);
 	free(c->ckeys);
@@ -891,6 +980,27 @@ static int cmp_specialise(struct cmp *c, const struct slot *sl)
 	}
 }
 
+/* pmatch prefixes with wildcards (eval.c pmatch_wild): their component
+ * counts; components past UCHAR_MAX count as that many. 0 or -ENOMEM. */
+static int pmatch_wildcards(struct cmp *c)
+{
+	for (size_t i = 0; i < c->nsetv; i++) {
+		unsigned n = 1;
+
+		if (!strpbrk(c->set[i], "*?["))
+			continue;
+		if (!c->setwild) {
+			c->setwild = calloc(c->nsetv, 1);
+			if (!c->setwild)
+				return -ENOMEM;
+		}
+		for (const char *p = c->set[i] + 1; *p; p++)
+			n += *p == '/';
+		c->setwild[i] = (unsigned char)(n > UCHAR_MAX ? UCHAR_MAX : n);
+	}
+	return 0;
+}
+
 /* Note one string of a string set in its quick filter (eval.c in_sorted). */
 static void set_filter_add(struct cmp *c, const char *s, size_t len)
 {
@@ -915,9 +1025,9 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 	}
 	sl = &e->slots[c.slot];
 	type = sl->type;
-	if (!(ops_table[a->op].types & (1u << type))) {
+	if (!(ops_table[a->op].types & (1u << check_type(sl)))) {
 		cerr(err, a, 0, "operator '%s' cannot be used on field '%s' (%s)",
-		     ops_table[a->op].text, sl->text, fields_type_name(type));
+		     ops_table[a->op].text, sl->text, check_type_name(check_type(sl)));
 		return -EINVAL;
 	}
 	if (a->has_rfield) {
@@ -932,8 +1042,7 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 			     fields_type_name(type));
 			return -EINVAL;
 		}
-		if (a->op == OP_BCONTAINS || a->op == OP_BSTARTSWITH || a->op == OP_REGEX ||
-		    a->op == OP_GLOB || a->op == OP_IGLOB) {
+		if (!(ops_table[a->op].flags & OF_FIELD_RHS)) {
 			cerr(err, a, 0, "operator '%s' needs a constant, not val()",
 			     ops_table[a->op].text);
 			return -EINVAL;
@@ -975,6 +1084,14 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 				c.s[i] = (char)(hi << 4 | lo);
 			}
 			c.len = n / 2;
+		} else if (check_type(sl) == CHECK_T_IP) {
+			c.s = ip_canonical(v);
+			if (!c.s) {
+				cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", v,
+				     sl->text);
+				return -EINVAL;
+			}
+			c.len = strlen(c.s);
 		} else {
 			c.s = strdup(v);
 			if (!c.s)
@@ -1018,7 +1135,15 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 				return -ENOMEM;
 			}
 			for (size_t i = 0; i < n; i++) {
-				c.set[i] = strdup(a->vals[i]);
+				int ip = check_type(sl) == CHECK_T_IP;
+
+				c.set[i] = ip ? ip_canonical(a->vals[i]) : strdup(a->vals[i]);
+				if (!c.set[i] && ip) {
+					cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs",
+					     a->vals[i], sl->text);
+					cond_free_cmp(&c);
+					return -EINVAL;
+				}
 				if (!c.set[i]) {
 					cond_free_cmp(&c);
 					return -ENOMEM;
@@ -1026,6 +1151,10 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 			}
 			if (a->op != OP_PMATCH)
 				qsort(c.set, n, sizeof(*c.set), cmp_str);
+			else if (pmatch_wildcards(&c)) {
+				cond_free_cmp(&c);
+				return -ENOMEM;
+			}
 			for (size_t i = 0; i < n; i++) {
 				c.setlen[i] = strlen(c.set[i]);
 				set_filter_add(&c, c.set[i], c.setlen[i]);

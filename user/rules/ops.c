@@ -3,7 +3,7 @@
 #include <string.h>
 #include "ops.h"
 
-#define OP_ROW(id, t, k, ty) [OP_##id] = { .text = t, .kind = k, .types = ty },
+#define OP_ROW(id, t, k, ty, fl) [OP_##id] = { .text = t, .kind = k, .types = ty, .flags = fl },
 const struct op_info ops_table[OP_MAX] = { OP_LIST(OP_ROW) };
 #undef OP_ROW
 

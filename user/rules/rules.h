@@ -167,7 +167,7 @@ struct slot {
 	struct fval v;
 };
 
-enum xform { XF_NONE, XF_TOLOWER, XF_TOUPPER, XF_BASENAME, XF_LEN, XF_MAX };
+enum xform { XF_NONE, XF_TOLOWER, XF_TOUPPER, XF_BASENAME, XF_LEN, XF_B64, XF_MAX };
 
 #define SET_LEN_BITS 64 /* bits of cmp.setlens; longer strings share the last */
 
@@ -180,6 +180,9 @@ struct cmp {
 	int64_t n;
 	char **set; /* in/intersects/pmatch: sorted strings */
 	size_t *setlen;
+	/* pmatch: per prefix, 0 for a plain one, else the number of '/'-separated
+	 * components of one with wildcards (* ? [), matched by fnmatch */
+	unsigned char *setwild;
 	int64_t *nset; /* numeric set */
 	size_t nsetv;
 	/* string sets: bit min(len, SET_LEN_BITS - 1) of every string's length,
