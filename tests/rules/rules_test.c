@@ -588,6 +588,26 @@ static int run_test_file(const char *file)
 	return 0;
 }
 
+/* The prelude's lists serve all triples, so most go unused in any one:
+ * their warnings are not what a triple tests. */
+static void drop_unused_list_warnings(struct buf *d)
+{
+	struct buf keep = { 0 };
+	const char *l = d->s;
+
+	buf_add(&keep, "", 0);
+	while (l && *l) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
+
+		if (!memmem(l, n, "list is not used by any", 23))
+			buf_add(&keep, l, n);
+		l += n;
+	}
+	buf_free(d);
+	*d = keep;
+}
+
 /* *.cond: prelude YAML, then C:/E:/R: triples */
 static int run_cond_file(const char *file)
 {
@@ -625,6 +645,7 @@ static int run_cond_file(const char *file)
 			buf_add(&y, cond, strlen(cond));
 			buf_add(&y, "\n", 1);
 			rc = run(y.s, evt, &o, &out, &diag, NULL, NULL);
+			drop_unused_list_warnings(&diag);
 			snprintf(name, sizeof(name), "line %d", lineno);
 			if (!strncmp(r, "error ", 6)) {
 				const char *m = diag.s ? strstr(diag.s, "rule 't': ") : NULL;

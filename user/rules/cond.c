@@ -122,6 +122,16 @@ static const struct list_def *find_list(const struct cond_env *env, const char *
 	return NULL;
 }
 
+/* A list a condition expands: noted as used (the unused-list warning). */
+static const struct list_def *use_list(const struct cond_env *env, const char *name)
+{
+	const struct list_def *ld = find_list(env, name);
+
+	if (ld)
+		env->lists[ld - env->lists].used = 1;
+	return ld;
+}
+
 static const struct macro_def *find_macro(const struct cond_env *env, const char *name)
 {
 	for (size_t i = 0; i < env->nmacros; i++)
@@ -190,8 +200,19 @@ static int parse_value(struct parser *p, struct ast *a, int in_list)
 		perr(p, t.off, "unterminated quoted string");
 		return -EINVAL;
 	}
-	if (r > 0)
-		return add_val(p, a, q, 1);
+	if (r > 0) {
+		/* libsinsp's list resolver sees values, not quotes: a quoted item
+		 * naming a list (one with a space, say) expands too */
+		const struct list_def *ld = in_list ? use_list(p->env, q) : NULL;
+
+		if (!ld)
+			return add_val(p, a, q, 1);
+		free(q);
+		for (size_t i = 0; i < ld->nitems; i++)
+			if (add_list_item(p, a, ld->items[i]))
+				return -ENOMEM;
+		return 0;
+	}
 	if (!lex_bare(&p->l, &t)) {
 		near(p, buf, sizeof(buf));
 		perr(p, p->l.pos, "expected a value, found %s", buf);
@@ -199,7 +220,7 @@ static int parse_value(struct parser *p, struct ast *a, int in_list)
 	}
 	if (in_list) {
 		char *name = dup_tok(p, &t);
-		const struct list_def *ld = name ? find_list(p->env, name) : NULL;
+		const struct list_def *ld = name ? use_list(p->env, name) : NULL;
 
 		if (ld) {
 			free(name);
@@ -544,6 +565,21 @@ int cond_parse(const struct text *t, const struct cond_env *env, struct ast **ou
 	}
 	*out = a;
 	return 0;
+}
+
+int cond_uses_field(const struct ast *a, const char *name, int depth)
+{
+	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH)
+		return 0;
+	switch (a->kind) {
+	case A_CMP:
+		return !strcmp(a->lhs.name, name) || (a->has_rfield && !strcmp(a->rhs.name, name));
+	case A_MACRO:
+		return a->m && cond_uses_field(a->m->ast, name, depth + 1);
+	default:
+		return cond_uses_field(a->l, name, depth + 1) ||
+		       cond_uses_field(a->r, name, depth + 1);
+	}
 }
 
 /* ---- compiler ---- */

@@ -18,11 +18,12 @@
 #include "json.h"
 #include "names.h"
 
-/* The Falco engine version these rules files may require (Falco 0.44's). */
+/* The Falco engine version these rules files may require: Falco 0.44's,
+ * whose language (libs 0.25) the engine follows. */
 #define ENGINE_VERSION_MAJOR 0
-#define ENGINE_VERSION_MINOR 57
+#define ENGINE_VERSION_MINOR 62
 #define ENGINE_VERSION_PATCH 0
-#define ENGINE_VERSION_STR "0.57.0"
+#define ENGINE_VERSION_STR "0.62.0"
 #define ENGINE_MAX_DIR_FILES 4096 /* rules files read from one directory */
 
 static const char *const prio_names[ENGINE_PRIO_MAX] = {
@@ -177,6 +178,20 @@ static int bool_key(struct loader *L, const struct yval *m, const char *key, con
 		return -EINVAL;
 	}
 	return 1;
+}
+
+/* Falco's warning for the legacy key (rule_loading_messages.h
+ * WARNING_APPEND_MESSAGE, in our words). */
+static void warn_legacy_append(struct loader *L, const struct yval *m, const char *kind,
+			       const char *name, int app)
+{
+	size_t i;
+
+	if (!app || !yamlload_get(m, "append", &i))
+		return;
+	engine_diag(&L->d, &m->keypos[i], 0, kind, name,
+		    "key 'append' is deprecated: name the key under 'override' instead "
+		    "(e.g. 'condition: append')");
 }
 
 static void warn_unknown_keys(struct loader *L, const struct yval *m, const char *const *known,
@@ -372,13 +387,16 @@ static int collect_list(struct loader *L, const struct yval *m)
 	for (size_t i = 0; i < L->nlists; i++)
 		if (!strcmp(L->lists[i].name, name))
 			ld = &L->lists[i];
+	warn_legacy_append(L, m, "list", name, app);
 	if (o.present)
 		app = ovr_mode(&o, "items") == 1;
-	if (app || o.present) {
+	/* a replace with nothing before defines the list (Falco's
+	 * list_override_replace_before_list_definition) */
+	if (app || (o.present && ld)) {
 		if (!ld) {
 			engine_diag(&L->d, &m->pos, 1, "list", name,
 				    "list has '%s' but no list by that name is defined before",
-				    app ? "append" : "override");
+				    o.present ? "override" : "append");
 			strv_free(v, n);
 			return -EINVAL;
 		}
@@ -448,13 +466,15 @@ static int collect_macro(struct loader *L, const struct yval *m)
 	for (size_t i = 0; i < L->nmacros; i++)
 		if (!strcmp(L->macros[i].name, name))
 			md = &L->macros[i];
+	warn_legacy_append(L, m, "macro", name, app);
 	if (o.present)
 		app = ovr_mode(&o, "condition") == 1;
-	if (app || o.present) {
+	/* as for lists, a replace with nothing before defines the macro */
+	if (app || (o.present && md)) {
 		if (!md) {
 			engine_diag(&L->d, &m->pos, 1, "macro", name,
 				    "macro has '%s' but no macro by that name is defined before",
-				    app ? "append" : "override");
+				    o.present ? "override" : "append");
 			return -EINVAL;
 		}
 		return app ? text_append(&md->cond, cv->s, &cv->pos) :
@@ -761,27 +781,15 @@ static int collect_rule(struct loader *L, const struct yval *m)
 			rc = rule_apply_key(L, r, m, o.keys[i], o.append[i]);
 		return rc;
 	}
+	warn_legacy_append(L, m, "rule", name, app);
 	if (app) {
-		static const char *const legacy[] = { "rule", "append", "condition", "exceptions",
-						      NULL };
-
+		/* as Falco's reader: the legacy form appends condition and
+		 * exceptions; any other key (desc, output, priority, enabled) is
+		 * ignored */
 		if (!r) {
 			engine_diag(&L->d, &m->pos, 1, "rule", name,
 				    "rule has 'append' but no rule by that name is defined before");
 			return -EINVAL;
-		}
-		for (size_t i = 0; i < m->n; i++) {
-			size_t k = 0;
-
-			while (legacy[k] && strcmp(legacy[k], m->keys[i]))
-				k++;
-			if (!legacy[k] && yamlload_get(m, m->keys[i], NULL) &&
-			    strcmp(m->keys[i], "enabled")) {
-				engine_diag(&L->d, &m->keypos[i], 1, "rule", name,
-					    "key '%s' cannot be appended with 'append: true' (use 'override')",
-					    m->keys[i]);
-				return -EINVAL;
-			}
 		}
 		if (!yamlload_get(m, "condition", NULL) && !yamlload_get(m, "exceptions", NULL)) {
 			engine_diag(&L->d, &m->pos, 1, "rule", name,
@@ -795,8 +803,15 @@ static int collect_rule(struct loader *L, const struct yval *m)
 	}
 	/* "rule: X, enabled: B" alone toggles an existing rule */
 	if (r && yamlload_get(m, "enabled", NULL) && !yamlload_get(m, "condition", NULL) &&
-	    !yamlload_get(m, "output", NULL) && !yamlload_get(m, "priority", NULL))
+	    !yamlload_get(m, "output", NULL) && !yamlload_get(m, "priority", NULL)) {
+		size_t i;
+
+		yamlload_get(m, "enabled", &i);
+		/* Falco's WARNING_ENABLED_MESSAGE, in our words */
+		engine_diag(&L->d, &m->keypos[i], 0, "rule", name,
+			    "a lone 'enabled' key is deprecated: add 'override: {enabled: replace}'");
 		return rule_apply_key(L, r, m, "enabled", 0);
+	}
 
 	memset(&nr, 0, sizeof(nr));
 	nr.name = strdup(name);
@@ -955,9 +970,23 @@ static void sb_add(struct sb *b, const char *s)
 	b->len += n;
 }
 
+/* An exception value that is a field on the right (val(f), tolower(f),
+ * ...): Falco's rule compiler leaves it unquoted, so it compares fields. */
+static int is_field_value(const char *v)
+{
+	static const char *const calls[] = { "val(", "tolower(", "toupper(", "b64(",
+					     "basename(", "len(" };
+	size_t n = strlen(v);
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strncmp(v, calls[i], strlen(calls[i])) && n && v[n - 1] == ')')
+			return 1;
+	return 0;
+}
+
 static void sb_value(struct sb *b, const char *v)
 {
-	if (!quote_needed(v)) {
+	if (!quote_needed(v) || is_field_value(v)) {
 		sb_add(b, v);
 		return;
 	}
@@ -1085,6 +1114,8 @@ static int flatten_lists(struct loader *L)
 			for (size_t j = 0; j < i; j++)
 				if (!strcmp(L->lists[j].name, ld->items[k]))
 					sub = &L->lists[j];
+			if (sub)
+				L->lists[sub - L->lists].used = 1;
 			if (sub ? strv_append(&out, &n, sub->items, sub->nitems, 0) :
 				  strv_append(&out, &n, &ld->items[k], 1, 0)) {
 				strv_free(out, n);
@@ -1183,8 +1214,12 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 			    "skipped: source '%s' is not supported", rd->source);
 		return 0;
 	}
-	if (e->opts.min_priority > ENGINE_PRIO_NONE && rd->prio > e->opts.min_priority)
+	if (e->opts.min_priority > ENGINE_PRIO_NONE && rd->prio > e->opts.min_priority) {
+		/* dropped, but its lists count as used (Falco compiles it) */
+		if (!cond_parse(&rd->cond, &env, &a, msg, sizeof(msg), &off))
+			cond_free(a);
 		return 0;
+	}
 	if (cond_parse(&rd->cond, &env, &a, msg, sizeof(msg), &off)) {
 		struct srcpos p;
 
@@ -1192,6 +1227,9 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 		engine_diag(&L->d, &p, 1, "rule", rd->name, "%s", msg);
 		return -EINVAL;
 	}
+	if (cond_uses_field(a, "evt.dir", 0))
+		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
+			    "field 'evt.dir' is deprecated: events are exits only, it is always '<'");
 	/* exceptions: (cond) and not (exc1 or exc2 ...) */
 	for (size_t i = 0; i < rd->nexcs; i++) {
 		size_t before = b.len;
@@ -1510,6 +1548,11 @@ static int load_all(struct loader *L)
 		if (rc == -ENOMEM)
 			return rc;
 	}
+	/* Falco's LOAD_UNUSED_LIST, in our words */
+	for (size_t i = 0; i < L->nlists; i++)
+		if (!L->lists[i].used)
+			engine_diag(&L->d, &L->lists[i].pos, 0, "list", L->lists[i].name,
+				    "list is not used by any macro, rule or list");
 	return build_index(L->e);
 }
 

@@ -459,6 +459,8 @@ struct cond_env {
 int cond_parse(const struct text *t, const struct cond_env *env, struct ast **out, char *msg,
 	       size_t msgsz, size_t *erroff);
 void cond_free(struct ast *a);
+/* Does the condition (its macros included) compare field name? */
+int cond_uses_field(const struct ast *a, const char *name, int depth);
 
 /* Compile into e's slots/cmps, appending code to *code. Errors: message,
  * offending node; *unsupported set when the cause is a Falco field or event
