@@ -1137,7 +1137,7 @@ static void parse_macros(struct loader *L)
 		char msg[ENGINE_MSG_MAX];
 		size_t off;
 
-		if (cond_parse(&md->cond, &env, &md->ast, msg, sizeof(msg), &off)) {
+		if (parse_cond(&md->cond, &env, &md->ast, msg, sizeof(msg), &off)) {
 			struct srcpos p;
 
 			yamlload_map(&md->cond, off, &p);
@@ -1216,18 +1216,18 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 	}
 	if (e->opts.min_priority > ENGINE_PRIO_NONE && rd->prio > e->opts.min_priority) {
 		/* dropped, but its lists count as used (Falco compiles it) */
-		if (!cond_parse(&rd->cond, &env, &a, msg, sizeof(msg), &off))
-			cond_free(a);
+		if (!parse_cond(&rd->cond, &env, &a, msg, sizeof(msg), &off))
+			parse_free(a);
 		return 0;
 	}
-	if (cond_parse(&rd->cond, &env, &a, msg, sizeof(msg), &off)) {
+	if (parse_cond(&rd->cond, &env, &a, msg, sizeof(msg), &off)) {
 		struct srcpos p;
 
 		yamlload_map(&rd->cond, off, &p);
 		engine_diag(&L->d, &p, 1, "rule", rd->name, "%s", msg);
 		return -EINVAL;
 	}
-	if (cond_uses_field(a, "evt.dir", 0))
+	if (parse_uses_field(a, "evt.dir", 0))
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
 			    "field 'evt.dir' is deprecated: events are exits only, it is always '<'");
 	/* exceptions: (cond) and not (exc1 or exc2 ...) */
@@ -1260,7 +1260,7 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 		xt.len = b.len;
 		xt.segs = &xseg;
 		xt.nsegs = 1;
-		if (cond_parse(&xt, &env, &x, msg, sizeof(msg), &off)) {
+		if (parse_cond(&xt, &env, &x, msg, sizeof(msg), &off)) {
 			engine_diag(&L->d, &xseg.pos, 1, "rule", rd->name, "exceptions: %s", msg);
 			rc = -EINVAL;
 			goto out;
@@ -1273,7 +1273,7 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 		a = na;
 		x = NULL;
 	}
-	rc = cond_compile(e, a, &r.code, &r.ncode, &r.evmask, &named, &err);
+	rc = compile_cond(e, a, &r.code, &r.ncode, &r.evmask, &named, &err);
 	if (rc) {
 		if (rc == -ENOMEM)
 			goto out;
@@ -1285,10 +1285,10 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 		}
 		goto out;
 	}
-	rc = cond_graph(r.code, r.ncode, &r.graph, &r.entry);
+	rc = specialise_graph(r.code, r.ncode, &r.graph, &r.entry);
 	if (rc)
 		goto out;
-	rc = cond_entries(e, &r);
+	rc = specialise_entries(e, &r);
 	if (rc)
 		goto out;
 	kfilter_derive(a, &r.kf);
@@ -1348,8 +1348,8 @@ static int compile_rule(struct loader *L, struct rule_def *rd)
 	memset(&r, 0, sizeof(r));
 out:
 	rule_free(&r);
-	cond_free(a);
-	cond_free(x);
+	parse_free(a);
+	parse_free(x);
 	free(b.s);
 	return rc;
 }
@@ -1488,7 +1488,7 @@ static void loader_free(struct loader *L)
 	for (size_t i = 0; i < L->nmacros; i++) {
 		free(L->macros[i].name);
 		text_free(&L->macros[i].cond);
-		cond_free(L->macros[i].ast);
+		parse_free(L->macros[i].ast);
 	}
 	free(L->macros);
 	for (size_t i = 0; i < L->nrules; i++)
@@ -1628,7 +1628,7 @@ void engine_free(struct engine *e)
 	}
 	free(e->slots);
 	for (size_t i = 0; i < e->ncmps; i++)
-		cond_free_cmp(&e->cmps[i]);
+		compile_free_cmp(&e->cmps[i]);
 	free(e->cmps);
 	free(e->line);
 	free(e->textbuf);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Evaluation: walks a rule's decision graph (cond_graph), one comparison per
+ * Evaluation: walks a rule's decision graph (specialise_graph), one comparison per
  * step. The header fields most conditions test (comm names, the open's class,
  * fd.num, fd.name prefixes) are compared inline, as enum cmp_kind says; any
  * other comparison's result is worked out at most once per event, however
  * many rules share it (comparisons carry the event generation of their
- * result), or at load when the syscall fixes it (cond_entries then leaves it
+ * result), or at load when the syscall fixes it (specialise_entries then leaves it
  * out of that syscall's graph); field values are read in place or extracted
  * at most once per event into slots. Nothing is allocated here.
  */
@@ -192,7 +192,7 @@ static int in_sorted(const struct cmp *c, const char *s, size_t len)
 	return in_search(c, s, len);
 }
 
-/* A wildcard prefix (cond.c marks them in setwild): the path's first
+/* A wildcard prefix (compile.c marks them in setwild): the path's first
  * components, as many as the pattern has, match it component by component
  * (fnmatch with FNM_PATHNAME: '*' stays within one), as libsinsp's
  * path_prefix_search does. */
@@ -233,7 +233,7 @@ static int pmatch(const struct cmp *c, const char *s, size_t len, char *tmp, siz
 	return 0;
 }
 
-/* contains with the comparison's Horspool table (cond.c): the last byte of
+/* contains with the comparison's Horspool table (compile.c): the last byte of
  * the window says how far the needle can move. */
 static __attribute__((noinline)) int contains_skip(const uint8_t *skip, const char *h, size_t hl,
 						   const char *n, size_t nl)

@@ -65,6 +65,29 @@ struct op_info {
 
 extern const struct op_info ops_table[OP_MAX];
 
+/*
+ * The field transformers: XFORM(id, name, result). Each takes a string
+ * (libsinsp's PT_CHARBUF/FSPATH; b64 a byte buffer too, which we lack) and
+ * gives a value of type result (enum ftype): eval.c xform_apply.
+ */
+#define XFORM_LIST(XFORM)                  \
+	XFORM(TOLOWER, "tolower", T_STR)   \
+	XFORM(TOUPPER, "toupper", T_STR)   \
+	XFORM(BASENAME, "basename", T_STR) \
+	XFORM(LEN, "len", T_NUM)           \
+	XFORM(B64, "b64", T_STR)
+
+#define XFORM_ENUM(id, name, result) XF_##id,
+enum xform { XF_NONE, XFORM_LIST(XFORM_ENUM) XF_MAX };
+#undef XFORM_ENUM
+
+struct xform_info {
+	const char *name;
+	int result; /* enum ftype */
+};
+
+extern const struct xform_info xforms_table[XF_MAX];
+
 /* Match an operator at s (longest symbol, or a whole word); returns the op
  * and its length in *len, or -1. */
 int ops_match(const char *s, size_t *len);

@@ -116,7 +116,7 @@ int output_compile(struct engine *e, struct rule *r, const struct text *t, struc
 			continue; /* Falco's placeholder for container details: nothing here */
 		}
 		f.name = name;
-		slot = cond_slot(e, &f, err);
+		slot = compile_slot(e, &f, err);
 		if (f.has_arg)
 			snprintf(key, sizeof(key), "%s[%s]", name, f.arg);
 		else

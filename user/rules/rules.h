@@ -167,7 +167,6 @@ struct slot {
 	struct fval v;
 };
 
-enum xform { XF_NONE, XF_TOLOWER, XF_TOUPPER, XF_BASENAME, XF_LEN, XF_B64, XF_MAX };
 
 #define SET_LEN_BITS 64 /* bits of cmp.setlens; longer strings share the last */
 
@@ -202,10 +201,10 @@ struct cmp {
 	int dfield;
 	int32_t didx;
 	/* the result for the event of generation gen: rules share comparisons
-	 * (cond_compile merges equal ones), and each runs once per event */
+	 * (compile_cond merges equal ones), and each runs once per event */
 	uint32_t gen;
 	int res;
-	/* how eval.c answers it (cond.c cmp_specialise): the header fields most
+	/* how eval.c answers it (compile.c cmp_specialise): the header fields most
 	 * conditions test are compared inline, without building a value */
 	int kind; /* enum cmp_kind */
 	uint32_t omask, owant; /* CK_OPEN_CLASS: (evctx.ocls & omask) == owant */
@@ -259,7 +258,7 @@ struct insn {
 };
 
 /*
- * The code as the evaluator runs it (cond_graph): each comparison names the
+ * The code as the evaluator runs it (specialise_graph): each comparison names the
  * comparison to run next when it is true and when it is false. Chains of
  * jumps and nots are followed once at load instead of one step per event.
  */
@@ -348,11 +347,11 @@ struct rule {
 	size_t ncode;
 	struct bnode *graph; /* indexed by pc; only comparisons' entries are used */
 	int32_t entry; /* first comparison, or BN_FALSE / BN_TRUE */
-	/* per syscall: the first comparison not folded for it (cond_entries);
+	/* per syscall: the first comparison not folded for it (specialise_entries);
 	 * most conditions open with an evt.type test every indexed event passes */
 	int32_t entry_sc[AS_SC_MAX];
 	/* per syscall: the graph with the comparisons folded for it bypassed
-	 * (cond_entries), so that evaluation never meets one; graph itself when
+	 * (specialise_entries), so that evaluation never meets one; graph itself when
 	 * nothing folds (and for AS_SC_NONE, which folds nothing) */
 	struct bnode *graph_sc[AS_SC_MAX];
 	char *outtext;
@@ -456,11 +455,11 @@ struct cond_env {
 };
 
 /* Parse t; on error writes a message and the offset. */
-int cond_parse(const struct text *t, const struct cond_env *env, struct ast **out, char *msg,
+int parse_cond(const struct text *t, const struct cond_env *env, struct ast **out, char *msg,
 	       size_t msgsz, size_t *erroff);
-void cond_free(struct ast *a);
+void parse_free(struct ast *a);
 /* Does the condition (its macros included) compare field name? */
-int cond_uses_field(const struct ast *a, const char *name, int depth);
+int parse_uses_field(const struct ast *a, const char *name, int depth);
 
 /* Compile into e's slots/cmps, appending code to *code. Errors: message,
  * offending node; *unsupported set when the cause is a Falco field or event
@@ -470,15 +469,18 @@ struct cond_err {
 	const struct ast *at;
 	int unsupported;
 };
-int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
+int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
 		 uint32_t *evmask, int *evtype_named, struct cond_err *err);
-int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err);
+int compile_slot(struct engine *e, const struct fref *f, struct cond_err *err);
+/* specialise.c: how eval.c answers a compiled comparison against constants
+ * (its kind, table, per-syscall fold, field read in place). 0 or -ENOMEM. */
+int specialise_cmp(struct cmp *c, const struct slot *sl);
 /* The decision graph of code (jumps only go forward). Returns 0 or -ENOMEM. */
-int cond_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry);
+int specialise_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry);
 /* r->entry_sc and r->graph_sc from r->entry and r->graph, past comparisons
  * each syscall folds. Returns 0 or -ENOMEM. */
-int cond_entries(const struct engine *e, struct rule *r);
-void cond_free_cmp(struct cmp *c);
+int specialise_entries(const struct engine *e, struct rule *r);
+void compile_free_cmp(struct cmp *c);
 
 /* eval.c */
 struct evctx {

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Stage 3: the compiler from the AST (macros inlined) to straight-line code
+ * with short-circuit jumps over one boolean register. What can be checked is
+ * checked here, once (field names, operator and operand types, constants),
+ * as the operator facts of ops.h say, so evaluation cannot fail; equal
+ * comparisons across rules are merged.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rules.h"
+#include "names.h"
+
+
+static void cerr(struct cond_err *err, const struct ast *at, int unsupported, const char *fmt,
+		 ...) __attribute__((format(printf, 4, 5)));
+
+static void cerr(struct cond_err *err, const struct ast *at, int unsupported, const char *fmt,
+		 ...)
+{
+	va_list ap;
+
+	err->at = at;
+	err->unsupported = unsupported;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* The type an operator is checked against (ops.h OT_*): the slot's, but an
+ * IP address field apart from other strings, as libsinsp has it. */
+#define CHECK_T_IP 3 /* bit 1 << 3 is OT_IP */
+
+static int check_type(const struct slot *sl)
+{
+	if (sl->type == T_STR && sl->xform == XF_NONE && (fields_table[sl->field].flags & FF_IP))
+		return CHECK_T_IP;
+	return sl->type;
+}
+
+static const char *check_type_name(int t)
+{
+	return t == CHECK_T_IP ? "IP address" : fields_type_name(t);
+}
+
+/* An IP address constant in the text the field prints (inet_ntop's), so
+ * that equal addresses compare equal however they are written; NULL when
+ * v is not an address. */
+static char *ip_canonical(const char *v)
+{
+	unsigned char a[sizeof(struct in6_addr)];
+	char out[INET6_ADDRSTRLEN];
+	int fam = strchr(v, ':') ? AF_INET6 : AF_INET;
+
+	if (inet_pton(fam, v, a) != 1 || !inet_ntop(fam, a, out, sizeof(out)))
+		return NULL;
+	return strdup(out);
+}
+
+static int find_or_add_slot(struct engine *e, const struct slot *k)
+{
+	struct slot *s;
+
+	for (size_t i = 0; i < e->nslots; i++) {
+		s = &e->slots[i];
+		if (s->field == k->field && s->idx == k->idx && s->xform == k->xform &&
+		    s->parent == k->parent &&
+		    ((!s->arg && !k->arg) || (s->arg && k->arg && !strcmp(s->arg, k->arg))))
+			return (int)i;
+	}
+	if (e->nslots == e->capslots) {
+		size_t cap = e->capslots ? 2 * e->capslots : 32;
+		struct slot *n = realloc(e->slots, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		e->slots = n;
+		e->capslots = cap;
+	}
+	s = &e->slots[e->nslots];
+	*s = *k;
+	s->direct = k->xform == XF_NONE && !k->any && !k->arg && fields_direct_ok(k->field);
+	s->arg = k->arg ? strdup(k->arg) : NULL;
+	s->text = strdup(k->text);
+	s->cap = FIELDS_BUF_MAX;
+	s->buf = malloc(s->cap);
+	s->gen = 0;
+	if (!s->text || !s->buf || (k->arg && !s->arg)) {
+		free(s->arg);
+		free(s->text);
+		free(s->buf);
+		return -ENOMEM;
+	}
+	return (int)e->nslots++;
+}
+
+int compile_slot(struct engine *e, const struct fref *f, struct cond_err *err)
+{
+	struct slot k = { .idx = -1, .xform = XF_NONE, .parent = -1 };
+	char text[512];
+	int id = fields_lookup(f->name), s;
+	const char *arg = f->has_arg ? f->arg : NULL;
+
+	if (id < 0 && strncmp(f->name, "evt.arg.", 8) == 0 && !f->has_arg) {
+		id = F_EVT_ARG;
+		arg = f->name + 8;
+	}
+	if (id < 0) {
+		char full[300];
+
+		snprintf(full, sizeof(full), "%s", f->name);
+		if (fields_falco_known(f->name)) {
+			cerr(err, NULL, 1, "field '%s' is not supported by agent-sentinel", f->name);
+			return -ENOTSUP;
+		}
+		cerr(err, NULL, 0, "unknown field '%s'", full);
+		return -EINVAL;
+	}
+	k.field = id;
+	k.type = fields_table[id].type;
+	if (fields_table[id].flags & FA_IDX) {
+		if (arg) {
+			char *end;
+			long v = strtol(arg, &end, 10);
+
+			if (!arg[0] || *end || v < 0 || v > 1000) {
+				cerr(err, NULL, 0, "field '%s' needs a number in [], not '%s'",
+				     f->name, arg);
+				return -EINVAL;
+			}
+			k.idx = (int32_t)v;
+			snprintf(text, sizeof(text), "%s[%ld]", f->name, v);
+		} else {
+			k.any = 1;
+			snprintf(text, sizeof(text), "%s", f->name);
+		}
+	} else if (fields_table[id].flags & FA_ARG) {
+		if (!arg || !arg[0]) {
+			cerr(err, NULL, 0, "field '%s' needs an argument", f->name);
+			return -EINVAL;
+		}
+		if (!fields_arg_known(arg)) {
+			cerr(err, NULL, 1, "field 'evt.arg.%s' is not supported by agent-sentinel",
+			     arg);
+			return -ENOTSUP;
+		}
+		k.arg = (char *)arg;
+		snprintf(text, sizeof(text), "evt.arg.%s", arg);
+	} else {
+		if (arg) {
+			cerr(err, NULL, 0, "field '%s' does not take an argument", f->name);
+			return -EINVAL;
+		}
+		snprintf(text, sizeof(text), "%s", f->name);
+	}
+	k.text = text;
+	s = find_or_add_slot(e, &k);
+	if (s < 0)
+		goto nomem;
+	for (int i = f->nxf; i-- > 0;) {
+		struct slot x = { .field = id, .idx = k.idx, .xform = f->xf[i], .parent = s,
+				  .any = 0 };
+		char t2[600];
+
+		if (check_type(&e->slots[s]) != T_STR) {
+			cerr(err, NULL, 0, "transformer %s() needs a string, '%s' is a%s %s",
+			     xforms_table[f->xf[i]].name, e->slots[s].text,
+			     check_type(&e->slots[s]) == CHECK_T_IP ? "n" : "",
+			     check_type_name(check_type(&e->slots[s])));
+			return -EINVAL;
+		}
+		if (e->slots[s].any) {
+			cerr(err, NULL, 0, "transformer %s() needs one value: give '%s' an index",
+			     xforms_table[f->xf[i]].name, e->slots[s].text);
+			return -EINVAL;
+		}
+		x.type = xforms_table[f->xf[i]].result;
+		snprintf(t2, sizeof(t2), "%s(%s)", xforms_table[f->xf[i]].name, e->slots[s].text);
+		x.text = t2;
+		s = find_or_add_slot(e, &x);
+		if (s < 0)
+			goto nomem;
+	}
+	return s;
+nomem:
+	cerr(err, NULL, 0, "out of memory");
+	return -ENOMEM;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static int parse_num(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	if (!s[0])
+		return -EINVAL;
+	v = strtoll(s, &end, 10);
+	if (*end || errno)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *s, int64_t *out)
+{
+	if (!strcasecmp(s, "true")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcasecmp(s, "false")) {
+		*out = 0;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void compile_free_cmp(struct cmp *c)
+{
+	free(c->s);
+	for (size_t i = 0; c->set && i < c->nsetv; i++)
+		free(c->set[i]);
+	free(c->set);
+	free(c->setlen);
+	free(c->setwild);
+	free(c->nset);
+	free(c->skip);
+	free(c->ckeys);
+	if (c->re) {
+		regfree(c->re);
+		free(c->re);
+	}
+}
+
+static int is_evtype(const struct engine *e, const struct ast *a)
+{
+	(void)e;
+	return a->lhs.nxf == 0 && !strcmp(a->lhs.name, "evt.type") && !a->has_rfield;
+}
+
+static int same_bytes(const char *a, size_t al, const char *b, size_t bl)
+{
+	return al == bl && (al == 0 || memcmp(a, b, al) == 0);
+}
+
+/* Same comparison: same slots, operator and constants (a regex is compiled
+ * from c->s, a fold worked out from the rest). */
+static int cmp_same(const struct cmp *a, const struct cmp *b)
+{
+	if (a->slot != b->slot || a->op != b->op || a->rslot != b->rslot || a->n != b->n ||
+	    a->nsetv != b->nsetv || !a->s != !b->s || !a->set != !b->set ||
+	    !a->nset != !b->nset || !a->re != !b->re)
+		return 0;
+	if (a->s && !same_bytes(a->s, a->len, b->s, b->len))
+		return 0;
+	for (size_t i = 0; a->set && i < a->nsetv; i++)
+		if (!same_bytes(a->set[i], a->setlen[i], b->set[i], b->setlen[i]))
+			return 0;
+	for (size_t i = 0; a->nset && i < a->nsetv; i++)
+		if (a->nset[i] != b->nset[i])
+			return 0;
+	return 1;
+}
+
+/* Add c, or when an equal comparison exists, free c and return that one:
+ * macros repeat comparisons across rules, and evaluation remembers each
+ * result for the event. */
+static int add_cmp(struct engine *e, struct cmp *c)
+{
+	for (size_t i = 0; i < e->ncmps; i++) {
+		if (cmp_same(&e->cmps[i], c)) {
+			compile_free_cmp(c);
+			return (int)i;
+		}
+	}
+	if (e->ncmps == e->capcmps) {
+		size_t cap = e->capcmps ? 2 * e->capcmps : 64;
+		struct cmp *n = realloc(e->cmps, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		e->cmps = n;
+		e->capcmps = cap;
+	}
+	e->cmps[e->ncmps] = *c;
+	return (int)e->ncmps++;
+}
+
+/* pmatch prefixes with wildcards (eval.c pmatch_wild): their component
+ * counts; components past UCHAR_MAX count as that many. 0 or -ENOMEM. */
+static int pmatch_wildcards(struct cmp *c)
+{
+	for (size_t i = 0; i < c->nsetv; i++) {
+		unsigned n = 1;
+
+		if (!strpbrk(c->set[i], "*?["))
+			continue;
+		if (!c->setwild) {
+			c->setwild = calloc(c->nsetv, 1);
+			if (!c->setwild)
+				return -ENOMEM;
+		}
+		for (const char *p = c->set[i] + 1; *p; p++)
+			n += *p == '/';
+		c->setwild[i] = (unsigned char)(n > UCHAR_MAX ? UCHAR_MAX : n);
+	}
+	return 0;
+}
+
+/* Note one string of a string set in its quick filter (eval.c in_sorted). */
+static void set_filter_add(struct cmp *c, const char *s, size_t len)
+{
+	unsigned char b = (unsigned char)s[0];
+
+	c->setlens |= 1ull << (len < SET_LEN_BITS ? len : SET_LEN_BITS - 1);
+	if (len)
+		c->setfirst[b >> 6] |= 1ull << (b & 63);
+}
+
+/* Compile one comparison node; returns the cmp index, or -errno. */
+static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *err)
+{
+	struct cmp c = { .op = a->op, .rslot = -1 };
+	const struct slot *sl;
+	int type, rc;
+
+	c.slot = compile_slot(e, &a->lhs, err);
+	if (c.slot < 0) {
+		err->at = a;
+		return c.slot;
+	}
+	sl = &e->slots[c.slot];
+	type = sl->type;
+	if (!(ops_table[a->op].types & (1u << check_type(sl)))) {
+		cerr(err, a, 0, "operator '%s' cannot be used on field '%s' (%s)",
+		     ops_table[a->op].text, sl->text, check_type_name(check_type(sl)));
+		return -EINVAL;
+	}
+	if (a->has_rfield) {
+		c.rslot = compile_slot(e, &a->rhs, err);
+		if (c.rslot < 0) {
+			err->at = a;
+			return c.rslot;
+		}
+		if (e->slots[c.rslot].type != type || e->slots[c.rslot].any) {
+			cerr(err, a, 0, "val(%s) is a %s, '%s' is a %s", e->slots[c.rslot].text,
+			     fields_type_name(e->slots[c.rslot].type), sl->text,
+			     fields_type_name(type));
+			return -EINVAL;
+		}
+		if (!(ops_table[a->op].flags & OF_FIELD_RHS)) {
+			cerr(err, a, 0, "operator '%s' needs a constant, not val()",
+			     ops_table[a->op].text);
+			return -EINVAL;
+		}
+		c.dfield = -1;
+		rc = add_cmp(e, &c);
+		return rc < 0 ? -ENOMEM : rc;
+	}
+	if (ops_table[a->op].kind == OK_SCALAR) {
+		const char *v = a->vals[0];
+
+		if (type == T_NUM && parse_num(v, &c.n)) {
+			cerr(err, a, 0, "'%s' is not a number, as field '%s' needs", v, sl->text);
+			return -EINVAL;
+		}
+		if (type == T_BOOL && parse_bool(v, &c.n)) {
+			cerr(err, a, 0, "'%s' is not true or false, as field '%s' needs", v,
+			     sl->text);
+			return -EINVAL;
+		}
+		if (a->op == OP_BCONTAINS || a->op == OP_BSTARTSWITH) {
+			size_t n = strlen(v);
+
+			if (n % 2) {
+				cerr(err, a, 0, "'%s' is not a hex byte string", v);
+				return -EINVAL;
+			}
+			c.s = malloc(n / 2 + 1);
+			if (!c.s)
+				return -ENOMEM;
+			for (size_t i = 0; i < n / 2; i++) {
+				int hi = hexval(v[2 * i]), lo = hexval(v[2 * i + 1]);
+
+				if (hi < 0 || lo < 0) {
+					free(c.s);
+					cerr(err, a, 0, "'%s' is not a hex byte string", v);
+					return -EINVAL;
+				}
+				c.s[i] = (char)(hi << 4 | lo);
+			}
+			c.len = n / 2;
+		} else if (check_type(sl) == CHECK_T_IP) {
+			c.s = ip_canonical(v);
+			if (!c.s) {
+				cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", v,
+				     sl->text);
+				return -EINVAL;
+			}
+			c.len = strlen(c.s);
+		} else {
+			c.s = strdup(v);
+			if (!c.s)
+				return -ENOMEM;
+			c.len = strlen(v);
+		}
+		if (a->op == OP_REGEX) {
+			size_t n = c.len + 8;
+			char *pat = malloc(n);
+
+			c.re = calloc(1, sizeof(*c.re));
+			if (!pat || !c.re) {
+				free(pat);
+				compile_free_cmp(&c);
+				return -ENOMEM;
+			}
+			/* Falco (RE2 FullMatch) matches the whole string */
+			snprintf(pat, n, "^(%s)$", v);
+			rc = regcomp(c.re, pat, REG_EXTENDED | REG_NOSUB);
+			free(pat);
+			if (rc) {
+				char m[128];
+
+				regerror(rc, c.re, m, sizeof(m));
+				free(c.re);
+				c.re = NULL;
+				compile_free_cmp(&c);
+				cerr(err, a, 0, "invalid regex '%s': %s", v, m);
+				return -EINVAL;
+			}
+		}
+	} else if (ops_table[a->op].kind == OK_LIST) {
+		size_t n = a->nvals;
+
+		c.nsetv = n;
+		if (type == T_STR) {
+			c.set = calloc(n ? n : 1, sizeof(*c.set));
+			c.setlen = calloc(n ? n : 1, sizeof(*c.setlen));
+			if (!c.set || !c.setlen) {
+				compile_free_cmp(&c);
+				return -ENOMEM;
+			}
+			for (size_t i = 0; i < n; i++) {
+				int ip = check_type(sl) == CHECK_T_IP;
+
+				c.set[i] = ip ? ip_canonical(a->vals[i]) : strdup(a->vals[i]);
+				if (!c.set[i] && ip) {
+					cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs",
+					     a->vals[i], sl->text);
+					compile_free_cmp(&c);
+					return -EINVAL;
+				}
+				if (!c.set[i]) {
+					compile_free_cmp(&c);
+					return -ENOMEM;
+				}
+			}
+			if (a->op != OP_PMATCH)
+				qsort(c.set, n, sizeof(*c.set), cmp_str);
+			else if (pmatch_wildcards(&c)) {
+				compile_free_cmp(&c);
+				return -ENOMEM;
+			}
+			for (size_t i = 0; i < n; i++) {
+				c.setlen[i] = strlen(c.set[i]);
+				set_filter_add(&c, c.set[i], c.setlen[i]);
+			}
+		} else {
+			c.nset = calloc(n ? n : 1, sizeof(*c.nset));
+			if (!c.nset)
+				return -ENOMEM;
+			for (size_t i = 0; i < n; i++) {
+				int bad = type == T_NUM ? parse_num(a->vals[i], &c.nset[i]) :
+							  parse_bool(a->vals[i], &c.nset[i]);
+				if (bad) {
+					cerr(err, a, 0, "'%s' is not a %s, as field '%s' needs",
+					     a->vals[i], fields_type_name(type), sl->text);
+					compile_free_cmp(&c);
+					return -EINVAL;
+				}
+			}
+		}
+	}
+	if (specialise_cmp(&c, sl)) {
+		compile_free_cmp(&c);
+		return -ENOMEM;
+	}
+	rc = add_cmp(e, &c);
+	if (rc < 0) {
+		compile_free_cmp(&c);
+		return -ENOMEM;
+	}
+	return rc;
+}
+
+struct gen {
+	struct insn *code;
+	size_t n, cap;
+};
+
+static int emit(struct gen *g, uint32_t op, uint32_t arg)
+{
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 16;
+		struct insn *n = realloc(g->code, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		g->code = n;
+		g->cap = cap;
+	}
+	g->code[g->n].op = op;
+	g->code[g->n].arg = arg;
+	return (int)g->n++;
+}
+
+/* syscalls named by an evt.type comparison; unknown names counted */
+static uint32_t evtype_set(const struct ast *a, int *unknown)
+{
+	uint32_t m = 0;
+
+	for (size_t i = 0; i < a->nvals; i++) {
+		unsigned t, sc;
+
+		if (names_evt_type_parse(a->vals[i], &t, &sc) == 0)
+			m |= 1u << sc;
+		else if (unknown)
+			(*unknown)++;
+	}
+	return m;
+}
+
+static uint32_t evmask(const struct ast *a, int neg, int depth)
+{
+	uint32_t l, r, s;
+
+	if (!a || depth > COND_MAX_MACRO_DEPTH + COND_MAX_DEPTH)
+		return EVMASK_ALL;
+	switch (a->kind) {
+	case A_AND:
+	case A_OR:
+		l = evmask(a->l, neg, depth + 1);
+		r = evmask(a->r, neg, depth + 1);
+		return (a->kind == A_AND) != neg ? (l & r) : (l | r);
+	case A_NOT:
+		return evmask(a->l, !neg, depth + 1);
+	case A_MACRO:
+		return a->m ? evmask(a->m->ast, neg, depth + 1) : EVMASK_ALL;
+	case A_CONST:
+		return (a->val != 0) != neg ? EVMASK_ALL : 0;
+	case A_CMP:
+		if (!is_evtype(NULL, a))
+			return EVMASK_ALL;
+		s = evtype_set(a, NULL);
+		if (a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_IN || a->op == OP_INTERSECTS)
+			return neg ? EVMASK_ALL & ~s : s;
+		if (a->op == OP_NE)
+			return neg ? s : EVMASK_ALL & ~s;
+		return EVMASK_ALL;
+	default:
+		return EVMASK_ALL;
+	}
+}
+
+static int gen_node(struct engine *e, struct gen *g, const struct ast *a, int depth,
+		    int *named, struct cond_err *err)
+{
+	int rc, j;
+
+	if (depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH) {
+		cerr(err, a, 0, "condition nested deeper than %d levels (macros included)",
+		     COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH);
+		return -EINVAL;
+	}
+	switch (a->kind) {
+	case A_AND:
+	case A_OR:
+		if ((rc = gen_node(e, g, a->l, depth + 1, named, err)))
+			return rc;
+		j = emit(g, a->kind == A_AND ? I_JF : I_JT, 0);
+		if (j < 0)
+			return -ENOMEM;
+		if ((rc = gen_node(e, g, a->r, depth + 1, named, err)))
+			return rc;
+		g->code[j].arg = (uint32_t)g->n;
+		return 0;
+	case A_NOT:
+		if ((rc = gen_node(e, g, a->l, depth + 1, named, err)))
+			return rc;
+		return emit(g, I_NOT, 0) < 0 ? -ENOMEM : 0;
+	case A_CONST:
+		return emit(g, a->val ? I_TRUE : I_FALSE, 0) < 0 ? -ENOMEM : 0;
+	case A_MACRO:
+		if (!a->m) {
+			cerr(err, a, 0, "Undefined macro '%s' used in filter.", a->name);
+			return -EINVAL;
+		}
+		if (!a->m->ast) {
+			cerr(err, a, 0, "macro '%s' has errors", a->name);
+			return -EINVAL;
+		}
+		return gen_node(e, g, a->m->ast, depth + 1, named, err);
+	case A_CMP:
+		if (is_evtype(e, a)) {
+			int unknown = 0;
+			uint32_t s = evtype_set(a, &unknown);
+
+			(*named)++;
+			if (unknown && !s && (a->op == OP_EQ || a->op == OP_EQ2 ||
+					      a->op == OP_IN || a->op == OP_INTERSECTS)) {
+				/* only types we never see: never true */
+				return emit(g, I_FALSE, 0) < 0 ? -ENOMEM : 0;
+			}
+		}
+		rc = compile_cmp(e, a, err);
+		if (rc < 0) {
+			if (!err->at)
+				err->at = a;
+			return rc;
+		}
+		return emit(g, I_CMP, (uint32_t)rc) < 0 ? -ENOMEM : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
+		 uint32_t *mask, int *evtype_named, struct cond_err *err)
+{
+	struct gen g = { 0 };
+	int rc;
+
+	err->at = NULL;
+	err->unsupported = 0;
+	err->msg[0] = 0;
+	*evtype_named = 0;
+	rc = gen_node(e, &g, a, 0, evtype_named, err);
+	if (rc) {
+		if (rc == -ENOMEM && !err->msg[0])
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+		free(g.code);
+		return rc;
+	}
+	*code = g.code;
+	*ncode = g.n;
+	*mask = evmask(a, 0, 0);
+	return 0;
+}
+
