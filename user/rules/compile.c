@@ -246,7 +246,8 @@ void compile_free_cmp(struct cmp *c)
 	free(c->setwild);
 	free(c->nset);
 	free(c->skip);
-	free(c->ckeys);
+	if (c->kind == CK_COMM)
+		free(c->as.comm.keys);
 	if (c->re) {
 		regfree(c->re);
 		free(c->re);
@@ -338,12 +339,177 @@ static void set_filter_add(struct cmp *c, const char *s, size_t len)
 		c->setfirst[b >> 6] |= 1ull << (b & 63);
 }
 
+/* The field on the right (val(f) or a transformer): same type, one value,
+ * an operator that takes one (OF_FIELD_RHS). */
+static int compile_rhs_field(struct engine *e, const struct ast *a, struct cmp *c,
+			     const struct slot *sl, struct cond_err *err)
+{
+	const struct slot *r;
+
+	c->rslot = compile_slot(e, &a->rhs, err);
+	if (c->rslot < 0) {
+		err->at = a;
+		return c->rslot;
+	}
+	r = &e->slots[c->rslot];
+	if (r->type != sl->type || r->any) {
+		cerr(err, a, 0, r->xform == XF_NONE ? "val(%s) is a %s, '%s' is a %s" :
+						       "%s is a %s, '%s' is a %s",
+		     r->text, fields_type_name(r->type), sl->text, fields_type_name(sl->type));
+		return -EINVAL;
+	}
+	if (!(ops_table[a->op].flags & OF_FIELD_RHS)) {
+		cerr(err, a, 0, "operator '%s' needs a constant, not val()", ops_table[a->op].text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Hex digits into bytes (OF_HEX operators). 0, -EINVAL, -ENOMEM. */
+static int hex_bytes(const char *v, struct cmp *c)
+{
+	size_t n = strlen(v);
+
+	if (n % 2)
+		return -EINVAL;
+	c->s = malloc(n / 2 + 1);
+	if (!c->s)
+		return -ENOMEM;
+	for (size_t i = 0; i < n / 2; i++) {
+		int hi = hexval(v[2 * i]), lo = hexval(v[2 * i + 1]);
+
+		if (hi < 0 || lo < 0) {
+			free(c->s);
+			c->s = NULL;
+			return -EINVAL;
+		}
+		c->s[i] = (char)(hi << 4 | lo);
+	}
+	c->len = n / 2;
+	return 0;
+}
+
+/* An OF_REGEX constant: Falco (RE2 FullMatch) matches the whole string. */
+static int compile_regex(const struct ast *a, struct cmp *c, const char *v,
+			 struct cond_err *err)
+{
+	size_t n = strlen(v) + 8;
+	char *pat = malloc(n);
+	char m[128];
+	int rc;
+
+	c->re = calloc(1, sizeof(*c->re));
+	if (!pat || !c->re) {
+		free(pat);
+		return -ENOMEM;
+	}
+	snprintf(pat, n, "^(%s)$", v);
+	rc = regcomp(c->re, pat, REG_EXTENDED | REG_NOSUB);
+	free(pat);
+	if (!rc)
+		return 0;
+	regerror(rc, c->re, m, sizeof(m));
+	free(c->re);
+	c->re = NULL;
+	cerr(err, a, 0, "invalid regex '%s': %s", v, m);
+	return -EINVAL;
+}
+
+/* The one constant of an OK_SCALAR operator, by the field's check type and
+ * the operator's facts. 0 or -errno (c's allocations are the caller's). */
+static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot *sl,
+			  struct cond_err *err)
+{
+	const char *v = a->vals[0];
+	int rc;
+
+	if (sl->type == T_NUM && parse_num(v, &c->n)) {
+		cerr(err, a, 0, "'%s' is not a number, as field '%s' needs", v, sl->text);
+		return -EINVAL;
+	}
+	if (sl->type == T_BOOL && parse_bool(v, &c->n)) {
+		cerr(err, a, 0, "'%s' is not true or false, as field '%s' needs", v, sl->text);
+		return -EINVAL;
+	}
+	if (ops_table[a->op].flags & OF_HEX) {
+		rc = hex_bytes(v, c);
+		if (rc == -EINVAL)
+			cerr(err, a, 0, "'%s' is not a hex byte string", v);
+		if (rc)
+			return rc;
+	} else if (check_type(sl) == CHECK_T_IP) {
+		c->s = ip_canonical(v);
+		if (!c->s) {
+			cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", v,
+			     sl->text);
+			return -EINVAL;
+		}
+		c->len = strlen(c->s);
+	} else {
+		c->s = strdup(v);
+		if (!c->s)
+			return -ENOMEM;
+		c->len = strlen(v);
+	}
+	if (ops_table[a->op].flags & OF_REGEX)
+		return compile_regex(a, c, v, err);
+	return 0;
+}
+
+/* The set of an OK_LIST operator: strings sorted for in/intersects (pmatch
+ * keeps its order and marks wildcards), numbers and booleans parsed. */
+static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl,
+		       struct cond_err *err)
+{
+	size_t n = a->nvals;
+	int ip = check_type(sl) == CHECK_T_IP;
+
+	c->nsetv = n;
+	if (sl->type != T_STR) {
+		c->nset = calloc(n ? n : 1, sizeof(*c->nset));
+		if (!c->nset)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			if (sl->type == T_NUM ? parse_num(a->vals[i], &c->nset[i]) :
+						parse_bool(a->vals[i], &c->nset[i])) {
+				cerr(err, a, 0, "'%s' is not a %s, as field '%s' needs", a->vals[i],
+				     fields_type_name(sl->type), sl->text);
+				return -EINVAL;
+			}
+		}
+		return 0;
+	}
+	c->set = calloc(n ? n : 1, sizeof(*c->set));
+	c->setlen = calloc(n ? n : 1, sizeof(*c->setlen));
+	if (!c->set || !c->setlen)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		c->set[i] = ip ? ip_canonical(a->vals[i]) : strdup(a->vals[i]);
+		if (!c->set[i] && ip) {
+			cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", a->vals[i],
+			     sl->text);
+			return -EINVAL;
+		}
+		if (!c->set[i])
+			return -ENOMEM;
+	}
+	if (a->op != OP_PMATCH)
+		qsort(c->set, n, sizeof(*c->set), cmp_str);
+	else if (pmatch_wildcards(c))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		c->setlen[i] = strlen(c->set[i]);
+		set_filter_add(c, c->set[i], c->setlen[i]);
+	}
+	return 0;
+}
+
 /* Compile one comparison node; returns the cmp index, or -errno. */
 static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *err)
 {
 	struct cmp c = { .op = a->op, .rslot = -1 };
 	const struct slot *sl;
-	int type, rc;
+	int rc;
 
 	c.slot = compile_slot(e, &a->lhs, err);
 	if (c.slot < 0) {
@@ -351,166 +517,36 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 		return c.slot;
 	}
 	sl = &e->slots[c.slot];
-	type = sl->type;
 	if (!(ops_table[a->op].types & (1u << check_type(sl)))) {
 		cerr(err, a, 0, "operator '%s' cannot be used on field '%s' (%s)",
 		     ops_table[a->op].text, sl->text, check_type_name(check_type(sl)));
 		return -EINVAL;
 	}
 	if (a->has_rfield) {
-		c.rslot = compile_slot(e, &a->rhs, err);
-		if (c.rslot < 0) {
-			err->at = a;
-			return c.rslot;
-		}
-		if (e->slots[c.rslot].type != type || e->slots[c.rslot].any) {
-			cerr(err, a, 0, "val(%s) is a %s, '%s' is a %s", e->slots[c.rslot].text,
-			     fields_type_name(e->slots[c.rslot].type), sl->text,
-			     fields_type_name(type));
-			return -EINVAL;
-		}
-		if (!(ops_table[a->op].flags & OF_FIELD_RHS)) {
-			cerr(err, a, 0, "operator '%s' needs a constant, not val()",
-			     ops_table[a->op].text);
-			return -EINVAL;
-		}
+		rc = compile_rhs_field(e, a, &c, sl, err);
+		if (rc)
+			return rc;
 		c.dfield = -1;
 		rc = add_cmp(e, &c);
 		return rc < 0 ? -ENOMEM : rc;
 	}
-	if (ops_table[a->op].kind == OK_SCALAR) {
-		const char *v = a->vals[0];
-
-		if (type == T_NUM && parse_num(v, &c.n)) {
-			cerr(err, a, 0, "'%s' is not a number, as field '%s' needs", v, sl->text);
-			return -EINVAL;
-		}
-		if (type == T_BOOL && parse_bool(v, &c.n)) {
-			cerr(err, a, 0, "'%s' is not true or false, as field '%s' needs", v,
-			     sl->text);
-			return -EINVAL;
-		}
-		if (a->op == OP_BCONTAINS || a->op == OP_BSTARTSWITH) {
-			size_t n = strlen(v);
-
-			if (n % 2) {
-				cerr(err, a, 0, "'%s' is not a hex byte string", v);
-				return -EINVAL;
-			}
-			c.s = malloc(n / 2 + 1);
-			if (!c.s)
-				return -ENOMEM;
-			for (size_t i = 0; i < n / 2; i++) {
-				int hi = hexval(v[2 * i]), lo = hexval(v[2 * i + 1]);
-
-				if (hi < 0 || lo < 0) {
-					free(c.s);
-					cerr(err, a, 0, "'%s' is not a hex byte string", v);
-					return -EINVAL;
-				}
-				c.s[i] = (char)(hi << 4 | lo);
-			}
-			c.len = n / 2;
-		} else if (check_type(sl) == CHECK_T_IP) {
-			c.s = ip_canonical(v);
-			if (!c.s) {
-				cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", v,
-				     sl->text);
-				return -EINVAL;
-			}
-			c.len = strlen(c.s);
-		} else {
-			c.s = strdup(v);
-			if (!c.s)
-				return -ENOMEM;
-			c.len = strlen(v);
-		}
-		if (a->op == OP_REGEX) {
-			size_t n = c.len + 8;
-			char *pat = malloc(n);
-
-			c.re = calloc(1, sizeof(*c.re));
-			if (!pat || !c.re) {
-				free(pat);
-				compile_free_cmp(&c);
-				return -ENOMEM;
-			}
-			/* Falco (RE2 FullMatch) matches the whole string */
-			snprintf(pat, n, "^(%s)$", v);
-			rc = regcomp(c.re, pat, REG_EXTENDED | REG_NOSUB);
-			free(pat);
-			if (rc) {
-				char m[128];
-
-				regerror(rc, c.re, m, sizeof(m));
-				free(c.re);
-				c.re = NULL;
-				compile_free_cmp(&c);
-				cerr(err, a, 0, "invalid regex '%s': %s", v, m);
-				return -EINVAL;
-			}
-		}
-	} else if (ops_table[a->op].kind == OK_LIST) {
-		size_t n = a->nvals;
-
-		c.nsetv = n;
-		if (type == T_STR) {
-			c.set = calloc(n ? n : 1, sizeof(*c.set));
-			c.setlen = calloc(n ? n : 1, sizeof(*c.setlen));
-			if (!c.set || !c.setlen) {
-				compile_free_cmp(&c);
-				return -ENOMEM;
-			}
-			for (size_t i = 0; i < n; i++) {
-				int ip = check_type(sl) == CHECK_T_IP;
-
-				c.set[i] = ip ? ip_canonical(a->vals[i]) : strdup(a->vals[i]);
-				if (!c.set[i] && ip) {
-					cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs",
-					     a->vals[i], sl->text);
-					compile_free_cmp(&c);
-					return -EINVAL;
-				}
-				if (!c.set[i]) {
-					compile_free_cmp(&c);
-					return -ENOMEM;
-				}
-			}
-			if (a->op != OP_PMATCH)
-				qsort(c.set, n, sizeof(*c.set), cmp_str);
-			else if (pmatch_wildcards(&c)) {
-				compile_free_cmp(&c);
-				return -ENOMEM;
-			}
-			for (size_t i = 0; i < n; i++) {
-				c.setlen[i] = strlen(c.set[i]);
-				set_filter_add(&c, c.set[i], c.setlen[i]);
-			}
-		} else {
-			c.nset = calloc(n ? n : 1, sizeof(*c.nset));
-			if (!c.nset)
-				return -ENOMEM;
-			for (size_t i = 0; i < n; i++) {
-				int bad = type == T_NUM ? parse_num(a->vals[i], &c.nset[i]) :
-							  parse_bool(a->vals[i], &c.nset[i]);
-				if (bad) {
-					cerr(err, a, 0, "'%s' is not a %s, as field '%s' needs",
-					     a->vals[i], fields_type_name(type), sl->text);
-					compile_free_cmp(&c);
-					return -EINVAL;
-				}
-			}
-		}
+	switch (ops_table[a->op].kind) {
+	case OK_SCALAR:
+		rc = compile_scalar(a, &c, sl, err);
+		break;
+	case OK_LIST:
+		rc = compile_set(a, &c, sl, err);
+		break;
+	default:
+		rc = 0;
+		break;
 	}
-	if (specialise_cmp(&c, sl)) {
+	if (!rc)
+		rc = specialise_cmp(&c, sl);
+	if (!rc)
+		rc = add_cmp(e, &c);
+	if (rc < 0)
 		compile_free_cmp(&c);
-		return -ENOMEM;
-	}
-	rc = add_cmp(e, &c);
-	if (rc < 0) {
-		compile_free_cmp(&c);
-		return -ENOMEM;
-	}
 	return rc;
 }
 

@@ -443,7 +443,7 @@ static inline const char *anc_comm(const struct as_hdr *h, int32_t idx)
 /* CK_COMM: the comm's image (struct comm_key) against the constants' */
 static int eval_comm(const struct evctx *ctx, const struct cmp *c)
 {
-	const char *comm = anc_comm(ctx->ev->hdr, c->cidx);
+	const char *comm = anc_comm(ctx->ev->hdr, c->as.comm.idx);
 	struct comm_key k;
 
 	if (!comm)
@@ -474,12 +474,12 @@ static int eval_comm(const struct evctx *ctx, const struct cmp *c)
 		memcpy(&k, img, sizeof(k));
 	}
 #endif
-	if (!((c->chash >> comm_key_hash(&k)) & 1))
-		return c->cneg;
-	for (size_t i = 0; i < c->nckeys; i++)
-		if (c->ckeys[i].w[0] == k.w[0] && c->ckeys[i].w[1] == k.w[1])
-			return !c->cneg;
-	return c->cneg;
+	if (!((c->as.comm.hash >> comm_key_hash(&k)) & 1))
+		return c->as.comm.neg;
+	for (size_t i = 0; i < c->as.comm.nkeys; i++)
+		if (c->as.comm.keys[i].w[0] == k.w[0] && c->as.comm.keys[i].w[1] == k.w[1])
+			return !c->as.comm.neg;
+	return c->as.comm.neg;
 }
 
 /* CK_FD_PREFIX on an open: the path starts with the constant */
@@ -493,7 +493,7 @@ static int eval_fd_prefix(const struct cmp *c, const struct event_path *p)
 		return memcmp(p->s, c->s, c->len) == 0;
 	/* most paths differ from the prefix in its first bytes */
 	memcpy(&w, p->s, sizeof(w));
-	if ((w & c->pmask) != c->pword)
+	if ((w & c->as.prefix.mask) != c->as.prefix.word)
 		return 0;
 	return c->len <= sizeof(w) ||
 	       memcmp(p->s + sizeof(w), c->s + sizeof(w), c->len - sizeof(w)) == 0;
@@ -506,7 +506,7 @@ static int eval_cmp(struct evctx *ctx, struct cmp *c)
 {
 	switch (c->kind) {
 	case CK_OPEN_CLASS:
-		return (ctx->ocls & c->omask) == c->owant;
+		return (ctx->ocls & c->as.open.mask) == c->as.open.want;
 	case CK_COMM:
 		return eval_comm(ctx, c);
 	case CK_FD_NUM:

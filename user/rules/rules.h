@@ -170,10 +170,52 @@ struct slot {
 
 #define SET_LEN_BITS 64 /* bits of cmp.setlens; longer strings share the last */
 
+/*
+ * The comparisons eval.c answers without the generic value path. Each is a
+ * plain field of the header or of an open compared with constants; what is
+ * not of that shape (or not that event type) goes the generic way.
+ */
+enum cmp_kind {
+	CK_GENERIC,
+	CK_OPEN_CLASS, /* evt.is_open_read/write =, != or exists: a bit test */
+	CK_COMM, /* proc.name, proc.pname, proc.aname[N]: =, !=, in, exists */
+	CK_FD_NUM, /* fd.num against numbers; opens inline, others generic */
+	/* fd.name startswith a constant; opens inline, others generic (other
+	 * operators cost more than a lookup: they keep their per-event answer) */
+	CK_FD_PREFIX,
+};
+
+struct comm_key;
+
+/* CK_OPEN_CLASS: (evctx.ocls & mask) == want */
+struct cmp_open {
+	uint32_t mask, want;
+};
+
+/* CK_COMM: the constants as comm images */
+struct cmp_comm {
+	struct comm_key *keys;
+	size_t nkeys;
+	uint64_t hash; /* bit comm_key_hash() of every key */
+	int32_t idx; /* ancestor index, 0 the process itself */
+	int neg; /* true when the comm is none of keys */
+};
+
+/* CK_FD_PREFIX: the prefix's first bytes (the constant s), masked */
+struct cmp_prefix {
+	uint64_t word, mask;
+};
+
+/*
+ * One compiled comparison: what it compares (slot, operator, constants or
+ * the field on the right), what the syscall fixes, its answer for the
+ * current event, and, tagged by kind, how eval.c answers it inline.
+ */
 struct cmp {
 	int slot;
 	int op; /* enum op_id */
-	int rslot; /* val(field) on the right, or -1 */
+	int rslot; /* a field on the right (val() or a transformer), or -1 */
+	/* the constants */
 	char *s; /* constant (bytes for b-ops) */
 	size_t len;
 	int64_t n;
@@ -204,31 +246,12 @@ struct cmp {
 	 * (compile_cond merges equal ones), and each runs once per event */
 	uint32_t gen;
 	int res;
-	/* how eval.c answers it (compile.c cmp_specialise): the header fields most
-	 * conditions test are compared inline, without building a value */
-	int kind; /* enum cmp_kind */
-	uint32_t omask, owant; /* CK_OPEN_CLASS: (evctx.ocls & omask) == owant */
-	int32_t cidx; /* CK_COMM: ancestor index, 0 the process itself */
-	int cneg; /* CK_COMM: true when the comm is none of ckeys */
-	struct comm_key *ckeys; /* CK_COMM: the constants as comm images */
-	size_t nckeys;
-	uint64_t chash; /* CK_COMM: bit comm_key_hash() of every key in ckeys */
-	uint64_t pword, pmask; /* CK_FD_PREFIX: the prefix's first bytes, masked */
-};
-
-/*
- * The comparisons eval.c answers without the generic value path. Each is a
- * plain field of the header or of an open compared with constants; what is
- * not of that shape (or not that event type) goes the generic way.
- */
-enum cmp_kind {
-	CK_GENERIC,
-	CK_OPEN_CLASS, /* evt.is_open_read/write =, != or exists: a bit test */
-	CK_COMM, /* proc.name, proc.pname, proc.aname[N]: =, !=, in, exists */
-	CK_FD_NUM, /* fd.num against numbers; opens inline, others generic */
-	/* fd.name startswith a constant; opens inline, others generic (other
-	 * operators cost more than a lookup: they keep their per-event answer) */
-	CK_FD_PREFIX,
+	int kind; /* enum cmp_kind: which member of as (specialise.c) */
+	union {
+		struct cmp_open open;
+		struct cmp_comm comm;
+		struct cmp_prefix prefix;
+	} as;
 };
 
 #define CMP_COMM_KEYS_MAX 16 /* longer in-lists on comms are searched as strings */

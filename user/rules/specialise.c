@@ -47,7 +47,7 @@ static void specialise_open_class(struct cmp *c, uint32_t bit)
 	int want;
 
 	if (c->op == OP_EXISTS) {
-		c->omask = c->owant = EVAL_OCLS_OPEN; /* present on every open */
+		c->as.open.mask = c->as.open.want = EVAL_OCLS_OPEN; /* present on every open */
 		c->kind = CK_OPEN_CLASS;
 		return;
 	}
@@ -57,8 +57,8 @@ static void specialise_open_class(struct cmp *c, uint32_t bit)
 		want = c->n == 0;
 	else
 		return;
-	c->omask = EVAL_OCLS_OPEN | bit;
-	c->owant = EVAL_OCLS_OPEN | (want ? bit : 0);
+	c->as.open.mask = EVAL_OCLS_OPEN | bit;
+	c->as.open.want = EVAL_OCLS_OPEN | (want ? bit : 0);
 	c->kind = CK_OPEN_CLASS;
 }
 
@@ -73,10 +73,10 @@ static int specialise_comm(struct cmp *c, int32_t idx)
 	switch (c->op) {
 	case OP_EXISTS: /* present: not equal to nothing */
 		n = 0;
-		c->cneg = 1;
+		c->as.comm.neg = 1;
 		break;
 	case OP_NE:
-		c->cneg = 1;
+		c->as.comm.neg = 1;
 		break;
 	case OP_EQ:
 	case OP_EQ2:
@@ -88,8 +88,8 @@ static int specialise_comm(struct cmp *c, int32_t idx)
 	}
 	if (n > CMP_COMM_KEYS_MAX)
 		return 0;
-	c->ckeys = calloc(n ? n : 1, sizeof(*c->ckeys));
-	if (!c->ckeys)
+	c->as.comm.keys = calloc(n ? n : 1, sizeof(*c->as.comm.keys));
+	if (!c->as.comm.keys)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		char img[AS_COMM_LEN] = { 0 };
@@ -97,11 +97,11 @@ static int specialise_comm(struct cmp *c, int32_t idx)
 		if (lens[i] > AS_COMM_LEN)
 			continue;
 		memcpy(img, vals[i], lens[i]);
-		memcpy(&c->ckeys[c->nckeys], img, sizeof(img));
-		c->chash |= 1ull << comm_key_hash(&c->ckeys[c->nckeys]);
-		c->nckeys++;
+		memcpy(&c->as.comm.keys[c->as.comm.nkeys], img, sizeof(img));
+		c->as.comm.hash |= 1ull << comm_key_hash(&c->as.comm.keys[c->as.comm.nkeys]);
+		c->as.comm.nkeys++;
 	}
-	c->cidx = idx;
+	c->as.comm.idx = idx;
 	c->kind = CK_COMM;
 	return 0;
 }
@@ -109,13 +109,13 @@ static int specialise_comm(struct cmp *c, int32_t idx)
 /* fd.name startswith: the prefix's first bytes (up to a word) and their mask */
 static void specialise_prefix(struct cmp *c)
 {
-	size_t n = c->len < sizeof(c->pword) ? c->len : sizeof(c->pword);
-	unsigned char ones[sizeof(c->pmask)] = { 0 };
+	size_t n = c->len < sizeof(c->as.prefix.word) ? c->len : sizeof(c->as.prefix.word);
+	unsigned char ones[sizeof(c->as.prefix.mask)] = { 0 };
 
-	c->pword = 0;
-	memcpy(&c->pword, c->s, n);
+	c->as.prefix.word = 0;
+	memcpy(&c->as.prefix.word, c->s, n);
 	memset(ones, 0xff, n);
-	memcpy(&c->pmask, ones, sizeof(ones));
+	memcpy(&c->as.prefix.mask, ones, sizeof(ones));
 	c->kind = CK_FD_PREFIX;
 }
 
