@@ -557,6 +557,103 @@ int parse_cond(const struct text *t, const struct cond_env *env, struct ast **ou
 	return 0;
 }
 
+/* The whole of s as one thing parse_one reads; 0, or -EINVAL with msg. */
+static int parse_whole(struct parser *p, const char *s, const char *what,
+		       int (*parse_one)(struct parser *, void *), void *arg)
+{
+	char buf[32];
+
+	p->l = (struct lex){ .s = s, .len = strlen(s) };
+	if (parse_one(p, arg))
+		return -EINVAL;
+	if (!lex_eof(&p->l)) {
+		near(p, buf, sizeof(buf));
+		perr(p, p->l.pos, "unexpected %s after the %s '%s'", buf, what, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_one_fref(struct parser *p, void *f)
+{
+	return parse_fref(p, f);
+}
+
+static int parse_one_rhs(struct parser *p, void *a)
+{
+	return parse_rhs_field(p, a) == 1 ? 0 : -EINVAL;
+}
+
+/* val(f) or a transformer call: a value that stands for a field. */
+static int is_field_call(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!n || v[n - 1] != ')')
+		return 0;
+	if (!strncmp(v, "val(", 4))
+		return 1;
+	for (int x = XF_NONE + 1; x < XF_MAX; x++) {
+		size_t k = strlen(xforms_table[x].name);
+
+		if (!strncmp(v, xforms_table[x].name, k) && v[k] == '(')
+			return 1;
+	}
+	return 0;
+}
+
+int parse_cmp_parts(const struct cond_env *env, const struct text *src, const char *field,
+		    const char *op, const char *const *vals, size_t nvals, struct ast **out,
+		    char *msg, size_t msgsz)
+{
+	struct parser p = { .t = src, .env = env, .msg = msg, .msgsz = msgsz };
+	struct ast *a = node(&p, A_CMP, 0);
+	size_t oplen;
+	int rc = -EINVAL;
+
+	*out = NULL;
+	if (!a)
+		return -ENOMEM;
+	if (parse_whole(&p, field, "field", parse_one_fref, &a->lhs))
+		goto fail;
+	a->op = ops_match(op, &oplen);
+	if (a->op < 0 || oplen != strlen(op) || ops_table[a->op].kind == OK_UNARY) {
+		snprintf(msg, msgsz, "'%s' is not a comparison operator", op);
+		goto fail;
+	}
+	a->is_list = ops_table[a->op].kind == OK_LIST;
+	/* Falco's exception values are values, not condition text: a field
+	 * call on its own is the field on the right, a list name in a set is
+	 * its items, anything else the string as written */
+	if (nvals == 1 && is_field_call(vals[0])) {
+		if (parse_whole(&p, vals[0], "value", parse_one_rhs, a))
+			goto fail;
+		*out = a;
+		return 0;
+	}
+	if (!a->is_list && nvals != 1) {
+		snprintf(msg, msgsz, "a list of values needs in, intersects or pmatch, not '%s'", op);
+		goto fail;
+	}
+	for (size_t i = 0; i < nvals; i++) {
+		const struct list_def *ld = a->is_list ? use_list(env, vals[i]) : NULL;
+
+		char *v = ld ? NULL : strdup(vals[i]);
+
+		rc = -ENOMEM;
+		if (!ld && (!v || add_val(&p, a, v, 1)))
+			goto fail;
+		for (size_t k = 0; ld && k < ld->nitems; k++)
+			if (add_list_item(&p, a, ld->items[k]))
+				goto fail;
+	}
+	*out = a;
+	return 0;
+fail:
+	parse_free(a);
+	return rc;
+}
+
 int parse_uses_field(const struct ast *a, const char *name, int depth)
 {
 	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH)

@@ -481,6 +481,13 @@ struct cond_env {
 int parse_cond(const struct text *t, const struct cond_env *env, struct ast **out, char *msg,
 	       size_t msgsz, size_t *erroff);
 void parse_free(struct ast *a);
+/* One comparison from its parts, as an exception gives them: the field (a
+ * transformer allowed), the operator and the values (a set for in,
+ * intersects, pmatch; one value otherwise; val(f) or a transformer alone
+ * compares fields). Nodes point at src. 0, -EINVAL (msg) or -ENOMEM. */
+int parse_cmp_parts(const struct cond_env *env, const struct text *src, const char *field,
+		    const char *op, const char *const *vals, size_t nvals, struct ast **out,
+		    char *msg, size_t msgsz);
 /* Does the condition (its macros included) compare field name? */
 int parse_uses_field(const struct ast *a, const char *name, int depth);
 
