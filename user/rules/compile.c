@@ -33,166 +33,6 @@ static void cerr(struct cond_err *err, const struct ast *at, int unsupported, co
 	va_end(ap);
 }
 
-/* The type an operator is checked against (ops.h OT_*): the slot's, but an
- * IP address field apart from other strings, as libsinsp has it. */
-#define CHECK_T_IP 3 /* bit 1 << 3 is OT_IP */
-
-static int check_type(const struct slot *sl)
-{
-	if (sl->type == T_STR && sl->xform == XF_NONE && (fields_table[sl->field].flags & FF_IP))
-		return CHECK_T_IP;
-	return sl->type;
-}
-
-static const char *check_type_name(int t)
-{
-	return t == CHECK_T_IP ? "IP address" : fields_type_name(t);
-}
-
-/* An IP address constant in the text the field prints (inet_ntop's), so
- * that equal addresses compare equal however they are written; NULL when
- * v is not an address. */
-static char *ip_canonical(const char *v)
-{
-	unsigned char a[sizeof(struct in6_addr)];
-	char out[INET6_ADDRSTRLEN];
-	int fam = strchr(v, ':') ? AF_INET6 : AF_INET;
-
-	if (inet_pton(fam, v, a) != 1 || !inet_ntop(fam, a, out, sizeof(out)))
-		return NULL;
-	return strdup(out);
-}
-
-static int find_or_add_slot(struct engine *e, const struct slot *k)
-{
-	struct slot *s;
-
-	for (size_t i = 0; i < e->nslots; i++) {
-		s = &e->slots[i];
-		if (s->field == k->field && s->idx == k->idx && s->xform == k->xform &&
-		    s->parent == k->parent &&
-		    ((!s->arg && !k->arg) || (s->arg && k->arg && !strcmp(s->arg, k->arg))))
-			return (int)i;
-	}
-	if (e->nslots == e->capslots) {
-		size_t cap = e->capslots ? 2 * e->capslots : 32;
-		struct slot *n = realloc(e->slots, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		e->slots = n;
-		e->capslots = cap;
-	}
-	s = &e->slots[e->nslots];
-	*s = *k;
-	s->direct = k->xform == XF_NONE && !k->any && !k->arg && fields_direct_ok(k->field);
-	s->arg = k->arg ? strdup(k->arg) : NULL;
-	s->text = strdup(k->text);
-	s->cap = FIELDS_BUF_MAX;
-	s->buf = malloc(s->cap);
-	s->gen = 0;
-	if (!s->text || !s->buf || (k->arg && !s->arg)) {
-		free(s->arg);
-		free(s->text);
-		free(s->buf);
-		return -ENOMEM;
-	}
-	return (int)e->nslots++;
-}
-
-int compile_slot(struct engine *e, const struct fref *f, struct cond_err *err)
-{
-	struct slot k = { .idx = -1, .xform = XF_NONE, .parent = -1 };
-	char text[512];
-	int id = fields_lookup(f->name), s;
-	const char *arg = f->has_arg ? f->arg : NULL;
-
-	if (id < 0 && strncmp(f->name, "evt.arg.", 8) == 0 && !f->has_arg) {
-		id = F_EVT_ARG;
-		arg = f->name + 8;
-	}
-	if (id < 0) {
-		char full[300];
-
-		snprintf(full, sizeof(full), "%s", f->name);
-		if (fields_falco_known(f->name)) {
-			cerr(err, NULL, 1, "field '%s' is not supported by agent-sentinel", f->name);
-			return -ENOTSUP;
-		}
-		cerr(err, NULL, 0, "unknown field '%s'", full);
-		return -EINVAL;
-	}
-	k.field = id;
-	k.type = fields_table[id].type;
-	if (fields_table[id].flags & FA_IDX) {
-		if (arg) {
-			char *end;
-			long v = strtol(arg, &end, 10);
-
-			if (!arg[0] || *end || v < 0 || v > 1000) {
-				cerr(err, NULL, 0, "field '%s' needs a number in [], not '%s'",
-				     f->name, arg);
-				return -EINVAL;
-			}
-			k.idx = (int32_t)v;
-			snprintf(text, sizeof(text), "%s[%ld]", f->name, v);
-		} else {
-			k.any = 1;
-			snprintf(text, sizeof(text), "%s", f->name);
-		}
-	} else if (fields_table[id].flags & FA_ARG) {
-		if (!arg || !arg[0]) {
-			cerr(err, NULL, 0, "field '%s' needs an argument", f->name);
-			return -EINVAL;
-		}
-		if (!fields_arg_known(arg)) {
-			cerr(err, NULL, 1, "field 'evt.arg.%s' is not supported by agent-sentinel",
-			     arg);
-			return -ENOTSUP;
-		}
-		k.arg = (char *)arg;
-		snprintf(text, sizeof(text), "evt.arg.%s", arg);
-	} else {
-		if (arg) {
-			cerr(err, NULL, 0, "field '%s' does not take an argument", f->name);
-			return -EINVAL;
-		}
-		snprintf(text, sizeof(text), "%s", f->name);
-	}
-	k.text = text;
-	s = find_or_add_slot(e, &k);
-	if (s < 0)
-		goto nomem;
-	for (int i = f->nxf; i-- > 0;) {
-		struct slot x = { .field = id, .idx = k.idx, .xform = f->xf[i], .parent = s,
-				  .any = 0 };
-		char t2[600];
-
-		if (check_type(&e->slots[s]) != T_STR) {
-			cerr(err, NULL, 0, "transformer %s() needs a string, '%s' is a%s %s",
-			     xforms_table[f->xf[i]].name, e->slots[s].text,
-			     check_type(&e->slots[s]) == CHECK_T_IP ? "n" : "",
-			     check_type_name(check_type(&e->slots[s])));
-			return -EINVAL;
-		}
-		if (e->slots[s].any) {
-			cerr(err, NULL, 0, "transformer %s() needs one value: give '%s' an index",
-			     xforms_table[f->xf[i]].name, e->slots[s].text);
-			return -EINVAL;
-		}
-		x.type = xforms_table[f->xf[i]].result;
-		snprintf(t2, sizeof(t2), "%s(%s)", xforms_table[f->xf[i]].name, e->slots[s].text);
-		x.text = t2;
-		s = find_or_add_slot(e, &x);
-		if (s < 0)
-			goto nomem;
-	}
-	return s;
-nomem:
-	cerr(err, NULL, 0, "out of memory");
-	return -ENOMEM;
-}
-
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -346,7 +186,7 @@ static int compile_rhs_field(struct engine *e, const struct ast *a, struct cmp *
 {
 	const struct slot *r;
 
-	c->rslot = compile_slot(e, &a->rhs, err);
+	c->rslot = slot_find(e, &a->rhs, err);
 	if (c->rslot < 0) {
 		err->at = a;
 		return c->rslot;
@@ -437,8 +277,8 @@ static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot 
 			cerr(err, a, 0, "'%s' is not a hex byte string", v);
 		if (rc)
 			return rc;
-	} else if (check_type(sl) == CHECK_T_IP) {
-		c->s = ip_canonical(v);
+	} else if (slot_check_type(sl) == CHECK_T_IP) {
+		c->s = slot_ip_canonical(v);
 		if (!c->s) {
 			cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", v,
 			     sl->text);
@@ -462,7 +302,7 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 		       struct cond_err *err)
 {
 	size_t n = a->nvals;
-	int ip = check_type(sl) == CHECK_T_IP;
+	int ip = slot_check_type(sl) == CHECK_T_IP;
 
 	c->nsetv = n;
 	if (sl->type != T_STR) {
@@ -484,7 +324,7 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 	if (!c->set || !c->setlen)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		c->set[i] = ip ? ip_canonical(a->vals[i]) : strdup(a->vals[i]);
+		c->set[i] = ip ? slot_ip_canonical(a->vals[i]) : strdup(a->vals[i]);
 		if (!c->set[i] && ip) {
 			cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", a->vals[i],
 			     sl->text);
@@ -511,15 +351,15 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 	const struct slot *sl;
 	int rc;
 
-	c.slot = compile_slot(e, &a->lhs, err);
+	c.slot = slot_find(e, &a->lhs, err);
 	if (c.slot < 0) {
 		err->at = a;
 		return c.slot;
 	}
 	sl = &e->slots[c.slot];
-	if (!(ops_table[a->op].types & (1u << check_type(sl)))) {
+	if (!(ops_table[a->op].types & (1u << slot_check_type(sl)))) {
 		cerr(err, a, 0, "operator '%s' cannot be used on field '%s' (%s)",
-		     ops_table[a->op].text, sl->text, check_type_name(check_type(sl)));
+		     ops_table[a->op].text, sl->text, slot_check_type_name(slot_check_type(sl)));
 		return -EINVAL;
 	}
 	if (a->has_rfield) {

@@ -22,6 +22,8 @@
 #define ENGINE_MSG_MAX 512 /* one diagnostic sentence */
 #define OUTPUT_LINE_MAX (256 * 1024) /* one alert line; longer is cut (json.h marks it) */
 #define OUTPUT_FRAC_LEN 10 /* ".nnnnnnnnn": the nanoseconds of a stamp */
+/* from the end of "output" to the first output_fields key (output.c, output_alert.c) */
+#define OUTPUT_FIELDS_OPEN "\",\"output_fields\":{"
 #define OUTPUT_REUSE_MAX 32 /* output text segments whose escaped value output_fields may copy */
 #define FIELDS_BUF_MAX (AS_ARGS_MAX + AS_COMM_LEN + 2 * AS_PATH_MAX) /* built field values */
 
@@ -501,7 +503,15 @@ struct cond_err {
 };
 int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
 		 uint32_t *evmask, int *evtype_named, struct cond_err *err);
-int compile_slot(struct engine *e, const struct fref *f, struct cond_err *err);
+/* slot.c: the slot of f (shared when equal), or -errno with err */
+int slot_find(struct engine *e, const struct fref *f, struct cond_err *err);
+#define CHECK_T_IP 3 /* the check type of an IP address field: bit 1 << 3 is OT_IP */
+/* the type an operator is checked against (ops.h OT_*): the slot's, but an
+ * IP address field apart from other strings, as libsinsp has it */
+int slot_check_type(const struct slot *sl);
+const char *slot_check_type_name(int t);
+/* an IP address constant as the field prints it (inet_ntop), or NULL */
+char *slot_ip_canonical(const char *v);
 /* specialise.c: how eval.c answers a compiled comparison against constants
  * (its kind, table, per-syscall fold, field read in place). 0 or -ENOMEM. */
 int specialise_cmp(struct cmp *c, const struct slot *sl);
@@ -538,7 +548,7 @@ int fields_direct_ok(int f);
 int fields_fixed(int f, unsigned sc, struct fval *v);
 const struct fval *eval_slot(struct evctx *c, int slot);
 
-/* output.c */
+/* output.c (at load) and output_alert.c (per alert) */
 int output_compile(struct engine *e, struct rule *r, const struct text *t, struct cond_err *err,
 		   char *warn, size_t warnsz);
 /* The constant pieces of every alert line: the engine's (hostname) and a
