@@ -6,6 +6,7 @@
  * append or replace, is the key tables below.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "load.h"
@@ -17,8 +18,10 @@
 #define ENGINE_VERSION_PATCH 0
 #define ENGINE_VERSION_STR "0.62.0"
 
-static const char *const list_keys[] = { "list", "items", "append", "override", NULL };
-static const char *const list_app[] = { "items", NULL };
+static const struct item_key list_keys[] = {
+	{ "list", 0 }, { "items", KEY_APPEND | KEY_REPLACE }, { "append", 0 }, { "override", 0 },
+};
+#define LIST_NKEYS (sizeof(list_keys) / sizeof(list_keys[0]))
 
 static int collect_list(struct rules_loader *L, const struct yval *m)
 {
@@ -35,8 +38,8 @@ static int collect_list(struct rules_loader *L, const struct yval *m)
 		engine_diag(&L->d, &m->pos, 1, "list", name, "list has no name");
 		return -EINVAL;
 	}
-	keys_warn_unknown(L, m, list_keys, "list", name);
-	if (keys_override(L, m, "list", name, list_app, list_app, &o))
+	keys_warn_unknown(L, m, list_keys, LIST_NKEYS, "list", name);
+	if (keys_override(L, m, "list", name, list_keys, LIST_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "list", name, &app) < 0)
 		return -EINVAL;
@@ -103,8 +106,10 @@ static int collect_list(struct rules_loader *L, const struct yval *m)
 	return ld->name ? 0 : -ENOMEM;
 }
 
-static const char *const macro_keys[] = { "macro", "condition", "append", "override", NULL };
-static const char *const macro_app[] = { "condition", NULL };
+static const struct item_key macro_keys[] = {
+	{ "macro", 0 }, { "condition", KEY_APPEND | KEY_REPLACE }, { "append", 0 }, { "override", 0 },
+};
+#define MACRO_NKEYS (sizeof(macro_keys) / sizeof(macro_keys[0]))
 
 static int collect_macro(struct rules_loader *L, const struct yval *m)
 {
@@ -119,8 +124,8 @@ static int collect_macro(struct rules_loader *L, const struct yval *m)
 		engine_diag(&L->d, &m->pos, 1, "macro", name, "macro has no name");
 		return -EINVAL;
 	}
-	keys_warn_unknown(L, m, macro_keys, "macro", name);
-	if (keys_override(L, m, "macro", name, macro_app, macro_app, &o))
+	keys_warn_unknown(L, m, macro_keys, MACRO_NKEYS, "macro", name);
+	if (keys_override(L, m, "macro", name, macro_keys, MACRO_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "macro", name, &app) < 0)
 		return -EINVAL;
@@ -171,14 +176,48 @@ static int collect_macro(struct rules_loader *L, const struct yval *m)
 
 /* ---- rules ---- */
 
-static const char *const rule_keys[] = { "rule", "condition", "output", "desc", "priority",
-					 "tags", "enabled", "exceptions", "source", "warn_evttypes",
-					 "skip-if-unknown-filter", "append", "override",
-					 "required_engine_version", NULL };
-static const char *const rule_app[] = { "condition", "output", "desc", "tags", "exceptions", NULL };
-static const char *const rule_repl[] = { "condition", "output", "desc", "priority", "tags",
-					  "exceptions", "enabled", "warn_evttypes",
-					  "skip-if-unknown-filter", NULL };
+/*
+ * The rule keys, in the order a new rule's are read: how each is read
+ * (rule_apply_key), what override may do with it, whether a new rule must
+ * have it; the text keys name their field and its has_ flag.
+ */
+enum rule_key_kind { RK_ITEM, RK_TEXT, RK_DESC, RK_PRIO, RK_TAGS, RK_EXCEPTIONS, RK_SOURCE,
+		     RK_BOOL, RK_META };
+
+struct rule_key {
+	int kind; /* enum rule_key_kind */
+	size_t off; /* RK_TEXT: the struct text; RK_BOOL: the int */
+	size_t has; /* offset of the int set when the key is given, or 0 */
+};
+
+#define RD(f) offsetof(struct rule_def, f)
+#define AR (KEY_APPEND | KEY_REPLACE)
+/* K(key, flags, kind, off, has) */
+#define RULE_KEY_LIST(K)                                                      \
+	K("rule", 0, RK_ITEM, 0, 0)                                           \
+	K("condition", AR | KEY_REQUIRED, RK_TEXT, RD(cond), RD(has_cond))    \
+	K("output", AR | KEY_REQUIRED, RK_TEXT, RD(output), RD(has_output))   \
+	K("desc", AR | KEY_REQUIRED, RK_DESC, 0, RD(has_desc))                \
+	K("priority", KEY_REPLACE | KEY_REQUIRED, RK_PRIO, 0, RD(has_prio))   \
+	K("tags", AR, RK_TAGS, 0, 0)                                          \
+	K("enabled", KEY_REPLACE, RK_BOOL, RD(enabled), 0)                    \
+	K("exceptions", AR, RK_EXCEPTIONS, 0, 0)                              \
+	K("source", 0, RK_SOURCE, 0, 0)                                       \
+	K("warn_evttypes", KEY_REPLACE, RK_BOOL, RD(warn_evttypes), 0)        \
+	K("skip-if-unknown-filter", KEY_REPLACE, RK_BOOL, RD(skip_unknown), 0) \
+	K("append", 0, RK_META, 0, 0)                                         \
+	K("override", 0, RK_META, 0, 0)                                       \
+	K("required_engine_version", 0, RK_META, 0, 0)
+
+#define ITEM_ROW(key, flags, kind, off, has) { key, flags },
+static const struct item_key rule_item_keys[] = { RULE_KEY_LIST(ITEM_ROW) };
+#undef ITEM_ROW
+#define RULE_ROW(key, flags, kind, off, has) { kind, off, has },
+static const struct rule_key rule_keys[] = { RULE_KEY_LIST(RULE_ROW) };
+#undef RULE_ROW
+#undef AR
+#undef RD
+#define RULE_NKEYS (sizeof(rule_keys) / sizeof(rule_keys[0]))
 
 void collect_rule_def_free(struct rule_def *r)
 {
@@ -193,90 +232,94 @@ void collect_rule_def_free(struct rule_def *r)
 	free(r->excs);
 }
 
-/* Apply key (replace, or append when app) from item m onto r. */
-static int rule_apply_key(struct rules_loader *L, struct rule_def *r, const struct yval *m,
-			  const char *key, int app)
+static int rule_tags(struct rules_loader *L, struct rule_def *r, const struct yval *v, int app)
 {
+	char **t;
+	size_t n;
+	int rc;
+
+	if (v->kind == YV_NONE) {
+		t = NULL;
+		n = 0;
+	} else if (v->kind != YV_SEQ || (rc = keys_strv_from_seq(v, &t, &n)) == -EINVAL) {
+		engine_diag(&L->d, &v->pos, 1, "rule", r->name,
+			    "value of 'tags' is not a sequence of strings");
+		return -EINVAL;
+	} else if (rc) {
+		return rc;
+	}
+	if (app) {
+		rc = keys_strv_append(&r->tags, &r->ntags, t, n, 1);
+		keys_strv_free(t, n);
+		return rc;
+	}
+	keys_strv_free(r->tags, r->ntags);
+	r->tags = t;
+	r->ntags = n;
+	return 0;
+}
+
+/* Falco joins an appended description with one space. */
+static int rule_desc(struct rule_def *r, const char *s, int app)
+{
+	char *n;
+
+	if (app && r->desc) {
+		n = malloc(strlen(r->desc) + strlen(s) + 2);
+		if (n)
+			sprintf(n, "%s %s", r->desc, s);
+	} else {
+		n = strdup(s);
+	}
+	if (!n)
+		return -ENOMEM;
+	free(r->desc);
+	r->desc = n;
+	return 0;
+}
+
+/* Apply key k (replace, or append when app) from item m onto r, as its
+ * row of rule_keys says. */
+static int rule_apply(struct rules_loader *L, struct rule_def *r, const struct yval *m,
+		      size_t ki, int app)
+{
+	const struct rule_key *k = &rule_keys[ki];
+	const char *key = rule_item_keys[ki].key;
 	const struct yval *v = yamlload_get(m, key, NULL);
-	int b, rc;
+	char *base = (char *)r;
+	int b, p;
 
-	if (!v)
+	if (!v || k->kind == RK_ITEM || k->kind == RK_META)
 		return 0;
-	if (!strcmp(key, "condition") || !strcmp(key, "output") || !strcmp(key, "desc") ||
-	    !strcmp(key, "priority") || !strcmp(key, "source")) {
-		if (v->kind != YV_SCALAR) {
-			engine_diag(&L->d, &v->pos, 1, "rule", r->name, "value of '%s' is not a string",
-				    key);
-			return -EINVAL;
-		}
+	if ((k->kind == RK_TEXT || k->kind == RK_DESC || k->kind == RK_PRIO ||
+	     k->kind == RK_SOURCE) && v->kind != YV_SCALAR) {
+		engine_diag(&L->d, &v->pos, 1, "rule", r->name, "value of '%s' is not a string",
+			    key);
+		return -EINVAL;
 	}
-	if (!strcmp(key, "condition")) {
-		r->has_cond = 1;
-		return app ? keys_text_append(&r->cond, v->s, &v->pos) : keys_text_set(&r->cond, v->s, &v->pos);
-	}
-	if (!strcmp(key, "output")) {
-		r->has_output = 1;
-		return app ? keys_text_append(&r->output, v->s, &v->pos) :
-			     keys_text_set(&r->output, v->s, &v->pos);
-	}
-	if (!strcmp(key, "desc")) {
-		char *n;
-
-		r->has_desc = 1;
-		if (app && r->desc) {
-			n = malloc(strlen(r->desc) + strlen(v->s) + 2);
-			if (n)
-				sprintf(n, "%s %s", r->desc, v->s);
-		} else {
-			n = strdup(v->s);
-		}
-		if (!n)
-			return -ENOMEM;
-		free(r->desc);
-		r->desc = n;
-		return 0;
-	}
-	if (!strcmp(key, "priority")) {
-		int p = engine_priority_parse(v->s);
-
+	if (k->has)
+		*(int *)(base + k->has) = 1;
+	switch (k->kind) {
+	case RK_TEXT:
+		return app ? keys_text_append((struct text *)(base + k->off), v->s, &v->pos) :
+			     keys_text_set((struct text *)(base + k->off), v->s, &v->pos);
+	case RK_DESC:
+		return rule_desc(r, v->s, app);
+	case RK_PRIO:
+		p = engine_priority_parse(v->s);
 		if (p < 0) {
 			engine_diag(&L->d, &v->pos, 1, "rule", r->name, "invalid priority '%s'", v->s);
 			return -EINVAL;
 		}
 		r->prio = p;
-		r->has_prio = 1;
 		return 0;
-	}
-	if (!strcmp(key, "source")) {
+	case RK_SOURCE:
 		free(r->source);
 		r->source = strdup(v->s);
 		return r->source ? 0 : -ENOMEM;
-	}
-	if (!strcmp(key, "tags")) {
-		char **t;
-		size_t n;
-
-		if (v->kind == YV_NONE) {
-			t = NULL;
-			n = 0;
-		} else if (v->kind != YV_SEQ || (rc = keys_strv_from_seq(v, &t, &n)) == -EINVAL) {
-			engine_diag(&L->d, &v->pos, 1, "rule", r->name,
-				    "value of 'tags' is not a sequence of strings");
-			return -EINVAL;
-		} else if (rc) {
-			return rc;
-		}
-		if (app) {
-			rc = keys_strv_append(&r->tags, &r->ntags, t, n, 1);
-			keys_strv_free(t, n);
-			return rc;
-		}
-		keys_strv_free(r->tags, r->ntags);
-		r->tags = t;
-		r->ntags = n;
-		return 0;
-	}
-	if (!strcmp(key, "exceptions")) {
+	case RK_TAGS:
+		return rule_tags(L, r, v, app);
+	case RK_EXCEPTIONS:
 		if (v->kind == YV_NONE)
 			return 0;
 		if (!app) {
@@ -285,18 +328,22 @@ static int rule_apply_key(struct rules_loader *L, struct rule_def *r, const stru
 			r->nexcs = 0;
 		}
 		return except_collect(L, r, v, app);
-	}
-	if (!strcmp(key, "enabled") || !strcmp(key, "warn_evttypes") ||
-	    !strcmp(key, "skip-if-unknown-filter")) {
+	case RK_BOOL:
 		if (keys_bool(L, m, key, "rule", r->name, &b) < 0)
 			return -EINVAL;
-		if (!strcmp(key, "enabled"))
-			r->enabled = b;
-		else if (!strcmp(key, "warn_evttypes"))
-			r->warn_evttypes = b;
-		else
-			r->skip_unknown = b;
+		*(int *)(base + k->off) = b;
+		return 0;
+	default:
+		return 0;
 	}
+}
+
+static int rule_apply_key(struct rules_loader *L, struct rule_def *r, const struct yval *m,
+			  const char *key, int app)
+{
+	for (size_t i = 0; i < RULE_NKEYS; i++)
+		if (!strcmp(rule_item_keys[i].key, key))
+			return rule_apply(L, r, m, i, app);
 	return 0;
 }
 
@@ -312,8 +359,8 @@ static int collect_rule(struct rules_loader *L, const struct yval *m)
 		engine_diag(&L->d, &m->pos, 1, "rule", name, "rule has no name");
 		return -EINVAL;
 	}
-	keys_warn_unknown(L, m, rule_keys, "rule", name);
-	if (keys_override(L, m, "rule", name, rule_app, rule_repl, &o))
+	keys_warn_unknown(L, m, rule_item_keys, RULE_NKEYS, "rule", name);
+	if (keys_override(L, m, "rule", name, rule_item_keys, RULE_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "rule", name, &app) < 0)
 		return -EINVAL;
@@ -372,21 +419,16 @@ static int collect_rule(struct rules_loader *L, const struct yval *m)
 		collect_rule_def_free(&nr);
 		return -ENOMEM;
 	}
-	for (const char *const *k = rule_keys + 1; *k && !rc; k++)
-		if (strcmp(*k, "append") && strcmp(*k, "override") &&
-		    strcmp(*k, "required_engine_version"))
-			rc = rule_apply_key(L, &nr, m, *k, 0);
-	if (!rc) {
-		static const char *const req[] = { "condition", "output", "desc", "priority" };
-		int have[] = { nr.has_cond, nr.has_output, nr.has_desc, nr.has_prio };
+	for (size_t i = 0; i < RULE_NKEYS && !rc; i++)
+		rc = rule_apply(L, &nr, m, i, 0);
+	for (size_t i = 0; i < RULE_NKEYS && !rc; i++) {
+		const struct rule_key *k = &rule_keys[i];
 
-		for (size_t i = 0; i < 4; i++) {
-			if (!have[i]) {
-				engine_diag(&L->d, &m->pos, 1, "rule", name,
-					    "item has no mapping for key '%s'", req[i]);
-				rc = -EINVAL;
-				break;
-			}
+		if ((rule_item_keys[i].flags & KEY_REQUIRED) &&
+		    !*(const int *)((const char *)&nr + k->has)) {
+			engine_diag(&L->d, &m->pos, 1, "rule", name,
+				    "item has no mapping for key '%s'", rule_item_keys[i].key);
+			rc = -EINVAL;
 		}
 	}
 	if (rc) {

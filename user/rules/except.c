@@ -37,7 +37,9 @@ static int scalar_or_seq(const struct yval *v, char ***out, size_t *n, int *is_l
 	return -EINVAL;
 }
 
-static const char *const exc_keys[] = { "name", "fields", "comps", "values", NULL };
+static const struct item_key exc_keys[] = {
+	{ "name", KEY_REQUIRED }, { "fields", 0 }, { "comps", 0 }, { "values", 0 },
+};
 
 static int exc_values_add(struct exc_def *x, const struct yval *vals)
 {
@@ -77,7 +79,8 @@ int except_collect(struct rules_loader *L, struct rule_def *r, const struct yval
 				    "exception has no mapping for key 'name'");
 			return -EINVAL;
 		}
-		keys_warn_unknown(L, x, exc_keys, "rule", r->name);
+		keys_warn_unknown(L, x, exc_keys, sizeof(exc_keys) / sizeof(exc_keys[0]), "rule",
+				  r->name);
 		fv = yamlload_get(x, "fields", NULL);
 		cv = yamlload_get(x, "comps", NULL);
 		vv = yamlload_get(x, "values", NULL);

@@ -103,23 +103,23 @@ void keys_warn_legacy_append(struct rules_loader *L, const struct yval *m, const
 		    "(e.g. 'condition: append')");
 }
 
-void keys_warn_unknown(struct rules_loader *L, const struct yval *m, const char *const *known,
-			      const char *kind, const char *name)
+void keys_warn_unknown(struct rules_loader *L, const struct yval *m, const struct item_key *known,
+		       size_t nknown, const char *kind, const char *name)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		size_t k = 0;
 
-		while (known[k] && strcmp(known[k], m->keys[i]))
+		while (k < nknown && strcmp(known[k].key, m->keys[i]))
 			k++;
-		if (!known[k])
+		if (k == nknown)
 			engine_diag(&L->d, &m->keypos[i], 0, kind, name, "unknown key '%s'",
 				    m->keys[i]);
 	}
 }
 
 int keys_override(struct rules_loader *L, const struct yval *m, const char *kind,
-			  const char *name, const char *const *can_append,
-			  const char *const *can_replace, struct keys_ovr *o)
+		  const char *name, const struct item_key *keys, size_t nkeys,
+		  struct keys_ovr *o)
 {
 	const struct yval *v = yamlload_get(m, "override", NULL);
 
@@ -138,7 +138,7 @@ int keys_override(struct rules_loader *L, const struct yval *m, const char *kind
 	}
 	for (size_t i = 0; i < v->n && i < KEYS_OVR_MAX; i++) {
 		const struct yval *how = &v->items[i];
-		const char *const *allowed;
+		unsigned want;
 		int app;
 		size_t k = 0;
 
@@ -149,10 +149,10 @@ int keys_override(struct rules_loader *L, const struct yval *m, const char *kind
 			return -EINVAL;
 		}
 		app = !strcmp(how->s, "append");
-		allowed = app ? can_append : can_replace;
-		while (allowed[k] && strcmp(allowed[k], v->keys[i]))
+		want = app ? KEY_APPEND : KEY_REPLACE;
+		while (k < nkeys && strcmp(keys[k].key, v->keys[i]))
 			k++;
-		if (!allowed[k]) {
+		if (k == nkeys || !(keys[k].flags & want)) {
 			engine_diag(&L->d, &v->keypos[i], 1, kind, name, "key '%s' cannot be %s",
 				    v->keys[i], app ? "appended" : "replaced");
 			return -EINVAL;

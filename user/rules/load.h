@@ -41,8 +41,18 @@ int keys_bool(struct rules_loader *L, const struct yval *m, const char *key, con
 	      const char *name, int *out);
 void keys_warn_legacy_append(struct rules_loader *L, const struct yval *m, const char *kind,
 			     const char *name, int app);
-void keys_warn_unknown(struct rules_loader *L, const struct yval *m, const char *const *known,
-		       const char *kind, const char *name);
+/* One key an item may have, and what override may do with it. */
+#define KEY_APPEND 1u /* override: {key: append} */
+#define KEY_REPLACE 2u /* override: {key: replace} */
+#define KEY_REQUIRED 4u /* a new definition must have it */
+
+struct item_key {
+	const char *key;
+	unsigned flags;
+};
+
+void keys_warn_unknown(struct rules_loader *L, const struct yval *m, const struct item_key *known,
+		       size_t nknown, const char *kind, const char *name);
 
 #define KEYS_OVR_MAX 16 /* keys one override names; an item has at most 13 */
 
@@ -54,8 +64,8 @@ struct keys_ovr {
 	size_t n;
 };
 int keys_override(struct rules_loader *L, const struct yval *m, const char *kind,
-		  const char *name, const char *const *can_append,
-		  const char *const *can_replace, struct keys_ovr *o);
+		  const char *name, const struct item_key *keys, size_t nkeys,
+		  struct keys_ovr *o);
 int keys_ovr_mode(const struct keys_ovr *o, const char *key); /* -1 absent, 0 replace, 1 append */
 
 /* keys.c: string vectors */
