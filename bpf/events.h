@@ -30,6 +30,10 @@
 #define AS_CGROUP_MAX_DEPTH 16 /* cgroup hierarchy hops walked */
 #define AS_UNIX_PATH_MAX 108 /* sizeof(sockaddr_un.sun_path) */
 #define AS_SESSION_MAX 64 /* AGENT_SESSION_ID value, bytes incl. NUL */
+/* names the kernel pre-filter tests (a hash map of comms, bpf/sentinel.bpf.h):
+ * the rules' derivation (user/rules/kfilter.c) keeps at most this many, more
+ * means no filter; the loader fills the map with them */
+#define AS_FILTER_NAMES_MAX 64
 
 enum as_event_type {
 	AS_EV_NONE = 0,

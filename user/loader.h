@@ -21,7 +21,7 @@
 
 struct sentinel_bpf;
 
-#define LOADER_FILTER_NAMES_MAX 64 /* = AS_FILTER_NAMES_MAX in bpf/sentinel.bpf.h */
+#define LOADER_FILTER_NAMES_MAX AS_FILTER_NAMES_MAX /* bpf/events.h */
 
 struct loader_opts {
 	uint32_t ringbuf_bytes; /* power of two, >= page size */
