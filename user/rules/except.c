@@ -133,9 +133,21 @@ int except_collect(struct rules_loader *L, struct rule_def *r, const struct yval
 	return 0;
 }
 
+/* What a single field's comps may be: a set operator, or an operator with a
+ * list modifier (Falco 0.44: "startswith anyof") */
 static int is_set_comp(const char *c)
 {
-	return !strcmp(c, "in") || !strcmp(c, "pmatch") || !strcmp(c, "intersects");
+	size_t n;
+	int op = ops_match(c, &n);
+
+	if (op < 0)
+		return 0;
+	if (!c[n])
+		return ops_table[op].kind == OK_LIST;
+	for (int m = 0; m < MOD_MAX; m++)
+		if (c[n] == ' ' && !strcmp(c + n + 1, mods_table[m]))
+			return (ops_table[op].flags & OF_MODIFIER) != 0;
+	return 0;
 }
 
 /* One comparison of an exception: field, comp and a value (a scalar, or a
@@ -217,7 +229,7 @@ static int exc_node(struct rules_loader *L, const struct rule_def *r, const stru
 
 		if (!is_set_comp(comp)) {
 			engine_diag(&L->d, &x->pos, 1, "rule", r->name,
-				    "exception '%s': comps of a single field must be in, pmatch or intersects",
+				    "exception '%s': comps of a single field must be in, pmatch, intersects or an operator with oneof, anyof or allof",
 				    x->name);
 			return -EINVAL;
 		}

@@ -12,6 +12,10 @@ const struct op_info ops_table[OP_MAX] = { OP_LIST(OP_ROW) };
 const struct xform_info xforms_table[XF_MAX] = { XFORM_LIST(XFORM_ROW) };
 #undef XFORM_ROW
 
+#define MOD_ROW(id, kw) [MOD_##id] = kw,
+const char *const mods_table[MOD_MAX] = { MOD_LIST(MOD_ROW) };
+#undef MOD_ROW
+
 static int is_word(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '.';

@@ -23,6 +23,7 @@ enum op_kind {
 #define OF_FIELD_RHS 1u /* a field (val() or a transformer) may stand on the right */
 #define OF_HEX 2u /* the constant is written as hex bytes */
 #define OF_REGEX 4u /* the constant is an extended regular expression */
+#define OF_MODIFIER 8u /* takes a list modifier (MOD_LIST): op oneof|anyof|allof (v1, ...) */
 
 /*
  * OP(id, text, kind, types, flags). The types are libsinsp's
@@ -32,22 +33,22 @@ enum op_kind {
  */
 #define OP_LIST(OP)                                                                      \
 	OP(EXISTS, "exists", OK_UNARY, OT_ALL, 0)                                         \
-	OP(EQ, "=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS)  \
-	OP(EQ2, "==", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS) \
-	OP(NE, "!=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS)  \
-	OP(LT, "<", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS)                             \
-	OP(LE, "<=", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS)                            \
-	OP(GT, ">", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS)                             \
-	OP(GE, ">=", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS)                            \
-	OP(CONTAINS, "contains", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS)                \
-	OP(ICONTAINS, "icontains", OK_SCALAR, OT_STR, OF_FIELD_RHS)                       \
-	OP(BCONTAINS, "bcontains", OK_SCALAR, OT_BUF, OF_HEX)                             \
-	OP(STARTSWITH, "startswith", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS)            \
-	OP(BSTARTSWITH, "bstartswith", OK_SCALAR, OT_BUF, OF_HEX)                         \
-	OP(ENDSWITH, "endswith", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS)                \
-	OP(GLOB, "glob", OK_SCALAR, OT_STR, 0)                                            \
-	OP(IGLOB, "iglob", OK_SCALAR, OT_STR, 0)                                          \
-	OP(REGEX, "regex", OK_SCALAR, OT_STR, OF_REGEX)                                   \
+	OP(EQ, "=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)  \
+	OP(EQ2, "==", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS | OF_MODIFIER) \
+	OP(NE, "!=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)  \
+	OP(LT, "<", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS | OF_MODIFIER)                             \
+	OP(LE, "<=", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS | OF_MODIFIER)                            \
+	OP(GT, ">", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS | OF_MODIFIER)                             \
+	OP(GE, ">=", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS | OF_MODIFIER)                            \
+	OP(CONTAINS, "contains", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)                \
+	OP(ICONTAINS, "icontains", OK_SCALAR, OT_STR, OF_FIELD_RHS | OF_MODIFIER)                       \
+	OP(BCONTAINS, "bcontains", OK_SCALAR, OT_BUF, OF_HEX | OF_MODIFIER)                             \
+	OP(STARTSWITH, "startswith", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)            \
+	OP(BSTARTSWITH, "bstartswith", OK_SCALAR, OT_BUF, OF_HEX | OF_MODIFIER)                         \
+	OP(ENDSWITH, "endswith", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)                \
+	OP(GLOB, "glob", OK_SCALAR, OT_STR, OF_MODIFIER)                                            \
+	OP(IGLOB, "iglob", OK_SCALAR, OT_STR, OF_MODIFIER)                                          \
+	OP(REGEX, "regex", OK_SCALAR, OT_STR, OF_REGEX | OF_MODIFIER)                                   \
 	OP(IN, "in", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP, OF_FIELD_RHS)            \
 	OP(INTERSECTS, "intersects", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP, OF_FIELD_RHS) \
 	OP(PMATCH, "pmatch", OK_LIST, OT_STR, OF_FIELD_RHS)
@@ -87,6 +88,23 @@ struct xform_info {
 };
 
 extern const struct xform_info xforms_table[XF_MAX];
+
+/*
+ * The list modifiers of Falco 0.44 (libs filterchecks' FILTERCHECK_MOD
+ * tests): field op MOD (v1, ..., vn) stands for the n comparisons field op
+ * vi, true when exactly one (oneof), at least one (anyof) or every one
+ * (allof) holds; with no values it is false. MOD(id, keyword).
+ */
+#define MOD_LIST(MOD)        \
+	MOD(ONEOF, "oneof") \
+	MOD(ANYOF, "anyof") \
+	MOD(ALLOF, "allof")
+
+#define MOD_ENUM(id, kw) MOD_##id,
+enum op_mod { MOD_LIST(MOD_ENUM) MOD_MAX };
+#undef MOD_ENUM
+
+extern const char *const mods_table[MOD_MAX];
 
 /* Match an operator at s (longest symbol, or a whole word); returns the op
  * and its length in *len, or -1. */

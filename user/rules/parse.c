@@ -179,6 +179,17 @@ static struct ast *parse_check(struct parser *p)
 	case OK_UNARY:
 		break;
 	default:
+		if (ops_table[op].flags & OF_MODIFIER) {
+			struct ast *d = NULL;
+
+			rc = parse_modified(p, a, &d);
+			if (rc < 0)
+				goto fail;
+			if (rc > 0) {
+				parse_free(a);
+				return d;
+			}
+		}
 		rc = parse_rhs_field(p, a);
 		if (rc < 0)
 			goto fail;

@@ -34,5 +34,10 @@ int parse_xform(struct parser *p); /* a transformer name and '(' (consumed), or 
 int parse_rhs_field(struct parser *p, struct ast *a);
 int parse_value(struct parser *p, struct ast *a, int in_list);
 int parse_list(struct parser *p, struct ast *a);
+/* op oneof|anyof|allof (list) after a's operator: 1 with *out the
+ * comparisons it stands for (a unchanged), 0 no modifier here, -errno */
+int parse_modified(struct parser *p, struct ast *a, struct ast **out);
+/* The comparisons a (its values) stands for under modifier mod. */
+int parse_expand_modifier(struct parser *p, const struct ast *a, int mod, struct ast **out);
 
 #endif /* AS_RULES_PARSE_H */

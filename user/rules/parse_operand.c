@@ -255,6 +255,151 @@ int parse_rhs_field(struct parser *p, struct ast *a)
 	return 0;
 }
 
+#define PARSE_ONEOF_MAX 64 /* values of one oneof: it expands into n(n-1)/2 pairs */
+
+static int fref_copy(struct fref *d, const struct fref *s)
+{
+	*d = *s;
+	d->name = strdup(s->name);
+	d->arg = s->arg ? strdup(s->arg) : NULL;
+	return d->name && (!s->arg || d->arg) ? 0 : -ENOMEM;
+}
+
+/* a's comparison with its i-th value alone */
+static struct ast *cmp_one(struct parser *p, const struct ast *a, size_t i)
+{
+	struct ast *c = parse_node(p, A_CMP, a->off);
+	char *v;
+
+	if (!c)
+		return NULL;
+	c->op = a->op;
+	v = strdup(a->vals[i]);
+	if (fref_copy(&c->lhs, &a->lhs) || !v) {
+		free(v);
+		parse_free(c);
+		return NULL;
+	}
+	if (add_val(p, c, v, a->valquoted[i])) { /* v freed */
+		parse_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static struct ast *bin(struct parser *p, int kind, struct ast *l, struct ast *r)
+{
+	struct ast *n = l && r ? parse_node(p, kind, l->off) : NULL;
+
+	if (!n) {
+		parse_free(l);
+		parse_free(r);
+		return NULL;
+	}
+	n->l = l;
+	n->r = r;
+	return n;
+}
+
+/* nodes[lo..hi) joined by kind as a balanced tree: the depth stays log n
+ * however long the list (the compiler bounds the depth) */
+static struct ast *balanced(struct parser *p, int kind, struct ast **nodes, size_t lo, size_t hi)
+{
+	size_t mid;
+
+	if (hi - lo == 1)
+		return nodes[lo];
+	mid = lo + (hi - lo) / 2;
+	return bin(p, kind, balanced(p, kind, nodes, lo, mid), balanced(p, kind, nodes, mid, hi));
+}
+
+int parse_expand_modifier(struct parser *p, const struct ast *a, int mod, struct ast **out)
+{
+	size_t n = a->nvals, npairs = mod == MOD_ONEOF ? n * (n - (n > 0)) / 2 : 0;
+	struct ast **c = calloc(n + npairs + 1, sizeof(*c)), *any;
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	if (!n) { /* no values: false, whatever the modifier */
+		free(c);
+		*out = parse_node(p, A_CONST, a->off);
+		return *out ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		c[i] = cmp_one(p, a, i);
+		if (!c[i])
+			goto nomem;
+	}
+	if (mod != MOD_ONEOF) {
+		*out = balanced(p, mod == MOD_ALLOF ? A_AND : A_OR, c, 0, n);
+		free(c);
+		return *out ? 0 : -ENOMEM;
+	}
+	/* exactly one: at least one, and no two */
+	if (n > 1) {
+		struct ast **pairs = c + n, *two, *none2;
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n; j++) {
+				pairs[k] = bin(p, A_AND, cmp_one(p, a, i), cmp_one(p, a, j));
+				if (!pairs[k++])
+					goto nomem;
+			}
+		two = balanced(p, A_OR, pairs, 0, npairs);
+		for (size_t i = 0; i < npairs; i++)
+			pairs[i] = NULL;
+		none2 = two ? parse_node(p, A_NOT, a->off) : NULL;
+		if (!none2) {
+			parse_free(two);
+			goto nomem;
+		}
+		none2->l = two;
+		any = balanced(p, A_OR, c, 0, n);
+		for (size_t i = 0; i < n; i++)
+			c[i] = NULL;
+		*out = bin(p, A_AND, any, none2);
+	} else {
+		*out = c[0];
+		c[0] = NULL;
+	}
+	free(c);
+	return *out ? 0 : -ENOMEM;
+nomem:
+	for (size_t i = 0; i < n + npairs; i++)
+		parse_free(c[i]);
+	free(c);
+	parse_err(p, a->off, "out of memory");
+	return -ENOMEM;
+}
+
+int parse_modified(struct parser *p, struct ast *a, struct ast **out)
+{
+	struct lex save = p->l;
+	size_t at;
+	int mod = -1, rc;
+
+	lex_ws(&p->l);
+	at = p->l.pos;
+	for (int m = 0; m < MOD_MAX && mod < 0; m++)
+		if (lex_keyword(&p->l, mods_table[m]))
+			mod = m;
+	if (mod < 0) {
+		p->l = save;
+		return 0;
+	}
+	if (parse_list(p, a))
+		return -EINVAL;
+	if (mod == MOD_ONEOF && a->nvals > PARSE_ONEOF_MAX) {
+		parse_err(p, at, "oneof takes at most %d values, not %zu", PARSE_ONEOF_MAX,
+			  a->nvals);
+		return -EINVAL;
+	}
+	rc = parse_expand_modifier(p, a, mod, out);
+	return rc ? rc : 1;
+}
+
 /* The whole of s as one thing parse_one reads; 0, or -EINVAL with msg. */
 static int parse_whole(struct parser *p, const char *s, const char *what,
 		       int (*parse_one)(struct parser *, void *), void *arg)
@@ -307,7 +452,7 @@ int parse_cmp_parts(const struct cond_env *env, const struct text *src, const ch
 	struct parser p = { .t = src, .env = env, .msg = msg, .msgsz = msgsz };
 	struct ast *a = parse_node(&p, A_CMP, 0);
 	size_t oplen;
-	int rc = -EINVAL;
+	int rc = -EINVAL, mod = -1;
 
 	*out = NULL;
 	if (!a)
@@ -315,15 +460,23 @@ int parse_cmp_parts(const struct cond_env *env, const struct text *src, const ch
 	if (parse_whole(&p, field, "field", parse_one_fref, &a->lhs))
 		goto fail;
 	a->op = ops_match(op, &oplen);
+	/* "startswith anyof": an operator and its list modifier */
+	if (a->op >= 0 && op[oplen] == ' ' && (ops_table[a->op].flags & OF_MODIFIER)) {
+		for (int m = 0; m < MOD_MAX && mod < 0; m++)
+			if (!strcmp(op + oplen + 1, mods_table[m]))
+				mod = m;
+		if (mod >= 0)
+			oplen = strlen(op);
+	}
 	if (a->op < 0 || oplen != strlen(op) || ops_table[a->op].kind == OK_UNARY) {
 		snprintf(msg, msgsz, "'%s' is not a comparison operator", op);
 		goto fail;
 	}
-	a->is_list = ops_table[a->op].kind == OK_LIST;
+	a->is_list = ops_table[a->op].kind == OK_LIST || mod >= 0;
 	/* Falco's exception values are values, not condition text: a field
 	 * call on its own is the field on the right, a list name in a set is
 	 * its items, anything else the string as written */
-	if (nvals == 1 && is_field_call(vals[0])) {
+	if (mod < 0 && nvals == 1 && is_field_call(vals[0])) {
 		if (parse_whole(&p, vals[0], "value", parse_one_rhs, a))
 			goto fail;
 		*out = a;
@@ -344,6 +497,11 @@ int parse_cmp_parts(const struct cond_env *env, const struct text *src, const ch
 		for (size_t k = 0; ld && k < ld->nitems; k++)
 			if (add_list_item(&p, a, ld->items[k]))
 				goto fail;
+	}
+	if (mod >= 0) {
+		rc = parse_expand_modifier(&p, a, mod, out);
+		parse_free(a);
+		return rc;
 	}
 	*out = a;
 	return 0;
