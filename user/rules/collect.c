@@ -38,7 +38,9 @@ static int collect_list(struct rules_loader *L, const struct yval *m)
 		engine_diag(&L->d, &m->pos, 1, "list", name, "list has no name");
 		return -EINVAL;
 	}
-	keys_warn_unknown(L, m, list_keys, LIST_NKEYS, "list", name);
+	/* Falco 0.44 rejects what it does not know (falco PR 3805) */
+	if (keys_unknown(L, m, list_keys, LIST_NKEYS, 1, "list", name))
+		return -EINVAL;
 	if (keys_override(L, m, "list", name, list_keys, LIST_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "list", name, &app) < 0)
@@ -124,7 +126,9 @@ static int collect_macro(struct rules_loader *L, const struct yval *m)
 		engine_diag(&L->d, &m->pos, 1, "macro", name, "macro has no name");
 		return -EINVAL;
 	}
-	keys_warn_unknown(L, m, macro_keys, MACRO_NKEYS, "macro", name);
+	/* Falco 0.44 rejects what it does not know (falco PR 3805) */
+	if (keys_unknown(L, m, macro_keys, MACRO_NKEYS, 1, "macro", name))
+		return -EINVAL;
 	if (keys_override(L, m, "macro", name, macro_keys, MACRO_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "macro", name, &app) < 0)
@@ -181,8 +185,9 @@ static int collect_macro(struct rules_loader *L, const struct yval *m)
  * (rule_apply_key), what override may do with it, whether a new rule must
  * have it; the text keys name their field and its has_ flag.
  */
+/* RK_CAPTURE: Falco's capture keys (0.42's capture feature); read, not acted on */
 enum rule_key_kind { RK_ITEM, RK_TEXT, RK_DESC, RK_PRIO, RK_TAGS, RK_EXCEPTIONS, RK_SOURCE,
-		     RK_BOOL, RK_META };
+		     RK_BOOL, RK_CAPTURE, RK_META };
 
 struct rule_key {
 	int kind; /* enum rule_key_kind */
@@ -205,6 +210,8 @@ struct rule_key {
 	K("source", 0, RK_SOURCE, 0, 0)                                       \
 	K("warn_evttypes", KEY_REPLACE, RK_BOOL, RD(warn_evttypes), 0)        \
 	K("skip-if-unknown-filter", KEY_REPLACE, RK_BOOL, RD(skip_unknown), 0) \
+	K("capture", KEY_REPLACE, RK_CAPTURE, 0, 0)                            \
+	K("capture_duration", KEY_REPLACE, RK_CAPTURE, 0, 0)                   \
 	K("append", 0, RK_META, 0, 0)                                         \
 	K("override", 0, RK_META, 0, 0)                                       \
 	K("required_engine_version", 0, RK_META, 0, 0)
@@ -289,7 +296,7 @@ static int rule_apply(struct rules_loader *L, struct rule_def *r, const struct y
 	char *base = (char *)r;
 	int b, p;
 
-	if (!v || k->kind == RK_ITEM || k->kind == RK_META)
+	if (!v || k->kind == RK_ITEM || k->kind == RK_META || k->kind == RK_CAPTURE)
 		return 0;
 	if ((k->kind == RK_TEXT || k->kind == RK_DESC || k->kind == RK_PRIO ||
 	     k->kind == RK_SOURCE) && v->kind != YV_SCALAR) {
@@ -359,7 +366,9 @@ static int collect_rule(struct rules_loader *L, const struct yval *m)
 		engine_diag(&L->d, &m->pos, 1, "rule", name, "rule has no name");
 		return -EINVAL;
 	}
-	keys_warn_unknown(L, m, rule_item_keys, RULE_NKEYS, "rule", name);
+	/* Falco 0.44 rejects what it does not know (falco PR 3805) */
+	if (keys_unknown(L, m, rule_item_keys, RULE_NKEYS, 1, "rule", name))
+		return -EINVAL;
 	if (keys_override(L, m, "rule", name, rule_item_keys, RULE_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "rule", name, &app) < 0)

@@ -79,8 +79,8 @@ int except_collect(struct rules_loader *L, struct rule_def *r, const struct yval
 				    "exception has no mapping for key 'name'");
 			return -EINVAL;
 		}
-		keys_warn_unknown(L, x, exc_keys, sizeof(exc_keys) / sizeof(exc_keys[0]), "rule",
-				  r->name);
+		keys_unknown(L, x, exc_keys, sizeof(exc_keys) / sizeof(exc_keys[0]), 0, "rule",
+			     r->name);
 		fv = yamlload_get(x, "fields", NULL);
 		cv = yamlload_get(x, "comps", NULL);
 		vv = yamlload_get(x, "values", NULL);

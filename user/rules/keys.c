@@ -103,18 +103,22 @@ void keys_warn_legacy_append(struct rules_loader *L, const struct yval *m, const
 		    "(e.g. 'condition: append')");
 }
 
-void keys_warn_unknown(struct rules_loader *L, const struct yval *m, const struct item_key *known,
-		       size_t nknown, const char *kind, const char *name)
+int keys_unknown(struct rules_loader *L, const struct yval *m, const struct item_key *known,
+		 size_t nknown, int is_err, const char *kind, const char *name)
 {
+	int bad = 0;
+
 	for (size_t i = 0; i < m->n; i++) {
 		size_t k = 0;
 
 		while (k < nknown && strcmp(known[k].key, m->keys[i]))
 			k++;
-		if (k == nknown)
-			engine_diag(&L->d, &m->keypos[i], 0, kind, name, "unknown key '%s'",
-				    m->keys[i]);
+		if (k < nknown)
+			continue;
+		engine_diag(&L->d, &m->keypos[i], is_err, kind, name, "unknown key '%s'", m->keys[i]);
+		bad = 1;
 	}
+	return bad && is_err ? -EINVAL : 0;
 }
 
 int keys_override(struct rules_loader *L, const struct yval *m, const char *kind,

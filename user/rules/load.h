@@ -51,8 +51,9 @@ struct item_key {
 	unsigned flags;
 };
 
-void keys_warn_unknown(struct rules_loader *L, const struct yval *m, const struct item_key *known,
-		       size_t nknown, const char *kind, const char *name);
+/* Keys of m not in known: errors (is_err; -EINVAL) or warnings (0). */
+int keys_unknown(struct rules_loader *L, const struct yval *m, const struct item_key *known,
+		 size_t nknown, int is_err, const char *kind, const char *name);
 
 #define KEYS_OVR_MAX 16 /* keys one override names; an item has at most 13 */
 
