@@ -255,6 +255,25 @@ static int compile_regex(const struct ast *a, struct cmp *c, const char *v,
 	return -EINVAL;
 }
 
+/* A string an equality compares that reads like a pattern (a glob's '*', a
+ * regex's '.*', '^' or '$' at the ends): equality takes it literally, which
+ * a rule rarely means. Warned once per compile, like Falco's other load
+ * warnings. */
+static void warn_pattern(const struct ast *a, const char *v, struct cond_err *err)
+{
+	size_t n = strlen(v);
+
+	if (err->warn[0] || !(a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_NE ||
+			      a->op == OP_IN || a->op == OP_INTERSECTS))
+		return;
+	if (!strchr(v, '*') && !(n > 1 && v[0] == '^') && !(n > 1 && v[n - 1] == '$'))
+		return;
+	snprintf(err->warn, sizeof(err->warn),
+		 "'%s' looks like a pattern, but '%s' compares it as a plain string (glob, regex or pmatch match patterns)",
+		 v, ops_table[a->op].text);
+	err->warn_at = a;
+}
+
 /* The one constant of an OK_SCALAR operator, by the field's check type and
  * the operator's facts. 0 or -errno (c's allocations are the caller's). */
 static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot *sl,
@@ -290,6 +309,8 @@ static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot 
 		if (!c->s)
 			return -ENOMEM;
 		c->len = strlen(v);
+		if (sl->type == T_STR)
+			warn_pattern(a, v, err);
 	}
 	if (ops_table[a->op].flags & OF_REGEX)
 		return compile_regex(a, c, v, err);
@@ -325,6 +346,8 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		c->set[i] = ip ? slot_ip_canonical(a->vals[i]) : strdup(a->vals[i]);
+		if (!ip && c->set[i])
+			warn_pattern(a, c->set[i], err);
 		if (!c->set[i] && ip) {
 			cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", a->vals[i],
 			     sl->text);
@@ -528,6 +551,8 @@ int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size
 	int rc;
 
 	err->at = NULL;
+	err->warn[0] = 0;
+	err->warn_at = NULL;
 	err->unsupported = 0;
 	err->msg[0] = 0;
 	*evtype_named = 0;

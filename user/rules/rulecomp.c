@@ -181,6 +181,8 @@ int rulecomp_rule(struct rules_loader *L, struct rule_def *rd)
 		}
 		goto out;
 	}
+	if (err.warn[0])
+		report_at(L, rd, err.warn_at, 0, "", err.warn);
 	rc = specialise_graph(r.code, r.ncode, &r.graph, &r.entry);
 	if (rc)
 		goto out;

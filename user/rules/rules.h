@@ -500,6 +500,9 @@ struct cond_err {
 	char msg[ENGINE_MSG_MAX];
 	const struct ast *at;
 	int unsupported;
+	/* the first warning of a compile that succeeded, and where */
+	char warn[ENGINE_MSG_MAX];
+	const struct ast *warn_at;
 };
 int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
 		 uint32_t *evmask, int *evtype_named, struct cond_err *err);
