@@ -31,6 +31,10 @@
 #define AS_UNIX_PATH_MAX 108 /* sizeof(sockaddr_un.sun_path) */
 #define AS_SESSION_MAX 64 /* AGENT_SESSION_ID value, bytes incl. NUL */
 #define AS_LINEAGE_MAX 16 /* exec-time identities a lineage keeps (issue 11: "say 16") */
+/* names the kernel pre-filter tests (a hash map of comms, bpf/sentinel.bpf.h):
+ * the rules' derivation (user/rules/kfilter.c) keeps at most this many, more
+ * means no filter; the loader fills the map with them */
+#define AS_FILTER_NAMES_MAX 64
 
 enum as_event_type {
 	AS_EV_NONE = 0,

@@ -155,7 +155,6 @@ struct {
 
 /* Pre-filter derived from the rules (user/rules/kfilter.c): names the kernel
  * tests, and per process the first ancestor level whose name is one of them. */
-#define AS_FILTER_NAMES_MAX 64
 #define AS_VERDICT_NONE 0xff /* no ancestor within cfg_filter_walk matches */
 /* No ancestor within cfg_filter_walk matches, but a lineage entry does: its
  * exec-time name is in filter_names or its executable in filter_exes. A

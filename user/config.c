@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <yaml.h>
 #include "config.h"
+#include "yamlutil.h"
 #include "loader.h"
 #include "proctable.h"
 #include "container/ccache.h"
@@ -113,17 +114,6 @@ _Static_assert(offsetof(struct config, agents.n_exe_paths) ==
 #undef K
 
 #define CONFIG_NKEYS (sizeof(config_table) / sizeof(config_table[0]))
-
-static const char *const config_prio_names[ENGINE_PRIO_MAX] = {
-    [ENGINE_PRIO_EMERGENCY] = "emergency",
-    [ENGINE_PRIO_ALERT] = "alert",
-    [ENGINE_PRIO_CRITICAL] = "critical",
-    [ENGINE_PRIO_ERROR] = "error",
-    [ENGINE_PRIO_WARNING] = "warning",
-    [ENGINE_PRIO_NOTICE] = "notice",
-    [ENGINE_PRIO_INFORMATIONAL] = "informational",
-    [ENGINE_PRIO_DEBUG] = "debug",
-};
 
 static const struct {
 	const char *name;
@@ -406,22 +396,15 @@ static const char *config_show(const yaml_node_t *n, char *buf, size_t len)
 
 /* ---- scalar parsers: 0, or -EINVAL (not that type) / -ERANGE (outside bounds) ---- */
 
+/* The rules' booleans (yamlutil.c): Falco reads both with yaml-cpp. */
 static int config_parse_bool(const char *s, bool *out)
 {
-	static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no",
-									       "off"};
+	int b;
 
-	for (size_t i = 0; i < ARRAY_LEN(yes); i++) {
-		if (!strcasecmp(s, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcasecmp(s, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (yamlutil_bool(s, &b))
+		return -EINVAL;
+	*out = b;
+	return 0;
 }
 
 /* The decimal digits at *p into *v, advancing *p; -ERANGE on overflow. */
@@ -537,16 +520,6 @@ static const char *config_fmt_size(uint64_t v, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 	return buf;
-}
-
-static int config_parse_priority(const char *s)
-{
-	if (!strcasecmp(s, "info"))
-		return ENGINE_PRIO_INFORMATIONAL;
-	for (int p = ENGINE_PRIO_EMERGENCY; p < ENGINE_PRIO_MAX; p++)
-		if (!strcasecmp(s, config_prio_names[p]))
-			return p;
-	return -1;
 }
 
 static int config_parse_facility(const char *s)
@@ -758,7 +731,7 @@ static void config_apply_key(struct config_ctx *c, const struct config_key *k,
 			c->nomem = 1;
 		break;
 	case CONFIG_T_PRIORITY:
-		v = config_parse_priority(s);
+		v = engine_priority_parse(s);
 		if (v < 0)
 			config_err(c, at, k->name,
 				   "expected one of emergency, alert, critical, error, warning, "
@@ -1173,8 +1146,11 @@ int config_format(const struct config *cfg, const char *key, char *buf, size_t l
 	case CONFIG_T_PRIORITY: {
 		int p = *(const int *)field;
 
+		/* as the configuration writes it: lower case */
 		o = (size_t)snprintf(buf, len, "%s",
-				     p > 0 && p < ENGINE_PRIO_MAX ? config_prio_names[p] : "?");
+				     p > 0 && p < ENGINE_PRIO_MAX ? engine_priority_name(p) : "?");
+		for (size_t i = 0; i < o && i < len; i++)
+			buf[i] = (char)tolower((unsigned char)buf[i]);
 		break;
 	}
 	case CONFIG_T_MATCHING:

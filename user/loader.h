@@ -21,7 +21,7 @@
 
 struct sentinel_bpf;
 
-#define LOADER_FILTER_NAMES_MAX 64 /* = AS_FILTER_NAMES_MAX in bpf/sentinel.bpf.h */
+#define LOADER_FILTER_NAMES_MAX AS_FILTER_NAMES_MAX /* bpf/events.h */
 #define LOADER_FILTER_EXES_MAX 64 /* = AS_FILTER_EXES_MAX */
 /* filter_depth: keep when any lineage entry's exec-time name is in
  * filter_names or its executable in filter_exes (or an ancestor within the

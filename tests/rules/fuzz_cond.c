@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* libFuzzer: any bytes as a condition (with a few lists and macros defined)
- * must compile or be rejected cleanly. */
+ * and as an exception value must compile or be rejected cleanly, every
+ * diagnostic at FILE:LINE:COL. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,25 +15,56 @@ static const char prelude[] =
 	"- macro: m1\n  condition: proc.name = x\n"
 	"- macro: m2\n  condition: m1 or evt.type in (l2)\n"
 	"- rule: r\n  desc: d\n  output: \"%proc.name %fd.name\"\n  priority: INFO\n"
-	"  condition: |-\n    ";
+	"  exceptions:\n    - name: e\n      fields: [proc.name, fd.name]\n"
+	"      comps: [=, pmatch]\n      values:\n        - [toupper(proc.pname), [/a/*]]\n"
+	"        - - |-\n            ";
+static const char middle[] = "\n          - x\n  condition: |-\n    ";
+
+/* Every diagnostic line starts "fuzz.yaml:LINE:COL: ". */
+static void check_diag(const char *d, size_t n)
+{
+	const char *l = d, *end = d + n;
+
+	while (l < end) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		unsigned line, col;
+		int k = 0;
+
+		if (sscanf(l, "fuzz.yaml:%u:%u: %n", &line, &col, &k) != 2 || !k)
+			abort();
+		l = nl ? nl + 1 : end;
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct engine_opts o = { .json = 1, .hostname = "h" };
 	struct engine *e = NULL;
 	size_t n = sizeof(prelude) - 1, len = 0;
-	char *y = malloc(n + 2 * size + 2);
+	char *y = malloc(n + sizeof(middle) + 2 * size + 2), *d = NULL;
+	size_t dl = 0;
+	FILE *df;
 
 	if (!y)
 		return 0;
 	memcpy(y, prelude, n);
 	len = n;
-	/* one line of block scalar: newlines would end it */
+	/* one line of block scalar each: newlines would end it */
+	for (size_t i = 0; i < size; i++)
+		y[len++] = data[i] == '\n' || data[i] == '\r' ? ' ' : (char)data[i];
+	memcpy(y + len, middle, sizeof(middle) - 1);
+	len += sizeof(middle) - 1;
 	for (size_t i = 0; i < size; i++)
 		y[len++] = data[i] == '\n' || data[i] == '\r' ? ' ' : (char)data[i];
 	y[len++] = '\n';
-	engine_load_buffer(&e, "fuzz.yaml", y, len, &o, NULL);
+	df = open_memstream(&d, &dl);
+	engine_load_buffer(&e, "fuzz.yaml", y, len, &o, df);
 	engine_free(e);
+	if (df) {
+		fclose(df);
+		check_diag(d, dl);
+	}
+	free(d);
 	free(y);
 	return 0;
 }

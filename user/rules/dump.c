@@ -9,7 +9,10 @@ static void dump_cmp(const struct engine *e, const struct cmp *c, FILE *out)
 
 	fprintf(out, "%s%s %s", s->text, s->any ? "[any]" : "", ops_table[c->op].text);
 	if (c->rslot >= 0) {
-		fprintf(out, " val(%s)", e->slots[c->rslot].text);
+		const struct slot *r = &e->slots[c->rslot];
+
+		/* val() holds a plain field; a transformer stands alone */
+		fprintf(out, r->xform == XF_NONE ? " val(%s)" : " %s", r->text);
 		return;
 	}
 	switch (ops_table[c->op].kind) {

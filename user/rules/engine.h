@@ -88,7 +88,7 @@ size_t engine_rule_count(const struct engine *e);
  * or a depth D: an event can only match when the name of the process or of
  * one of its first D ancestors is in names[]. Conservative by construction.
  */
-#define ENGINE_KF_NAMES_MAX 64 /* distinct names the kernel tests; more: no filter */
+#define ENGINE_KF_NAMES_MAX AS_FILTER_NAMES_MAX /* bpf/events.h: names the kernel tests */
 #define ENGINE_KF_ANY 0xff
 #define ENGINE_KF_NOTHING 0xfe
 /* any lineage entry (or an ancestor) named: proc.lineage.name, agent.ancestor.* */

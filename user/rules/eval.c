@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Evaluation: walks a rule's decision graph (cond_graph), one comparison per
+ * Evaluation: walks a rule's decision graph (specialise_graph), one comparison per
  * step. The header fields most conditions test (comm names, the open's class,
  * fd.num, fd.name prefixes) are compared inline, as enum cmp_kind says; any
  * other comparison's result is worked out at most once per event, however
  * many rules share it (comparisons carry the event generation of their
- * result), or at load when the syscall fixes it (cond_entries then leaves it
+ * result), or at load when the syscall fixes it (specialise_entries then leaves it
  * out of that syscall's graph); field values are read in place or extracted
  * at most once per event into slots. Nothing is allocated here.
  */
@@ -13,6 +13,59 @@
 #include <fnmatch.h>
 #include <string.h>
 #include "rules.h"
+
+static int b64_val(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Standard base64 (RFC 4648, '=' padding) into buf; -1 when s is not base64
+ * or does not fit. Allocation-free: it runs per event. */
+static int b64_decode(const char *s, size_t n, char *buf, size_t cap, size_t *outlen)
+{
+	size_t o = 0;
+	uint32_t acc = 0;
+	int bits = 0, pad = 0;
+
+	if (n % 4)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int v;
+
+		if (s[i] == '=') {
+			if (i + 2 < n)
+				return -1;
+			pad++;
+			continue;
+		}
+		if (pad)
+			return -1;
+		v = b64_val((unsigned char)s[i]);
+		if (v < 0)
+			return -1;
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (o + 1 >= cap)
+				return -1;
+			buf[o++] = (char)(acc >> bits);
+		}
+	}
+	buf[o] = 0;
+	*outlen = o;
+	return 0;
+}
 
 static void xform_apply(int xf, const struct fval *in, struct fval *out, char *buf, size_t cap)
 {
@@ -38,6 +91,13 @@ static void xform_apply(int xf, const struct fval *in, struct fval *out, char *b
 	case XF_LEN:
 		out->type = T_NUM;
 		out->n = (int64_t)in->len;
+		break;
+	case XF_B64:
+		if (b64_decode(in->s, in->len, buf, cap, &out->len) < 0) {
+			out->present = 0; /* not base64: no value, as libsinsp */
+			break;
+		}
+		out->s = buf;
 		break;
 	default:
 		out->present = 0;
@@ -132,12 +192,39 @@ static int in_sorted(const struct cmp *c, const char *s, size_t len)
 	return in_search(c, s, len);
 }
 
+/* A wildcard prefix (compile.c marks them in setwild): the path's first
+ * components, as many as the pattern has, match it component by component
+ * (fnmatch with FNM_PATHNAME: '*' stays within one), as libsinsp's
+ * path_prefix_search does. */
+static int pmatch_wild(const char *pat, size_t ncomp, const char *s, size_t len, char *tmp,
+		       size_t cap)
+{
+	size_t n = 0, k = 0;
+
+	while (n < len && k < ncomp) {
+		if (s[n] == '/' && n > 0)
+			k++;
+		if (k < ncomp)
+			n++;
+	}
+	if (k + 1 < ncomp || n >= cap)
+		return 0;
+	memcpy(tmp, s, n);
+	tmp[n] = 0;
+	return fnmatch(pat, tmp, FNM_PATHNAME | FNM_NOESCAPE) == 0;
+}
+
 /* Falco's pmatch: a prefix matches itself and what is below it. */
-static int pmatch(const struct cmp *c, const char *s, size_t len)
+static int pmatch(const struct cmp *c, const char *s, size_t len, char *tmp, size_t cap)
 {
 	for (size_t i = 0; i < c->nsetv; i++) {
 		size_t pl = c->setlen[i];
 
+		if (c->setwild && c->setwild[i]) {
+			if (pmatch_wild(c->set[i], c->setwild[i], s, len, tmp, cap))
+				return 1;
+			continue;
+		}
 		if (pl > len || memcmp(s, c->set[i], pl) != 0)
 			continue;
 		if (pl == len || s[pl] == '/' || (pl && c->set[i][pl - 1] == '/'))
@@ -146,7 +233,7 @@ static int pmatch(const struct cmp *c, const char *s, size_t len)
 	return 0;
 }
 
-/* contains with the comparison's Horspool table (cond.c): the last byte of
+/* contains with the comparison's Horspool table (compile.c): the last byte of
  * the window says how far the needle can move. */
 static __attribute__((noinline)) int contains_skip(const uint8_t *skip, const char *h, size_t hl,
 						   const char *n, size_t nl)
@@ -200,7 +287,7 @@ static __attribute__((noinline)) int cmp_str_slow(const struct cmp *c, const str
 	case OP_REGEX:
 		return regexec(c->re, cstr(v, tmp, sizeof(tmp)), 0, NULL, 0) == 0;
 	case OP_PMATCH:
-		return pmatch(c, v->s, v->len);
+		return pmatch(c, v->s, v->len, tmp, sizeof(tmp));
 	default:
 		return 0;
 	}
@@ -259,6 +346,18 @@ static int cmp_num(const struct cmp *c, int64_t a, int64_t b)
 	}
 }
 
+/* in, intersects, pmatch against the one value of a field on the right */
+static int rhs_in(const struct cmp *c, const struct fval *v, const struct fval *r)
+{
+	if (v->type != T_STR)
+		return v->n == r->n;
+	if (c->op == OP_PMATCH)
+		return r->len <= v->len && memcmp(v->s, r->s, r->len) == 0 &&
+		       (r->len == v->len || v->s[r->len] == '/' ||
+			(r->len && r->s[r->len - 1] == '/'));
+	return v->len == r->len && memcmp(v->s, r->s, r->len) == 0;
+}
+
 /* One value against the comparison; missing values never match. */
 static int cmp_value(struct evctx *ctx, const struct cmp *c, const struct fval *v)
 {
@@ -271,6 +370,8 @@ static int cmp_value(struct evctx *ctx, const struct cmp *c, const struct fval *
 
 		if (!r->present)
 			return 0;
+		if (ops_table[c->op].kind == OK_LIST) /* a one-value set */
+			return rhs_in(c, v, r);
 		if (v->type == T_STR)
 			return cmp_str(c, v, r->s, r->len);
 		return cmp_num(c, v->n, r->n);
@@ -342,7 +443,7 @@ static inline const char *anc_comm(const struct as_hdr *h, int32_t idx)
 /* CK_COMM: the comm's image (struct comm_key) against the constants' */
 static int eval_comm(const struct evctx *ctx, const struct cmp *c)
 {
-	const char *comm = anc_comm(ctx->ev->hdr, c->cidx);
+	const char *comm = anc_comm(ctx->ev->hdr, c->as.comm.idx);
 	struct comm_key k;
 
 	if (!comm)
@@ -373,12 +474,12 @@ static int eval_comm(const struct evctx *ctx, const struct cmp *c)
 		memcpy(&k, img, sizeof(k));
 	}
 #endif
-	if (!((c->chash >> comm_key_hash(&k)) & 1))
-		return c->cneg;
-	for (size_t i = 0; i < c->nckeys; i++)
-		if (c->ckeys[i].w[0] == k.w[0] && c->ckeys[i].w[1] == k.w[1])
-			return !c->cneg;
-	return c->cneg;
+	if (!((c->as.comm.hash >> comm_key_hash(&k)) & 1))
+		return c->as.comm.neg;
+	for (size_t i = 0; i < c->as.comm.nkeys; i++)
+		if (c->as.comm.keys[i].w[0] == k.w[0] && c->as.comm.keys[i].w[1] == k.w[1])
+			return !c->as.comm.neg;
+	return c->as.comm.neg;
 }
 
 /* CK_FD_PREFIX on an open: the path starts with the constant */
@@ -392,7 +493,7 @@ static int eval_fd_prefix(const struct cmp *c, const struct event_path *p)
 		return memcmp(p->s, c->s, c->len) == 0;
 	/* most paths differ from the prefix in its first bytes */
 	memcpy(&w, p->s, sizeof(w));
-	if ((w & c->pmask) != c->pword)
+	if ((w & c->as.prefix.mask) != c->as.prefix.word)
 		return 0;
 	return c->len <= sizeof(w) ||
 	       memcmp(p->s + sizeof(w), c->s + sizeof(w), c->len - sizeof(w)) == 0;
@@ -405,7 +506,7 @@ static int eval_cmp(struct evctx *ctx, struct cmp *c)
 {
 	switch (c->kind) {
 	case CK_OPEN_CLASS:
-		return (ctx->ocls & c->omask) == c->owant;
+		return (ctx->ocls & c->as.open.mask) == c->as.open.want;
 	case CK_COMM:
 		return eval_comm(ctx, c);
 	case CK_FD_NUM:

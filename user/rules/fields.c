@@ -77,6 +77,13 @@ static const char *const falco_fields[] = {
 	"container.liveness_probe", "container.readiness_probe", "container.start_ts",
 	"container.duration", "container.ip", "container.cni.json", "container.host_pid",
 	"container.host_network", "container.host_ipc", "container.info",
+	/* more of libs 0.25's syscall fields (filterchecks), Falco 0.44 */
+	"evt.type.is", "syscall.type", "evt.buflen.in", "evt.buflen.out", "evt.buflen.file",
+	"evt.buflen.file.in", "evt.buflen.file.out", "evt.buflen.net", "evt.buflen.net.in",
+	"evt.buflen.net.out", "proc.aargs", "proc.is_pgid_leader", "proc.is_exe_lower_layer",
+	"proc.fdopenlimit", "thread.cpu", "thread.cpu.user", "thread.cpu.system",
+	"thread.nametid", "thread.pfmajor", "thread.pfminor", "thread.vmsize.b",
+	"thread.vmrss.b", "fd.is_upper_layer", "fd.is_lower_layer",
 };
 
 /* Whole field classes of Falco (plugins, k8s metadata) we have none of. */

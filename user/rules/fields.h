@@ -15,6 +15,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 #define FA_ARG 4u /* takes a name: evt.arg.NAME or evt.arg[NAME] */
 #define FF_TIME 8u /* number of ns printed as a time of day */
 #define FF_BUF 16u /* value is built into the slot's buffer */
+#define FF_IP 32u /* an IP address (a string to us, Falco's PT_IPADDR): =, !=, in, intersects */
 
 /* FIELD(id, name, type, flags, doc) */
 #define FIELD_LIST(FIELD)                                                                        \
@@ -78,11 +79,11 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_TYPE, "fd.type", T_STR, 0, "file, ipv4, ipv6, unix") \
 	FIELD(FD_DIRECTORY, "fd.directory", T_STR, FF_BUF, "Directory of a file path") \
 	FIELD(FD_FILENAME, "fd.filename", T_STR, 0, "Last component of a file path") \
-	FIELD(FD_SIP, "fd.sip", T_STR, FF_BUF, "Server IP address") \
+	FIELD(FD_SIP, "fd.sip", T_STR, FF_BUF | FF_IP, "Server IP address") \
 	FIELD(FD_SPORT, "fd.sport", T_NUM, 0, "Server port") \
-	FIELD(FD_CIP, "fd.cip", T_STR, FF_BUF, "Client IP address") \
+	FIELD(FD_CIP, "fd.cip", T_STR, FF_BUF | FF_IP, "Client IP address") \
 	FIELD(FD_CPORT, "fd.cport", T_NUM, 0, "Client port") \
-	FIELD(FD_RIP, "fd.rip", T_STR, FF_BUF, "Remote IP address") \
+	FIELD(FD_RIP, "fd.rip", T_STR, FF_BUF | FF_IP, "Remote IP address") \
 	FIELD(FD_RPORT, "fd.rport", T_NUM, 0, "Remote port") \
 	FIELD(FD_L4PROTO, "fd.l4proto", T_STR, 0, "tcp, udp, icmp, raw") \
 	FIELD(FD_SOCKFAMILY, "fd.sockfamily", T_STR, 0, "ip or unix") \

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lex.h"
@@ -90,62 +91,108 @@ int lex_bare(struct lex *l, struct tok *t)
 	return 1;
 }
 
-int lex_quoted(struct lex *l, struct tok *t, char **out)
+static int hexdig(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * As libsinsp's lexer and unescape_str: the string ends at the first quote
+ * of its kind whose previous byte is not a backslash (so 'a\\' does not end
+ * there); then the escapes \b \f \n \r \t \\ \/ \xHH, \" only in a
+ * "-quoted and \' only in a '-quoted string, and "\ " (a backslash: kept
+ * for rules escaped that way) are decoded; any other escape is an error.
+ */
+int lex_quoted(struct lex *l, struct tok *t, char **out, const char **err, size_t *erroff)
 {
 	char q;
-	size_t p, o = 0;
+	size_t p, end, o = 0;
 	char *b;
 
 	lex_ws(l);
 	if (l->pos >= l->len || (l->s[l->pos] != '"' && l->s[l->pos] != '\''))
 		return 0;
 	q = l->s[l->pos];
-	b = malloc(l->len - l->pos + 1);
+	t->off = l->pos;
+	for (end = l->pos + 1; end < l->len; end++)
+		if (l->s[end] == q && l->s[end - 1] != '\\')
+			break;
+	if (end >= l->len)
+		return -1;
+	b = malloc(end - l->pos + 1);
 	if (!b)
-		return -1;
-	for (p = l->pos + 1; p < l->len && l->s[p] != q; p++) {
+		return -ENOMEM;
+	for (p = l->pos + 1; p < end; p++) {
 		char c = l->s[p];
+		int hi, lo;
 
-		if (c == '\\' && p + 1 < l->len) {
-			c = l->s[++p];
-			switch (c) {
-			case 'n':
-				c = '\n';
-				break;
-			case 't':
-				c = '\t';
-				break;
-			case 'r':
-				c = '\r';
-				break;
-			case 'b':
-				c = '\b';
-				break;
-			case 'f':
-				c = '\f';
-				break;
-			case '"':
-			case '\'':
-			case '\\':
-				break;
-			default: /* unknown escape: keep the backslash */
-				b[o++] = '\\';
-				break;
-			}
+		if (c != '\\' || p + 1 >= end) {
+			b[o++] = c;
+			continue;
 		}
-		b[o++] = c;
-	}
-	if (p >= l->len) {
-		free(b);
-		t->off = l->pos;
-		return -1;
+		c = l->s[++p];
+		switch (c) {
+		case 'b':
+			b[o++] = '\b';
+			break;
+		case 'f':
+			b[o++] = '\f';
+			break;
+		case 'n':
+			b[o++] = '\n';
+			break;
+		case 'r':
+			b[o++] = '\r';
+			break;
+		case 't':
+			b[o++] = '\t';
+			break;
+		case ' ':
+		case '\\':
+			b[o++] = '\\';
+			break;
+		case '/':
+			b[o++] = '/';
+			break;
+		case '"':
+		case '\'':
+			if (c != q) {
+				*err = c == '"' ? "invalid \\\" escape in a '-quoted string" :
+						  "invalid \\' escape in a \"-quoted string";
+				goto bad;
+			}
+			b[o++] = c;
+			break;
+		case 'x':
+			hi = p + 1 < end ? hexdig(l->s[p + 1]) : -1;
+			lo = p + 2 < end ? hexdig(l->s[p + 2]) : -1;
+			if (hi < 0 || lo < 0) {
+				*err = "\\x needs two hex digits";
+				goto bad;
+			}
+			b[o++] = (char)(hi << 4 | lo);
+			p += 2;
+			break;
+		default:
+			*err = "unsupported escape sequence in a quoted string";
+			goto bad;
+		}
 	}
 	b[o] = 0;
-	t->off = l->pos;
-	t->len = p + 1 - l->pos;
-	l->pos = p + 1;
+	t->len = end + 1 - l->pos;
+	l->pos = end + 1;
 	*out = b;
 	return 1;
+bad:
+	free(b);
+	*erroff = p - 1;
+	return -2;
 }
 
 int lex_char(struct lex *l, char c)

@@ -27,9 +27,10 @@ int lex_ident(struct lex *l, struct tok *t);
 int lex_farg(struct lex *l, struct tok *t);
 /* Bare value: [^ \b\t\n\r(),="']+ */
 int lex_bare(struct lex *l, struct tok *t);
-/* Quoted value with \\ \" \' \n \t \r \b \f escapes, decoded into out (malloc).
- * 1 ok, 0 not a quote here, -1 unterminated. */
-int lex_quoted(struct lex *l, struct tok *t, char **out);
+/* Quoted value, its escapes decoded into out (malloc), as libsinsp reads it.
+ * 1 ok, 0 not a quote here, -1 unterminated, -2 a bad escape (*err, at
+ * *erroff), -ENOMEM. */
+int lex_quoted(struct lex *l, struct tok *t, char **out, const char **err, size_t *erroff);
 int lex_char(struct lex *l, char c);
 
 #endif /* AS_LEX_H */

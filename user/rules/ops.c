@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <ctype.h>
 #include <string.h>
+#include "fields.h"
 #include "ops.h"
 
-#define OP_ROW(id, t, k, ty) [OP_##id] = { .text = t, .kind = k, .types = ty },
+#define OP_ROW(id, t, k, ty, fl) [OP_##id] = { .text = t, .kind = k, .types = ty, .flags = fl },
 const struct op_info ops_table[OP_MAX] = { OP_LIST(OP_ROW) };
 #undef OP_ROW
+
+#define XFORM_ROW(id, n, r) [XF_##id] = { .name = n, .result = r },
+const struct xform_info xforms_table[XF_MAX] = { XFORM_LIST(XFORM_ROW) };
+#undef XFORM_ROW
+
+#define MOD_ROW(id, kw) [MOD_##id] = kw,
+const char *const mods_table[MOD_MAX] = { MOD_LIST(MOD_ROW) };
+#undef MOD_ROW
 
 static int is_word(char c)
 {

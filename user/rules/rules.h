@@ -23,6 +23,8 @@
 #define ENGINE_MSG_MAX 512 /* one diagnostic sentence */
 #define OUTPUT_LINE_MAX (256 * 1024) /* one alert line; longer is cut (json.h marks it) */
 #define OUTPUT_FRAC_LEN 10 /* ".nnnnnnnnn": the nanoseconds of a stamp */
+/* from the end of "output" to the first output_fields key (output.c, output_alert.c) */
+#define OUTPUT_FIELDS_OPEN "\",\"output_fields\":{"
 #define OUTPUT_REUSE_MAX 32 /* output text segments whose escaped value output_fields may copy */
 #define FIELDS_BUF_MAX (AS_ARGS_MAX + AS_COMM_LEN + 2 * AS_PATH_MAX) /* built field values */
 
@@ -168,19 +170,63 @@ struct slot {
 	struct fval v;
 };
 
-enum xform { XF_NONE, XF_TOLOWER, XF_TOUPPER, XF_BASENAME, XF_LEN, XF_MAX };
 
 #define SET_LEN_BITS 64 /* bits of cmp.setlens; longer strings share the last */
 
+/*
+ * The comparisons eval.c answers without the generic value path. Each is a
+ * plain field of the header or of an open compared with constants; what is
+ * not of that shape (or not that event type) goes the generic way.
+ */
+enum cmp_kind {
+	CK_GENERIC,
+	CK_OPEN_CLASS, /* evt.is_open_read/write =, != or exists: a bit test */
+	CK_COMM, /* proc.name, proc.pname, proc.aname[N]: =, !=, in, exists */
+	CK_FD_NUM, /* fd.num against numbers; opens inline, others generic */
+	/* fd.name startswith a constant; opens inline, others generic (other
+	 * operators cost more than a lookup: they keep their per-event answer) */
+	CK_FD_PREFIX,
+};
+
+struct comm_key;
+
+/* CK_OPEN_CLASS: (evctx.ocls & mask) == want */
+struct cmp_open {
+	uint32_t mask, want;
+};
+
+/* CK_COMM: the constants as comm images */
+struct cmp_comm {
+	struct comm_key *keys;
+	size_t nkeys;
+	uint64_t hash; /* bit comm_key_hash() of every key */
+	int32_t idx; /* ancestor index, 0 the process itself */
+	int neg; /* true when the comm is none of keys */
+};
+
+/* CK_FD_PREFIX: the prefix's first bytes (the constant s), masked */
+struct cmp_prefix {
+	uint64_t word, mask;
+};
+
+/*
+ * One compiled comparison: what it compares (slot, operator, constants or
+ * the field on the right), what the syscall fixes, its answer for the
+ * current event, and, tagged by kind, how eval.c answers it inline.
+ */
 struct cmp {
 	int slot;
 	int op; /* enum op_id */
-	int rslot; /* val(field) on the right, or -1 */
+	int rslot; /* a field on the right (val() or a transformer), or -1 */
+	/* the constants */
 	char *s; /* constant (bytes for b-ops) */
 	size_t len;
 	int64_t n;
 	char **set; /* in/intersects/pmatch: sorted strings */
 	size_t *setlen;
+	/* pmatch: per prefix, 0 for a plain one, else the number of '/'-separated
+	 * components of one with wildcards (* ? [), matched by fnmatch */
+	unsigned char *setwild;
 	int64_t *nset; /* numeric set */
 	size_t nsetv;
 	/* string sets: bit min(len, SET_LEN_BITS - 1) of every string's length,
@@ -200,34 +246,15 @@ struct cmp {
 	int dfield;
 	int32_t didx;
 	/* the result for the event of generation gen: rules share comparisons
-	 * (cond_compile merges equal ones), and each runs once per event */
+	 * (compile_cond merges equal ones), and each runs once per event */
 	uint32_t gen;
 	int res;
-	/* how eval.c answers it (cond.c cmp_specialise): the header fields most
-	 * conditions test are compared inline, without building a value */
-	int kind; /* enum cmp_kind */
-	uint32_t omask, owant; /* CK_OPEN_CLASS: (evctx.ocls & omask) == owant */
-	int32_t cidx; /* CK_COMM: ancestor index, 0 the process itself */
-	int cneg; /* CK_COMM: true when the comm is none of ckeys */
-	struct comm_key *ckeys; /* CK_COMM: the constants as comm images */
-	size_t nckeys;
-	uint64_t chash; /* CK_COMM: bit comm_key_hash() of every key in ckeys */
-	uint64_t pword, pmask; /* CK_FD_PREFIX: the prefix's first bytes, masked */
-};
-
-/*
- * The comparisons eval.c answers without the generic value path. Each is a
- * plain field of the header or of an open compared with constants; what is
- * not of that shape (or not that event type) goes the generic way.
- */
-enum cmp_kind {
-	CK_GENERIC,
-	CK_OPEN_CLASS, /* evt.is_open_read/write =, != or exists: a bit test */
-	CK_COMM, /* proc.name, proc.pname, proc.aname[N]: =, !=, in, exists */
-	CK_FD_NUM, /* fd.num against numbers; opens inline, others generic */
-	/* fd.name startswith a constant; opens inline, others generic (other
-	 * operators cost more than a lookup: they keep their per-event answer) */
-	CK_FD_PREFIX,
+	int kind; /* enum cmp_kind: which member of as (specialise.c) */
+	union {
+		struct cmp_open open;
+		struct cmp_comm comm;
+		struct cmp_prefix prefix;
+	} as;
 };
 
 #define CMP_COMM_KEYS_MAX 16 /* longer in-lists on comms are searched as strings */
@@ -257,7 +284,7 @@ struct insn {
 };
 
 /*
- * The code as the evaluator runs it (cond_graph): each comparison names the
+ * The code as the evaluator runs it (specialise_graph): each comparison names the
  * comparison to run next when it is true and when it is false. Chains of
  * jumps and nots are followed once at load instead of one step per event.
  */
@@ -346,11 +373,11 @@ struct rule {
 	size_t ncode;
 	struct bnode *graph; /* indexed by pc; only comparisons' entries are used */
 	int32_t entry; /* first comparison, or BN_FALSE / BN_TRUE */
-	/* per syscall: the first comparison not folded for it (cond_entries);
+	/* per syscall: the first comparison not folded for it (specialise_entries);
 	 * most conditions open with an evt.type test every indexed event passes */
 	int32_t entry_sc[AS_SC_MAX];
 	/* per syscall: the graph with the comparisons folded for it bypassed
-	 * (cond_entries), so that evaluation never meets one; graph itself when
+	 * (specialise_entries), so that evaluation never meets one; graph itself when
 	 * nothing folds (and for AS_SC_NONE, which folds nothing) */
 	struct bnode *graph_sc[AS_SC_MAX];
 	char *outtext;
@@ -461,9 +488,18 @@ struct cond_env {
 };
 
 /* Parse t; on error writes a message and the offset. */
-int cond_parse(const struct text *t, const struct cond_env *env, struct ast **out, char *msg,
+int parse_cond(const struct text *t, const struct cond_env *env, struct ast **out, char *msg,
 	       size_t msgsz, size_t *erroff);
-void cond_free(struct ast *a);
+void parse_free(struct ast *a);
+/* One comparison from its parts, as an exception gives them: the field (a
+ * transformer allowed), the operator and the values (a set for in,
+ * intersects, pmatch; one value otherwise; val(f) or a transformer alone
+ * compares fields). Nodes point at src. 0, -EINVAL (msg) or -ENOMEM. */
+int parse_cmp_parts(const struct cond_env *env, const struct text *src, const char *field,
+		    const char *op, const char *const *vals, size_t nvals, struct ast **out,
+		    char *msg, size_t msgsz);
+/* Does the condition (its macros included) compare field name? */
+int parse_uses_field(const struct ast *a, const char *name, int depth);
 
 /* Compile into e's slots/cmps, appending code to *code. Errors: message,
  * offending node; *unsupported set when the cause is a Falco field or event
@@ -472,16 +508,30 @@ struct cond_err {
 	char msg[ENGINE_MSG_MAX];
 	const struct ast *at;
 	int unsupported;
+	/* the first warning of a compile that succeeded, and where */
+	char warn[ENGINE_MSG_MAX];
+	const struct ast *warn_at;
 };
-int cond_compile(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
+int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
 		 struct scset *evmask, int *evtype_named, struct cond_err *err);
-int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err);
+/* slot.c: the slot of f (shared when equal), or -errno with err */
+int slot_find(struct engine *e, const struct fref *f, struct cond_err *err);
+#define CHECK_T_IP 3 /* the check type of an IP address field: bit 1 << 3 is OT_IP */
+/* the type an operator is checked against (ops.h OT_*): the slot's, but an
+ * IP address field apart from other strings, as libsinsp has it */
+int slot_check_type(const struct slot *sl);
+const char *slot_check_type_name(int t);
+/* an IP address constant as the field prints it (inet_ntop), or NULL */
+char *slot_ip_canonical(const char *v);
+/* specialise.c: how eval.c answers a compiled comparison against constants
+ * (its kind, table, per-syscall fold, field read in place). 0 or -ENOMEM. */
+int specialise_cmp(struct cmp *c, const struct slot *sl);
 /* The decision graph of code (jumps only go forward). Returns 0 or -ENOMEM. */
-int cond_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry);
+int specialise_graph(const struct insn *code, size_t ncode, struct bnode **graph, int32_t *entry);
 /* r->entry_sc and r->graph_sc from r->entry and r->graph, past comparisons
  * each syscall folds. Returns 0 or -ENOMEM. */
-int cond_entries(const struct engine *e, struct rule *r);
-void cond_free_cmp(struct cmp *c);
+int specialise_entries(const struct engine *e, struct rule *r);
+void compile_free_cmp(struct cmp *c);
 
 /* eval.c */
 struct evctx {
@@ -512,7 +562,7 @@ int fields_direct_ok(int f);
 int fields_fixed(int f, unsigned sc, struct fval *v);
 const struct fval *eval_slot(struct evctx *c, int slot);
 
-/* output.c */
+/* output.c (at load) and output_alert.c (per alert) */
 int output_compile(struct engine *e, struct rule *r, const struct text *t, struct cond_err *err,
 		   char *warn, size_t warnsz);
 /* The constant pieces of every alert line: the engine's (hostname) and a
