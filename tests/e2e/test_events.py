@@ -1525,40 +1525,13 @@ class TraceAgreesWithRules(EventCase):
                   "opcode", "name", "uid", "domain", "type", "child_pid", "nstype", "target",
                   "linkpath", "dir", "dev", "backlog")]
 
-    def test_new_families_in_trace(self):
-        os.mkdir(self.p("sub"))
-        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        udp.bind(("127.0.0.1", 0))
-        self.addCleanup(udp.close)
-        tcp = socket.socket()
-        tcp.bind(("127.0.0.1", 0))
-        tcp.listen(4)
-        self.addCleanup(tcp.close)
-        mnt = self.p("mnt")
-        os.mkdir(mnt)
-        rules = Acts("evt.type in (rename, mkdir, chmod, sendto, unshare, ptrace, "
-                     "io_uring_submit_req, memfd_create, setfsuid, socket, accept4, listen, bind, "
-                     "clone, setns, mount, chdir, linkat, symlinkat, fchmodat2) and "
-                     "proc.name = as-acts", self.FIELDS)
+    def compare(self, types, acts):
+        """Run ACTS (a function of the Acts, returning pids) under --trace and a
+        rule on TYPES; return the differences and the event types compared."""
+        rules = Acts("evt.type in (%s) and proc.name = as-acts" % ", ".join(sorted(types)),
+                     self.FIELDS)
         with Sentinel("--trace") as trace, rules as a:
-            pids = [a.run("rename", self.f, self.p("g"))[0],
-                    a.run("mkdir", "sub/../m", "0750", cwd=self.dir)[0],
-                    a.run("chmod", self.p("g"), "0600")[0],
-                    a.run("sendto-udp", "127.0.0.1", udp.getsockname()[1])[0],
-                    a.run("unshare", CLONE_NEWUTS)[0],
-                    a.run("ptrace-attach")[0],
-                    a.run("uring-mkdirat", self.p("um"), "0700")[0],
-                    a.run("memfd-exec", "as-memfd")[0],
-                    a.run("setfsuid", 0)[0],
-                    a.run("accept4")[0],
-                    a.run("uring-connect", "127.0.0.1", tcp.getsockname()[1])[0],
-                    a.run("clone", CLONE_NEWUTS)[0],
-                    a.run("setns", "/proc/self/ns/uts", CLONE_NEWUTS)[0],
-                    a.run("mount-tmpfs", mnt)[0],
-                    a.run("chdir", "sub", cwd=self.dir)[0],
-                    a.run("linkat", self.dir, "g", "hard", 0)[0],
-                    a.run("symlinkat", "g", self.dir, "soft", cwd=self.dir)[0],
-                    a.run("fchmodat2", self.dir, "g", "0640", 0)[0]]
+            pids = acts(a)
         # each agent numbers its own events: pair them by pid, type and order
         traced, seen = {}, {}
         for e in trace.events():  # the rule's selection: the driver, not python before exec
@@ -1574,12 +1547,52 @@ class TraceAgreesWithRules(EventCase):
                 if v is not None and k not in ("agent.seq", "evt.num") and e.get(k) != v:
                     differ.append("%s %s: trace %r, rule %r" % (al["evt.type"], k, e.get(k), v))
             checked.add(al["evt.type"])
-        self.assertEqual(differ, [])
-        self.assertEqual(checked, {"rename", "mkdir", "chmod", "sendto", "unshare", "ptrace",
-                                   "io_uring_submit_req", "memfd_create", "setfsuid", "socket",
-                                   "accept4", "listen", "bind", "clone", "setns", "mount",
-                                   "chdir", "linkat", "symlinkat", "fchmodat2"})
+        return differ, checked
 
+    def test_new_families_in_trace(self):
+        os.mkdir(self.p("sub"))
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind(("127.0.0.1", 0))
+        self.addCleanup(udp.close)
+        tcp = socket.socket()
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen(4)
+        self.addCleanup(tcp.close)
+        mnt = self.p("mnt")
+        os.mkdir(mnt)
+        types = {"rename", "mkdir", "chmod", "sendto", "unshare", "ptrace", "io_uring_submit_req",
+                 "memfd_create", "setfsuid", "socket", "accept4", "listen", "bind", "setns",
+                 "mount", "chdir", "linkat", "symlinkat", "fchmodat2"}
+
+        def acts(a):
+            return [a.run("rename", self.f, self.p("g"))[0],
+                    a.run("mkdir", "sub/../m", "0750", cwd=self.dir)[0],
+                    a.run("chmod", self.p("g"), "0600")[0],
+                    a.run("sendto-udp", "127.0.0.1", udp.getsockname()[1])[0],
+                    a.run("unshare", CLONE_NEWUTS)[0],
+                    a.run("ptrace-attach")[0],
+                    a.run("uring-mkdirat", self.p("um"), "0700")[0],
+                    a.run("memfd-exec", "as-memfd")[0],
+                    a.run("setfsuid", 0)[0],
+                    a.run("accept4")[0],
+                    a.run("uring-connect", "127.0.0.1", tcp.getsockname()[1])[0],
+                    a.run("setns", "/proc/self/ns/uts", CLONE_NEWUTS)[0],
+                    a.run("mount-tmpfs", mnt)[0],
+                    a.run("chdir", "sub", cwd=self.dir)[0],
+                    a.run("linkat", self.dir, "g", "hard", 0)[0],
+                    a.run("symlinkat", "g", self.dir, "soft", cwd=self.dir)[0],
+                    a.run("fchmodat2", self.dir, "g", "0640", 0)[0]]
+        differ, checked = self.compare(types, acts)
+        self.assertEqual(differ, [])
+        self.assertEqual(checked, types)
+
+    def test_process_creation_in_trace(self):
+        types = {"clone", "clone3", "vfork"}
+        differ, checked = self.compare(types, lambda a: [a.run("clone", CLONE_NEWUTS)[0],
+                                                         a.run("clone3", CLONE_NEWUTS)[0],
+                                                         a.run("vfork")[0]])
+        self.assertEqual(differ, [])
+        self.assertEqual(checked, types)
 
 if __name__ == "__main__":
     harness.main()
