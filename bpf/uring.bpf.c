@@ -188,6 +188,7 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 	case IORING_OP_RENAMEAT: {
 		struct io_rename *o = cmd;
 
+		r->arg[1] = (__u64)(__s64)BPF_CORE_READ(o, old_dfd); /* a path request's fd */
 		r->arg[2] = BPF_CORE_READ(o, flags);
 		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, oldpath),
 				    BPF_CORE_READ(o, old_dfd), (__u64)task);
@@ -199,6 +200,7 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 	case IORING_OP_SYMLINKAT: {
 		struct io_link *o = cmd;
 
+		r->arg[1] = (__u64)(__s64)BPF_CORE_READ(o, new_dfd);
 		r->arg[2] = BPF_CORE_READ(o, flags);
 		/* symlinkat: oldpath is the link's content; as a path it is
 		 * the cwd's, as Falco's fs.path.target has it */
@@ -211,6 +213,7 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 	case IORING_OP_UNLINKAT: {
 		struct io_unlink *o = cmd;
 
+		r->arg[1] = (__u64)(__s64)BPF_CORE_READ(o, dfd);
 		r->arg[2] = BPF_CORE_READ(o, flags);
 		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, filename),
 				    BPF_CORE_READ(o, dfd), (__u64)task);
@@ -219,6 +222,7 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 	case IORING_OP_MKDIRAT: {
 		struct io_mkdir *o = cmd;
 
+		r->arg[1] = (__u64)(__s64)BPF_CORE_READ(o, dfd);
 		r->arg[3] = BPF_CORE_READ(o, mode);
 		off += as_put_kpath(AS_KPATH(off, 0, 1), (__u64)BPF_CORE_READ(o, filename),
 				    BPF_CORE_READ(o, dfd), (__u64)task);
