@@ -12,6 +12,8 @@ PACKAGES=(
   # tests and benchmarks
   libcmocka-dev libclang-rt-14-dev python3 bpftrace iproute2 procps util-linux rsync liburing-dev
   libcurl4-openssl-dev openssl lintian dpkg-dev systemd groff-base man-db
+  # the harmless corpus of tests/e2e/test_corpus.py: real tools in the sandbox
+  git tar python3-venv python3-pip python3-setuptools python3-wheel
 )
 # the Kubernetes manifest validator runs on Node.js; keep a Node.js that is
 # already there (Debian's npm conflicts with other Node.js builds)
