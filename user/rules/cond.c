@@ -594,7 +594,9 @@ int cond_slot(struct engine *e, const struct fref *f, struct cond_err *err)
 			return -ENOTSUP;
 		}
 		k.arg = (char *)arg;
-		snprintf(text, sizeof(text), "evt.arg.%s", arg);
+		/* evt.arg[N] keeps Falco's spelling (output_fields key) */
+		snprintf(text, sizeof(text), arg[0] >= '0' && arg[0] <= '9' ? "evt.arg[%s]" : "evt.arg.%s",
+			 arg);
 	} else {
 		if (arg) {
 			cerr(err, NULL, 0, "field '%s' does not take an argument", f->name);

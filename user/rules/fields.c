@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -105,8 +106,57 @@ static const char *const arg_names[] = {
 	"pid", "version", "child_pid",
 };
 
+/* evt.arg[N]: the Nth parameter of the event in Falco's event table
+ * (falcosecurity/libs driver/event_table.c, the exit event, as every event
+ * here is one) for the families whose records are not described by the
+ * syscall table; the others take the order of their sctable.c row, which
+ * follows the same table. Falco's parameters agent-sentinel does not capture
+ * (dev, ino, data) are NULL: their index yields no value. */
+#define ARGIDX_MAX SCTABLE_ARGS_MAX /* the longest row: sctable.h */
+static const struct {
+	unsigned sc;
+	const char *names[ARGIDX_MAX];
+} arg_order[] = {
+	{ AS_SC_OPEN, { "fd", "name", "flags", "mode" } },
+	{ AS_SC_OPENAT, { "fd", "dirfd", "name", "flags", "mode" } },
+	{ AS_SC_OPENAT2, { "fd", "dirfd", "name", "flags", "mode" } },
+	{ AS_SC_CREAT, { "fd", "name", "mode" } },
+	{ AS_SC_CONNECT, { "res", "tuple", "fd" } },
+	{ AS_SC_SOCKET, { "fd", "domain", "type", "proto" } },
+	{ AS_SC_BIND, { "res", "addr", "fd" } },
+	{ AS_SC_LISTEN, { "res", "fd", "backlog" } },
+	{ AS_SC_SETUID, { "res", "uid" } },
+	{ AS_SC_SETGID, { "res", "gid" } },
+	{ AS_SC_SETRESUID, { "res", "ruid", "euid", "suid" } },
+	{ AS_SC_SETRESGID, { "res", "rgid", "egid", "sgid" } },
+	{ AS_SC_CAPSET, { "res", "cap_inheritable", "cap_permitted", "cap_effective" } },
+};
+
+/* "N" (decimal, no sign) -> N, else -1 */
+static int arg_index(const char *arg)
+{
+	char *end;
+	long n;
+
+	if (!arg[0] || arg[0] < '0' || arg[0] > '9')
+		return -1;
+	n = strtol(arg, &end, 10);
+	return *end || n >= ARGIDX_MAX ? -1 : (int)n;
+}
+
+/* The name of parameter N of syscall sc, or NULL. */
+static const char *arg_name_at(unsigned sc, int n)
+{
+	for (size_t i = 0; i < sizeof(arg_order) / sizeof(arg_order[0]); i++)
+		if (arg_order[i].sc == sc)
+			return arg_order[i].names[n];
+	return sctable_get(sc)->args[n].name;
+}
+
 int fields_arg_known(const char *arg)
 {
+	if (arg_index(arg) >= 0)
+		return 1;
 	for (size_t i = 0; i < sizeof(arg_names) / sizeof(arg_names[0]); i++)
 		if (strcmp(arg_names[i], arg) == 0)
 			return 1;
@@ -351,7 +401,13 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 {
 	const struct event *ev = c->ev;
 	unsigned t = ev->hdr->type, sc = ev->hdr->syscall;
+	int n = arg_index(arg);
 
+	if (n >= 0) { /* evt.arg[N]: by position */
+		arg = arg_name_at(sc, n);
+		if (!arg)
+			return;
+	}
 	if (strcmp(arg, "res") == 0) {
 		if (t != AS_EV_FORK && t != AS_EV_EXIT && t != AS_EV_PROC) {
 			snprintf(buf, cap, "%lld", (long long)ev->res);
