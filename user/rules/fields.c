@@ -575,6 +575,7 @@ static void extract_fd_open(const struct event *ev, int f, struct fval *v, char 
 		set_num(v, ev->res < 0 ? -1 : ev->res);
 		break;
 	case F_FD_CONNECTED:
+	case F_FD_NAME_CHANGED:
 		set_bool(v, 0);
 		break;
 	case F_FD_TYPECHAR: /* as fields_fixed says */
@@ -650,6 +651,9 @@ static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t
 		break;
 	case F_FD_NUM:
 		set_num(v, ev->hdr->type == AS_EV_CONNECT ? k->fd : (int32_t)ev->u.sys->arg[1]);
+		break;
+	case F_FD_NAME_CHANGED:
+		set_bool(v, !!(k->cflags & AS_CF_ADDR));
 		break;
 	case F_FD_CONNECTED: {
 		unsigned sc = ev->hdr->syscall;

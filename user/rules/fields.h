@@ -94,7 +94,8 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_EXEC_PREV_EGID, "proc.exec_prev_egid", T_NUM, 0, "Not in Falco, exec only: effective gid before the exec") \
 	FIELD(PROC_EXEC_PREV_CAP_PERMITTED, "proc.exec_prev_cap_permitted", T_STR, FF_BUF, "Not in Falco, exec only: permitted capabilities before the exec") \
 	FIELD(THREAD_SECCOMP, "thread.seccomp_mode", T_NUM, 0, "Not in Falco: seccomp mode of the thread (0 off, 1 strict, 2 filter)") \
-	FIELD(THREAD_NO_NEW_PRIVS, "thread.no_new_privs", T_BOOL, 0, "Not in Falco: no_new_privs is set on the thread")
+	FIELD(THREAD_NO_NEW_PRIVS, "thread.no_new_privs", T_BOOL, 0, "Not in Falco: no_new_privs is set on the thread") \
+	FIELD(FD_NAME_CHANGED, "fd.name_changed", T_BOOL, 0, "Socket event: the call gave the socket its destination (connect, or a send with an address, as a UDP sendto does); false for every other event")
 
 #define FIELD_ENUM(id, name, type, flags, doc) F_##id,
 enum field_id { FIELD_LIST(FIELD_ENUM) F_MAX };
