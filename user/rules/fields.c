@@ -106,29 +106,30 @@ static const char *const arg_names[] = {
 	"pid", "version", "child_pid",
 };
 
-/* evt.arg[N]: the Nth parameter of the event in Falco's event table
- * (falcosecurity/libs driver/event_table.c, the exit event, as every event
- * here is one) for the families whose records are not described by the
- * syscall table; the others take the order of their sctable.c row, which
- * follows the same table. Falco's parameters agent-sentinel does not capture
- * (dev, ino, data) are NULL: their index yields no value. */
+/* evt.arg[N]: the call's Nth parameter in Falco's event table
+ * (falcosecurity/libs driver/event_table.c): the enter event's order where
+ * Falco's enter event carries the call's arguments (open, connect, socket,
+ * the setid calls: Falco's rules index those, e.g. socket's evt.arg[0] is
+ * the domain), else the exit event's, which the syscall table's rows follow
+ * (rename: res, oldpath, newpath). Every event here is one exit event with
+ * both; parameters agent-sentinel does not capture yield no value. */
 #define ARGIDX_MAX SCTABLE_ARGS_MAX /* the longest row: sctable.h */
 static const struct {
 	unsigned sc;
 	const char *names[ARGIDX_MAX];
 } arg_order[] = {
-	{ AS_SC_OPEN, { "fd", "name", "flags", "mode" } },
-	{ AS_SC_OPENAT, { "fd", "dirfd", "name", "flags", "mode" } },
-	{ AS_SC_OPENAT2, { "fd", "dirfd", "name", "flags", "mode" } },
-	{ AS_SC_CREAT, { "fd", "name", "mode" } },
-	{ AS_SC_CONNECT, { "res", "tuple", "fd" } },
-	{ AS_SC_SOCKET, { "fd", "domain", "type", "proto" } },
-	{ AS_SC_BIND, { "res", "addr", "fd" } },
-	{ AS_SC_LISTEN, { "res", "fd", "backlog" } },
-	{ AS_SC_SETUID, { "res", "uid" } },
-	{ AS_SC_SETGID, { "res", "gid" } },
-	{ AS_SC_SETRESUID, { "res", "ruid", "euid", "suid" } },
-	{ AS_SC_SETRESGID, { "res", "rgid", "egid", "sgid" } },
+	{ AS_SC_OPEN, { "name", "flags", "mode" } },
+	{ AS_SC_OPENAT, { "dirfd", "name", "flags", "mode" } },
+	{ AS_SC_OPENAT2, { "dirfd", "name", "flags", "mode" } },
+	{ AS_SC_CREAT, { "name", "mode" } },
+	{ AS_SC_CONNECT, { "fd", "addr" } },
+	{ AS_SC_SOCKET, { "domain", "type", "proto" } },
+	{ AS_SC_BIND, { "fd", "addr" } },
+	{ AS_SC_LISTEN, { "fd", "backlog" } },
+	{ AS_SC_SETUID, { "uid" } },
+	{ AS_SC_SETGID, { "gid" } },
+	{ AS_SC_SETRESUID, { "ruid", "euid", "suid" } },
+	{ AS_SC_SETRESGID, { "rgid", "egid", "sgid" } },
 	{ AS_SC_CAPSET, { "res", "cap_inheritable", "cap_permitted", "cap_effective" } },
 };
 
