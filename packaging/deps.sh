@@ -16,6 +16,8 @@ PACKAGES=(
   curl
   # container runtimes the container tests start themselves
   runc containerd busybox-static podman docker.io
+  # the harmless corpus of tests/e2e/test_corpus.py: real tools in the sandbox
+  git tar python3-venv python3-pip python3-setuptools python3-wheel
 )
 # the Kubernetes manifest validator runs on Node.js; keep a Node.js that is
 # already there (Debian's npm conflicts with other Node.js builds)

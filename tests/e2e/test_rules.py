@@ -95,7 +95,9 @@ class Rules(unittest.TestCase):
             # the writer is aname[3] below claude: beyond the seed's depth
             self.claude_run("sh -c \"sh -c 'sh -c \\\"echo x > %s\\\"; true'; true\"" % deep)
             subprocess.run(["sh", "-c", "echo x > %s/nonagent.txt" % self.outside], check=True)
-        files = sorted(a["output_fields"]["fd.name"] for a in self.alerts(s, WROTE))
+        # (only ours: other tests on the host may run claude-named trees)
+        files = sorted(a["output_fields"]["fd.name"] for a in self.alerts(s, WROTE)
+                       if a["output_fields"]["fd.name"].startswith(self.outside))
         self.assertEqual(files, [self.outside + "/child.txt", self.outside + "/direct.txt"])
         a = [a for a in self.alerts(s, WROTE) if a["output_fields"]["fd.name"].endswith("child.txt")][0]
         self.assertEqual(a["output_fields"]["proc.pname"], "claude")
@@ -103,14 +105,23 @@ class Rules(unittest.TestCase):
         self.assertTrue(os.path.exists(deep))
 
     def test_privilege_escalation(self):
+        pids = os.path.join(self.tmp, "pids")
         with Sentinel("--rules", RULES) as s:
-            self.claude_run("%s setuid 0; %s setgid 0; %s capset 0 0 0; %s setresuid 0 0 0"
-                            % ((AS_WORKLOAD,) * 4), stdout=subprocess.DEVNULL)
+            # each act's pid noted (other tests on the host run claude trees too)
+            self.claude_run("; ".join("sh -c 'echo $$ >> %s; exec %s %s'" % (pids, AS_WORKLOAD, a)
+                                      for a in ("setuid 0", "setgid 0", "capset 0 0 0",
+                                                "setresuid 0 0 0")),
+                            stdout=subprocess.DEVNULL)
             subprocess.run([AS_WORKLOAD, "setuid", "0"], stdout=subprocess.DEVNULL, check=True)
-        got = sorted(a["output_fields"]["evt.type"] for a in self.alerts(s, PRIV))
+        with open(pids) as f:
+            ours = {int(x) for x in f.read().split()}
+        got = sorted(a["output_fields"]["evt.type"] for a in self.alerts(s, PRIV)
+                     if a["output_fields"]["proc.pid"] in ours)
         # setresuid is not in the seed rule's list
         self.assertEqual(got, ["capset", "setgid", "setuid"])
         for a in self.alerts(s, PRIV):
+            if a["output_fields"]["proc.pid"] not in ours:
+                continue
             self.assertEqual(a["priority"], "Error")
             self.assertEqual(a["output_fields"]["proc.pname"], "claude")
 
@@ -132,7 +143,9 @@ class Rules(unittest.TestCase):
         srv.close()
         # only the TCP connect: bash started without HOME (as CI may start it) also
         # asks nscd over a unix socket, a real agent connection that alerts too
-        net = [a for a in self.alerts(s, NET) if a["output_fields"]["fd.type"] == "ipv4"]
+        # (and only ours: other tests on the host may run claude-named trees)
+        net = [a for a in self.alerts(s, NET) if a["output_fields"]["fd.type"] == "ipv4"
+               and a["output_fields"]["fd.sport"] == port]
         self.assertEqual(len(net), 1, self.alerts(s, NET))
         self.assertEqual(net[0]["priority"], "Notice")
         self.assertEqual(net[0]["output_fields"]["fd.sip"], "127.0.0.1")
@@ -153,7 +166,7 @@ class Rules(unittest.TestCase):
             # the same agent: one sandboxed tree through agent-bwrap, one child outside
             subprocess.run([self.claude, "-c",
                             "%s %s -- /workspace/claude -c '/bin/ls /workspace >/dev/null; "
-                            "/workspace/as-workload setuid 0 >/dev/null; true'; "
+                            "/workspace/as-workload setuid 65534 >/dev/null; true'; "
                             "env -u AGENT_SESSION_ID /bin/ls -d / >/dev/null; true"
                             % (AGENT_BWRAP, ws)], env=env, check=True,
                            stderr=subprocess.DEVNULL)
@@ -162,8 +175,13 @@ class Rules(unittest.TestCase):
         self.assertIn("ls -d /", cmds)
         self.assertNotIn("ls /workspace", cmds)
         self.assertFalse([c for c in cmds if c.startswith("claude -c /bin/ls /workspace")], cmds)
-        priv = [a for a in self.alerts(s, PRIV) if a["output_fields"]["evt.type"] == "setuid"]
+        # sandboxed: the sandbox rule (Critical), not the seed's (its exception)
+        self.assertFalse([a for a in self.alerts(s, PRIV) if a["output_fields"]["evt.type"] == "setuid"
+                          and "e2e-session-42" == a["output_fields"].get("agent.session")])
+        priv = [a for a in self.alerts(s, "Sandboxed Agent Gained Privilege")
+                if a["output_fields"]["evt.type"] == "setuid"]
         self.assertEqual(len(priv), 1, self.alerts(s))
+        self.assertEqual(priv[0]["priority"], "Critical")
         self.assertEqual(priv[0]["output_fields"]["agent.session"], "e2e-session-42")
 
 

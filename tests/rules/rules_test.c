@@ -167,7 +167,7 @@ static size_t build_record(const char *line, void *rec)
 	int64_t res = 0;
 	uint64_t flags = 0;
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
-	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0;
+	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
@@ -280,6 +280,8 @@ static size_t build_record(const char *line, void *rec)
 			snprintf(upath, sizeof(upath), "%s", v);
 		else if (!strcmp(k, "abstract"))
 			abstract = 1;
+		else if (!strcmp(k, "passed")) /* the caller passed the address */
+			passed = 1;
 		else if (!strcmp(k, "fd"))
 			fd = (int)n;
 		else if (!strcmp(k, "id0") || !strcmp(k, "id1") || !strcmp(k, "id2"))
@@ -354,7 +356,8 @@ static size_t build_record(const char *line, void *rec)
 		c->sport = sport;
 		memcpy(c->daddr, daddr, 16);
 		memcpy(c->saddr, saddr, 16);
-		c->cflags = (local ? AS_CF_LOCAL : 0) | (abstract ? AS_CF_ABSTRACT : 0);
+		c->cflags = (local ? AS_CF_LOCAL : 0) | (abstract ? AS_CF_ABSTRACT : 0) |
+			    (passed ? AS_CF_ADDR : 0);
 		/* as the kernel sends it: an abstract name after its NUL, which
 		 * path_len leaves out */
 		c->path_len = (uint16_t)strlen(upath);

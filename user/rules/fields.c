@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -163,8 +164,58 @@ const char *fields_evt_arg(unsigned sc, size_t i)
 	return evt_args[sc][i];
 }
 
+/* evt.arg[N]: the call's Nth parameter in Falco's event table
+ * (falcosecurity/libs driver/event_table.c): the enter event's order where
+ * Falco's enter event carries the call's arguments (open, connect, socket,
+ * the setid calls: Falco's rules index those, e.g. socket's evt.arg[0] is
+ * the domain), else the exit event's, which the syscall table's rows follow
+ * (rename: res, oldpath, newpath). Every event here is one exit event with
+ * both; parameters agent-sentinel does not capture yield no value. */
+#define ARGIDX_MAX SCTABLE_ARGS_MAX /* the longest row: sctable.h */
+static const struct {
+	unsigned sc;
+	const char *names[ARGIDX_MAX];
+} arg_order[] = {
+	{ AS_SC_OPEN, { "name", "flags", "mode" } },
+	{ AS_SC_OPENAT, { "dirfd", "name", "flags", "mode" } },
+	{ AS_SC_OPENAT2, { "dirfd", "name", "flags", "mode" } },
+	{ AS_SC_CREAT, { "name", "mode" } },
+	{ AS_SC_CONNECT, { "fd", "addr" } },
+	{ AS_SC_SOCKET, { "domain", "type", "proto" } },
+	{ AS_SC_BIND, { "fd", "addr" } },
+	{ AS_SC_LISTEN, { "fd", "backlog" } },
+	{ AS_SC_SETUID, { "uid" } },
+	{ AS_SC_SETGID, { "gid" } },
+	{ AS_SC_SETRESUID, { "ruid", "euid", "suid" } },
+	{ AS_SC_SETRESGID, { "rgid", "egid", "sgid" } },
+	{ AS_SC_CAPSET, { "res", "cap_inheritable", "cap_permitted", "cap_effective" } },
+};
+
+/* "N" (decimal, no sign) -> N, else -1 */
+static int arg_index(const char *arg)
+{
+	char *end;
+	long n;
+
+	if (!arg[0] || arg[0] < '0' || arg[0] > '9')
+		return -1;
+	n = strtol(arg, &end, 10);
+	return *end || n >= ARGIDX_MAX ? -1 : (int)n;
+}
+
+/* The name of parameter N of syscall sc, or NULL. */
+static const char *arg_name_at(unsigned sc, int n)
+{
+	for (size_t i = 0; i < sizeof(arg_order) / sizeof(arg_order[0]); i++)
+		if (arg_order[i].sc == sc)
+			return arg_order[i].names[n];
+	return sctable_get(sc)->args[n].name;
+}
+
 int fields_arg_known(const char *arg)
 {
+	if (arg_index(arg) >= 0)
+		return 1;
 	for (size_t i = 0; i < sizeof(arg_names) / sizeof(arg_names[0]); i++)
 		if (strcmp(arg_names[i], arg) == 0)
 			return 1;
@@ -435,7 +486,13 @@ static void extract_arg(struct evctx *c, const char *arg, struct fval *v, char *
 {
 	const struct event *ev = c->ev;
 	unsigned t = ev->hdr->type, sc = ev->hdr->syscall;
+	int n = arg_index(arg);
 
+	if (n >= 0) { /* evt.arg[N]: by position */
+		arg = arg_name_at(sc, n);
+		if (!arg)
+			return;
+	}
 	if (strcmp(arg, "res") == 0) {
 		if (t != AS_EV_EXIT && t != AS_EV_PROC) {
 			snprintf(buf, cap, "%lld", (long long)event_res(ev));
@@ -712,6 +769,7 @@ static void extract_fd_open(const struct event *ev, int f, struct fval *v, char 
 		set_num(v, ev->res < 0 ? -1 : ev->res);
 		break;
 	case F_FD_CONNECTED:
+	case F_FD_NAME_CHANGED:
 		set_bool(v, 0);
 		break;
 	case F_FD_TYPECHAR: /* as fields_fixed says */
@@ -787,6 +845,9 @@ static void extract_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t
 		break;
 	case F_FD_NUM:
 		set_num(v, ev->hdr->type == AS_EV_CONNECT ? k->fd : (int32_t)ev->u.sys->arg[1]);
+		break;
+	case F_FD_NAME_CHANGED:
+		set_bool(v, !!(k->cflags & AS_CF_ADDR));
 		break;
 	case F_FD_CONNECTED: {
 		unsigned sc = ev->hdr->syscall;

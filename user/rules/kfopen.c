@@ -15,6 +15,7 @@
  *   P(evt.failed = ...): the classes where it can hold (exact, negatable:
  *               these fields always have a value on an open)
  *   P(not fd.name startswith X): every class, X excluded
+ *   P(evt.type = X), P(evt.type in (...)) naming no open call: no class
  *   P(false) = no class; P(anything else) = every class, nothing excluded.
  * A prefix the kernel cannot test (not absolute, too long, table full) is
  * left out, which only ever keeps more events.
@@ -168,6 +169,22 @@ static unsigned kfo_bool(unsigned bit, const struct ast *a, int neg)
 	return set;
 }
 
+/* Does evt.type OP vals name an open (open, openat, openat2, creat)? For a
+ * test that names none, the classes where it can hold on an open: none
+ * (evt.type = X, evt.type in (...)), or all (negated, or anything else). */
+static unsigned kfo_evtype(const struct ast *a, int neg)
+{
+	static const char *const opens[] = { "open", "openat", "openat2", "creat" };
+
+	if (neg || (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))
+		return KFO_ALL_CLASSES;
+	for (size_t i = 0; i < a->nvals; i++)
+		for (size_t j = 0; j < sizeof(opens) / sizeof(opens[0]); j++)
+			if (!strcmp(a->vals[i], opens[j]))
+				return KFO_ALL_CLASSES;
+	return 0;
+}
+
 static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 {
 	int f = fields_lookup(a->lhs.name);
@@ -178,6 +195,9 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 	if (a->lhs.nxf || a->lhs.has_arg || a->has_rfield)
 		return;
 	switch (f) {
+	case F_EVT_TYPE:
+		o->classes = (uint8_t)kfo_evtype(a, neg);
+		return;
 	case F_EVT_IS_OPEN_READ:
 		o->classes = (uint8_t)kfo_bool(AS_OPEN_READ, a, neg);
 		return;

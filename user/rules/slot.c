@@ -141,7 +141,9 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 		}
 		k.arg = (char *)arg;
 		if (id == F_EVT_ARG)
-			snprintf(text, sizeof(text), "evt.arg.%s", arg);
+			/* evt.arg[N] keeps Falco's spelling (output_fields key) */
+			snprintf(text, sizeof(text),
+				 arg[0] >= '0' && arg[0] <= '9' ? "evt.arg[%s]" : "evt.arg.%s", arg);
 		else
 			snprintf(text, sizeof(text), "%s[%s]", fields_table[id].name, arg);
 	} else {

@@ -1,0 +1,20 @@
+# The harmless session of tests/e2e/test_corpus.py: ordinary agent work with
+# real tools, run by /bin/sh inside agent-bwrap (cwd /workspace, no network).
+# One command a line (lines run in order, each from /workspace); a failing
+# line fails the test. Every line must raise no alert.
+ls -la /workspace /usr/bin/env
+id
+whoami
+ls -l /etc/passwd
+git init -q repo
+cd repo && git -c user.name=t -c user.email=t@example.invalid commit -q --allow-empty -m init
+printf 'hello\n' > repo/hello.txt && cd repo && git add hello.txt && git -c user.name=t -c user.email=t@example.invalid commit -q -m hello && git log --oneline
+printf '#include <stdio.h>\nint main(void){puts("hi");return 0;}\n' > hi.c && cc -o hi hi.c && ./hi
+python3 -c 'import tempfile, os; open("/workspace/py.txt", "w").write("x"); d = tempfile.mkdtemp(); open(os.path.join(d, "f"), "w").write("y")'
+tar -cf /tmp/ws.tar -C /workspace repo hi.c && mkdir /tmp/x && tar -xf /tmp/ws.tar -C /tmp/x
+printf 'all: hi2\nhi2: hi.c\n\tcc -o hi2 hi.c\n' > Makefile && make -s && ./hi2
+mkdir -p pkg/demo && printf 'def f():\n    return 1\n' > pkg/demo/__init__.py && printf 'from setuptools import setup\nsetup(name="demo", version="1.0", packages=["demo"])\n' > pkg/setup.py
+python3 -m pip wheel -q --no-index --no-build-isolation --no-deps -w /tmp/wheels ./pkg
+python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index --no-cache-dir /tmp/wheels/demo-1.0-py3-none-any.whl && /tmp/venv/bin/python -c 'import demo; print(demo.f())'
+mkdir -p npmpkg app && printf '{"name":"npmpkg","version":"1.0.0","main":"index.js"}\n' > npmpkg/package.json && echo 'module.exports = 1' > npmpkg/index.js && printf '{"name":"app","version":"1.0.0"}\n' > app/package.json
+cd app && npm install --offline --no-audit --no-fund --no-update-notifier ../npmpkg && node -e 'console.log(require("npmpkg"))'

@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""rules/agent.yaml against real sessions on the real kernel, live and
+replayed (issue 12).
+
+The harmless corpus: corpus/harmless.sh run by real tools (git, cc, make,
+tar, python3 venv + pip of a local wheel, npm of a local package) inside the
+real agent-bwrap, with USE_NETWORK=0 and with the egress socket bound in.
+agent-sentinel records the stream (--record) while the sessions run; the live
+alerts and the alerts of a replay of that recording must be none.
+
+The escapes: one act of every escape class (as-acts, one syscall or io_uring
+request each), from inside the sandbox and from an unsandboxed agent tree;
+live and replayed, each act raises exactly the expected alert (rule,
+priority, target), never two.
+
+Nothing recorded is committed: the recording ABI follows bpf/events.h, so the
+test records in its own run and replays that. Alerts are those of the tested
+process trees (other tests may run on the host at the same time): the trees'
+pids come from a --trace replay of the same recording (proc.apid[N]).
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import unittest
+
+import harness
+from harness import AS_BIN, AS_SOURCE_DIR, Sentinel
+
+RULES = os.path.join(AS_SOURCE_DIR, "rules/agent.yaml")
+AGENT_BWRAP = os.environ.get("AS_AGENT_BWRAP", "")
+AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+PROFILE = os.path.join(AS_SOURCE_DIR, "packaging/seccomp/agent.json")
+SESSION_TIMEOUT = 300  # seconds for the harmless session (npm and pip start slowly)
+
+
+def launcher_rules(path):
+    """The deployment's list of launcher paths, with the built agent-bwrap."""
+    with open(path, "w") as f:
+        f.write("- list: agent_launcher_paths\n  items: [%s]\n  override: {items: append}\n"
+                % os.path.realpath(AGENT_BWRAP))
+
+
+def corpus_profile(path):
+    """The shipped profile plus what package managers need (corpus/seccomp-extra.json)."""
+    with open(PROFILE) as f:
+        prof = json.load(f)
+    with open(os.path.join(CORPUS, "seccomp-extra.json")) as f:
+        extra = json.load(f)
+    extra.pop("_comment")
+    prof["syscalls"].insert(0, extra)
+    with open(path, "w") as f:
+        json.dump(prof, f)
+
+
+def trees(rec, roots):
+    """{root: pids of ROOT and of its descendants}, from a --trace replay of REC."""
+    p = subprocess.run([AS_BIN, "--trace", "--no-prefilter", "--replay", rec],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    out = {r: {r} for r in roots}
+    for line in p.stdout.split(b"\n"):
+        if not line:
+            continue
+        e = json.loads(line)
+        chain = [e.get("proc.pid")] + [e[k] for k in e if k.startswith("proc.apid[")]
+        for c in chain:
+            if c in out:
+                out[c].add(e.get("proc.pid"))
+    return out
+
+
+def tree_pids(rec, roots):
+    return set().union(*trees(rec, roots).values())
+
+
+def mine(alerts, pids):
+    out = []
+    for a in alerts:
+        assert "proc.pid" in a["output_fields"], a  # every rule names the process
+        if a["output_fields"]["proc.pid"] in pids:
+            out.append(a)
+    return out
+
+
+def replay(rec, *rules):
+    args = [AS_BIN, "-o", "rule_matching=all", "--replay", rec]
+    for r in rules:
+        args += ["--rules", r]
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    return [json.loads(l) for l in p.stdout.split(b"\n") if l]
+
+
+def brief(alerts):
+    return ["%s | %s | %s" % (a["rule"], a["priority"], a["output"]) for a in alerts]
+
+
+class Corpus(unittest.TestCase):
+    maxDiff = None
+    def setUp(self):
+        self.assertTrue(AGENT_BWRAP, "AS_AGENT_BWRAP must name the agent-bwrap binary")
+        self.tmp = tempfile.mkdtemp(prefix="as-corpus-")
+        self.launcher = os.path.join(self.tmp, "launcher.yaml")
+        launcher_rules(self.launcher)
+        self.rec = os.path.join(self.tmp, "session.asrec")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def sentinel(self):
+        # every rule that matches alerts: an act matching two rules would show
+        return Sentinel("--rules", RULES, "--rules", self.launcher, "-o", "rule_matching=all",
+                        "--record", self.rec)
+
+    def bwrap(self, ws, cmd, env, check=True):
+        p = subprocess.Popen([AGENT_BWRAP, ws, "--"] + cmd, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        out, err = p.communicate(timeout=SESSION_TIMEOUT)
+        if check:
+            self.assertEqual(p.returncode, 0, err.decode(errors="replace")[-3000:])
+        return p.pid, out.decode(errors="replace")
+
+    def test_harmless_sessions_raise_nothing(self):
+        profile = os.path.join(self.tmp, "profile.json")
+        corpus_profile(profile)
+        egress = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        egress_path = os.path.join(self.tmp, "egress.sock")
+        egress.bind(egress_path)
+        egress.listen(4)
+        roots = []
+        with self.sentinel() as s:
+            for net in ("0", "1"):
+                ws = os.path.join(self.tmp, "ws" + net)
+                os.mkdir(ws)
+                for f in ("harmless.sh", "run.sh"):
+                    shutil.copy(os.path.join(CORPUS, f), ws)
+                env = dict(os.environ, USE_NETWORK=net, EGRESS_SOCK=egress_path,
+                           SECCOMP_FILE=profile, AGENT_SESSION_ID="corpus-net" + net,
+                           npm_config_cache="/tmp/npm-cache", HOME="/workspace")
+                pid, out = self.bwrap(ws, ["/bin/sh", "/workspace/run.sh",
+                                           "/workspace/harmless.sh"], env)
+                roots.append(pid)
+                self.assertIn("hi\n", out)
+                self.assertTrue(os.path.exists(os.path.join(ws, "app/node_modules/npmpkg")))
+        egress.close()
+        self.assertEqual(s.returncode, 0, s.stderr)
+        pids = tree_pids(self.rec, roots)
+        self.assertGreater(len(pids), 30)  # the sessions' processes were seen
+        self.assertEqual(brief(mine(s.events(), pids)), [])
+        self.assertEqual(brief(mine(replay(self.rec, RULES, self.launcher), pids)), [])
+
+
+# Rule names of rules/agent.yaml.
+SPAWN = "Agent Process Spawned Outside Sandbox"
+WROTE = "Agent Wrote to Unexpected Path"
+FILE, SB_FILE = "Agent Changed File Outside Workspace", "Sandboxed Agent Changed File Outside Workspace"
+NET, LISTEN = "Agent Network Connection", "Agent Listening on a Socket"
+SB_NET = "Sandboxed Agent Connected Outside Egress Proxy"
+PRIV, SB_PRIV = "Agent Gained Privilege", "Sandboxed Agent Gained Privilege"
+CODE = "Agent Ran Code From Memfd or Deleted File"
+URING = "Agent Used io_uring"
+UNARMED = "Sandboxed Agent Not Confined"
+PRIO = {SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+        LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error",
+        URING: "Warning", UNARMED: "Critical"}
+
+
+def cgroup2_root():
+    with open("/proc/mounts") as f:
+        for line in f:
+            dev, mnt, fstype = line.split()[:3]
+            if fstype == "cgroup2":
+                return mnt
+    raise AssertionError("no cgroup2 mount")
+
+
+class Escapes(unittest.TestCase):
+    """One act per run of as-acts; each act's tree raises exactly the alerts
+    listed: (rule, field, value) with the rule's priority from PRIO."""
+    maxDiff = None
+
+    def setUp(self):
+        self.assertTrue(AGENT_BWRAP, "AS_AGENT_BWRAP must name the agent-bwrap binary")
+        self.tmp = tempfile.mkdtemp(prefix="as-esc-")
+        # not under /tmp, /var/tmp or /workspace: changes here are escapes
+        self.out = tempfile.mkdtemp(prefix="as-esc-", dir="/var/lib")
+        self.launcher = os.path.join(self.tmp, "launcher.yaml")
+        launcher_rules(self.launcher)
+        self.rec = os.path.join(self.tmp, "escapes.asrec")
+        self.claude = os.path.join(self.tmp, "claude")
+        shutil.copy("/bin/bash", self.claude)
+        self.ws = os.path.join(self.tmp, "ws")
+        os.mkdir(self.ws)
+        shutil.copy(AS_ACTS, os.path.join(self.ws, "as-acts"))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        shutil.rmtree(self.out, ignore_errors=True)
+
+    def o(self, name):
+        return os.path.join(self.out, name)
+
+    def check(self, runs, rec):
+        """runs: [(label, root pid, [(rule, field, value)])], value None = any; every
+        alert of a run's tree is one of its entries and every entry one alert, live and
+        replayed."""
+        tr = trees(rec, [r[1] for r in runs])
+        for src, alerts in (("live", self.live), ("replay", replay(rec, RULES, self.launcher))):
+            got, want = [], []
+            for label, root, exp in runs:
+                seen = []
+                for a in alerts:
+                    if a["output_fields"].get("proc.pid") not in tr[root]:
+                        continue
+                    self.assertEqual(a["priority"], PRIO.get(a["rule"]), a["output"])
+                    cands = [e for e in exp if e[0] == a["rule"]]
+                    hit = [e for e in cands if e[2] is None or a["output_fields"].get(e[1]) == e[2]]
+                    if hit:
+                        seen.append(hit[0])
+                    else:
+                        seen.append((a["rule"], "output", a["output"]))
+                got.append((label, sorted(seen, key=repr)))
+                want.append((label, sorted(exp, key=repr)))
+            self.assertEqual(got, want, src)
+
+    def test_escape_acts(self):
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(8)
+        tport = srv.getsockname()[1]
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind(("127.0.0.1", 0))
+        uport = udp.getsockname()[1]
+        for n in ("a", "b", "t", "m", "x", "h", "u"):
+            with open(self.o(n), "w") as f:
+                f.write("data")
+        o = self.o
+        dst = "127.0.0.1:%d" % uport
+        # unsandboxed: claude -> as-acts (the seed's spawn rule reports the exec)
+        acts = [
+            ("rename", ["rename", o("a"), o("a2")], [(FILE, "fs.path.target", o("a2"))]),
+            ("link", ["link", o("b"), o("b2")], [(FILE, "fs.path.source", o("b2"))]),
+            ("symlink", ["symlink", "/etc/passwd", o("s")], [(FILE, "fs.path.source", o("s"))]),
+            ("truncate", ["truncate", o("t"), "0"], [(FILE, "fs.path.name", o("t"))]),
+            ("unlink", ["unlink", o("b2")], [(FILE, "fs.path.name", o("b2"))]),
+            ("chmod", ["chmod", o("m"), "0600"], [(FILE, "fs.path.name", o("m"))]),
+            ("chown", ["chown", o("m"), "0", "0"], [(FILE, "fs.path.name", o("m"))]),
+            ("mkdir", ["mkdir", o("d"), "0755"], [(FILE, "fs.path.name", o("d"))]),
+            ("mknod", ["mknod", o("fifo"), "0600"], [(FILE, "fs.path.name", o("fifo"))]),
+            ("setxattr", ["setxattr", o("x"), "user.as", "v"], [(FILE, "fs.path.name", o("x"))]),
+            ("open-trunc", ["open-trunc", o("t")], [(FILE, "evt.arg.flags", "O_RDONLY|O_TRUNC")]),
+            ("open_by_handle_at", ["open_by_handle_at", o("h")],
+             [(FILE, "evt.type", "open_by_handle_at")]),
+            ("uring-renameat", ["uring-renameat", o("u"), o("u2")],
+             [(URING, "proc.pid", None), (FILE, "fs.path.target", o("u2"))]),
+            ("sendto-udp", ["sendto-udp", "127.0.0.1", str(uport)],
+             [(NET, "fd.sip", "127.0.0.1")]),
+            ("sendmsg-udp", ["sendmsg-udp", "127.0.0.1", str(uport)],
+             [(NET, "fd.sport", uport)]),
+            ("sendto-fastopen", ["sendto-fastopen", "127.0.0.1", str(tport)],
+             [(NET, "evt.arg.flags", "MSG_FASTOPEN")]),
+            ("uring-sendmsg-udp", ["uring-sendmsg-udp", "127.0.0.1", str(uport)],
+             [(URING, "proc.pid", None), (NET, "evt.arg.opcode", "IORING_OP_SENDMSG")]),
+            ("uring-connect", ["uring-connect", "127.0.0.1", str(tport)],
+             [(URING, "proc.pid", None), (NET, "evt.arg.opcode", "IORING_OP_CONNECT")]),
+            ("listen4", ["listen4", "127.0.0.1", "0"], [(LISTEN, "evt.type", "listen")]),
+            ("setfsuid", ["setfsuid", "65534"], [(PRIV, "evt.type", "setfsuid")]),
+            ("setgroups", ["setgroups", "0"], [(PRIV, "evt.type", "setgroups")]),
+            ("unshare", ["unshare", "0x10000000"], [(PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
+            ("ptrace", ["ptrace-attach"], [(PRIV, "evt.arg.request", "PTRACE_ATTACH")]),
+            ("mount", ["mount-tmpfs", o("d")],
+             [(PRIV, "evt.type", "unshare"), (PRIV, "evt.type", "mount"),
+              (PRIV, "evt.type", "mount")]),
+            ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
+            ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
+        ]
+        cg = os.path.join(cgroup2_root(), "agent-sandbox-esc-%d" % os.getpid())
+        os.mkdir(cg)
+        fake = os.path.join(self.tmp, "agent-bwrap")
+        shutil.copy(AS_ACTS, fake)
+        acts_bin = os.path.join(self.ws, "as-acts")
+        env = dict(os.environ, USE_NETWORK="0", SECCOMP_FILE=PROFILE)
+        runs = []
+        try:
+            with Sentinel("--rules", RULES, "--rules", self.launcher, "-o", "rule_matching=all",
+                          "--record", self.rec) as s:
+                for label, args, exp in acts:
+                    p = subprocess.Popen([self.claude, "-c", " ".join([acts_bin] + args) + "; true"],
+                                         stdout=subprocess.DEVNULL)
+                    p.wait(timeout=60)
+                    runs.append((label, p.pid, [(SPAWN, "proc.pid", None)] * 2 + exp))
+                # (two spawns: claude's own exec and as-acts', both outside the sandbox)
+                # a process that calls itself agent-bwrap gets no pass
+                p = subprocess.Popen([fake, "mkdir", o("fake"), "0755"], stdout=subprocess.DEVNULL)
+                p.wait(timeout=60)
+                runs.append(("fake launcher", p.pid, [(SPAWN, "proc.pid", None),
+                                                      (FILE, "fs.path.name", o("fake"))]))
+                # a broken sandbox: in the sandbox cgroup, without bubblewrap or seccomp
+                p = subprocess.Popen([self.claude, "-c", "echo $$ > %s/cgroup.procs; %s mkdir %s 0755; true"
+                                      % (cg, acts_bin, o("sb"))], stdout=subprocess.DEVNULL)
+                p.wait(timeout=60)
+                runs.append(("unarmed sandbox", p.pid,
+                             [(SPAWN, "proc.pid", None), (WROTE, "proc.pid", None),
+                              (UNARMED, "proc.pid", None),
+                              (SB_FILE, "fs.path.name", o("sb"))]))
+                # the real sandbox: attempts fail (no network, seccomp) and are Critical
+                for label, args, exp in [
+                        ("sb connect", ["sendto-udp", "127.0.0.1", "9"], [(SB_NET, "evt.type", "sendto")]),
+                        ("sb setfsuid", ["setfsuid", "65534"], [(SB_PRIV, "evt.type", "setfsuid")]),
+                        ("sb unshare", ["unshare", "0x10000000"],
+                         [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
+                        ("sb ptrace", ["ptrace-attach"], [(SB_PRIV, "evt.type", "ptrace")])]:
+                    p = subprocess.Popen([AGENT_BWRAP, self.ws, "--", "/workspace/as-acts"] + args,
+                                         env=env, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+                    p.wait(timeout=60)
+                    runs.append((label, p.pid, exp))
+        finally:
+            with open(os.path.join(cg, "cgroup.procs")) as f:
+                self.assertEqual(f.read(), "")
+            os.rmdir(cg)
+        srv.close()
+        udp.close()
+        self.live = s.events()
+        self.check(runs, self.rec)
+
+
+if __name__ == "__main__":
+    harness.main()

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""Falco's default rules (tests/rules/falco/falco_rules.yaml, the pinned
+stable set) on the real kernel: every loaded rule whose events agent-sentinel
+captures is triggered by a real act and fires with Falco's output.
+
+Not triggered, with the reason:
+- "PTRACE attached to process", "PTRACE anti-debug attempt": their
+  conditions test evt.dir=> (Falco's enter event); every agent-sentinel event
+  is an exit event (rules/README.md), so they load and never match.
+- "Directory traversal monitored file read": tests fd.nameraw for '../';
+  an open's record carries the path the kernel resolved (normalised), not the
+  string as passed, so fd.nameraw of an open has no '../' (bpf/file.bpf.c).
+A container is a cgroup whose path holds a 64-hex id, as docker, containerd
+and cri-o make them (container.id); the acts in "containers" join such a
+cgroup first.
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+
+import harness
+from harness import AS_SOURCE_DIR, Sentinel
+
+FALCO_RULES = os.path.join(AS_SOURCE_DIR, "tests/rules/falco/falco_rules.yaml")
+AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
+CONTAINER_ID = "a1b2c3d4e5f6" + "0" * 52  # 64 hex digits: a container runtime's id
+SERVER_AGE = 5.5  # seconds: Falco's proc_is_new is 5 s (proc.duration <= 5000000000)
+
+
+def cgroup2_root():
+    with open("/proc/mounts") as f:
+        for line in f:
+            dev, mnt, fstype = line.split()[:3]
+            if fstype == "cgroup2":
+                return mnt
+    raise AssertionError("no cgroup2 mount")
+
+
+def falco_rule(name):
+    """(priority, output) of rule NAME as the pinned file writes them."""
+    with open(FALCO_RULES) as f:
+        text = f.read()
+    m = re.search(r"^- rule: %s\n(.*?)(?=^- |\Z)" % re.escape(name), text, re.S | re.M)
+    assert m, name
+    body = m.group(1)
+    out = re.search(r"^  output: (.*)$", body, re.M).group(1)
+    prio = re.search(r"^  priority:\s*(\w+)", body, re.M).group(1)
+    prio = prio.capitalize()
+    return ("Informational" if prio == "Info" else prio), out
+
+
+class FalcoDefaults(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="as-falco-")
+        os.chmod(self.tmp, 0o755)  # nobody execs from it
+        # same file system as /etc (hard links to /etc/shadow)
+        self.var = tempfile.mkdtemp(prefix="as-falco-", dir="/var/lib")
+        self.cg = os.path.join(cgroup2_root(), "as-falco-%d-%s" % (os.getpid(), CONTAINER_ID))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        shutil.rmtree(self.var, ignore_errors=True)
+
+    def named(self, name, src):
+        """A copy of SRC called NAME in the test's directory (proc.name = NAME)."""
+        path = os.path.join(self.tmp, name)
+        shutil.copy(src, path)
+        os.chmod(path, 0o755)
+        return path
+
+    def in_container(self, *argv):
+        subprocess.run(["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % self.cg, "sh"]
+                       + list(argv), check=False, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=60)
+
+    def run_acts(self):
+        t, v = self.tmp, self.var
+        sh = subprocess.DEVNULL
+        py = self.named("nginx", "/usr/bin/python3.11")
+        # Read sensitive file trusted after startup: a server older than 5 s
+        subprocess.run([py, "-c", "import time; time.sleep(%s); open('/etc/shadow').read()"
+                        % SERVER_AGE], check=True)
+        # Run shell untrusted: a web server spawns a shell
+        subprocess.run([py, "-c", "import subprocess; subprocess.run(['sh', '-c', 'true', '%s'])"
+                        % t], check=True)
+        # System user interactive: nobody runs login
+        login = self.named("login", "/bin/true")
+        subprocess.run([AS_ACTS, "as-user", "65534", "exec", login], check=False, stdout=sh)
+        # Search Private Keys or Passwords, Find AWS Credentials
+        subprocess.run(["grep", "BEGIN RSA PRIVATE", t], check=False, stdout=sh, stderr=sh)
+        subprocess.run(["grep", "aws_secret_access_key", t], check=False, stdout=sh, stderr=sh)
+        # Remove Bulk Data from Disk
+        victim = os.path.join(t, "victim")
+        with open(victim, "w") as f:
+            f.write("data")
+        subprocess.run(["shred", "-u", victim], check=True)
+        # Create Symlink / Hardlink Over Sensitive Files
+        subprocess.run(["ln", "-s", "/etc/shadow", os.path.join(t, "shadow-link")], check=True)
+        subprocess.run(["ln", "/etc/shadow", os.path.join(v, "shadow-hard")], check=False,
+                       stderr=sh)
+        # Fileless execution via memfd_create
+        acts = self.named("as-acts", AS_ACTS)
+        subprocess.run([acts, "memfd-exec", "as-falco"], check=False, stdout=sh)
+        # in a container: netcat with -e, a packet socket, a release_agent write
+        os.mkdir(self.cg)
+        try:
+            nc = self.named("nc", "/bin/true")
+            self.in_container(nc, "-e", "/bin/sh", t)
+            self.in_container(acts, "socket", "17", "3", "768")
+            agent = os.path.join(t, "release_agent")
+            self.in_container("sh", "-c", "echo x > %s" % agent)
+            # a terminal shell started by a runtime's entrypoint (script(1) gives the tty)
+            runc = self.named("runc", "/bin/dash")
+            self.in_container("script", "-qec", "%s -c 'bash -c \"true as-falco-tty\"'" % runc,
+                              "/dev/null")
+        finally:
+            time.sleep(0.2)
+            os.rmdir(self.cg)
+
+    def test_every_loaded_rule_we_capture_fires(self):
+        with Sentinel("--rules", FALCO_RULES, "-o", "rule_matching=all") as s:
+            self.run_acts()
+        self.assertEqual(s.returncode, 0, s.stderr)
+        # ours: our paths in the output, or the memfd's name (other tests run too)
+        alerts = [a for a in s.events() if self.tmp in a["output"] or self.var in a["output"]
+                  or "memfd:as-falco" in a["output"] or "as-falco-tty" in a["output"]]
+        want = {
+            "Read sensitive file trusted after startup": "/etc/shadow",
+            "Run shell untrusted": "nginx",
+            "System user interactive": "login",
+            "Search Private Keys or Passwords": "BEGIN RSA PRIVATE",
+            "Find AWS Credentials": "aws_secret_access_key",
+            "Remove Bulk Data from Disk": "shred",
+            "Create Symlink Over Sensitive Files": "/etc/shadow",
+            "Create Hardlink Over Sensitive Files": "/etc/shadow",
+            "Fileless execution via memfd_create": "as-falco",
+            "Netcat Remote Code Execution in Container": "-e /bin/sh",
+            "Terminal shell in container": "command=bash -c true as-falco-tty",
+            "Packet socket created in container": "command=as-acts socket 17 3 768",
+            "Detect release_agent File Container Escapes": "release_agent",
+        }
+        got = {}
+        for a in alerts:
+            got.setdefault(a["rule"], []).append(a)
+        self.assertEqual(sorted(r for r in want if r not in got), [],
+                         [a["rule"] + ": " + a["output"] for a in alerts])
+        for rule, needle in want.items():
+            prio, out = falco_rule(rule)
+            # Falco's output: its text up to the first field, then the fields' values
+            lead = out.split("%")[0].split("(")[0].strip()
+            for a in got[rule]:
+                self.assertEqual(a["priority"], prio, a["output"])
+                self.assertRegex(a["output"], r"^\d\d:\d\d:\d\d\.\d{9}: %s %s" %
+                                 (prio, re.escape(lead)))
+                self.assertEqual(a["source"], "syscall")
+            self.assertTrue([a for a in got[rule] if needle in a["output"]],
+                            [a["output"] for a in got[rule]])
+
+
+if __name__ == "__main__":
+    harness.main()
