@@ -129,7 +129,11 @@ class Acts:
             shutil.rmtree(self.tmp, ignore_errors=True)
             shutil.rmtree(self.sentinel.tmp, ignore_errors=True)
             raise AssertionError("rules do not load: " + v.stderr.strip())
-        self.sentinel.start()
+        try:
+            self.sentinel.start()
+        except AssertionError:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            raise
         return self
 
     def __exit__(self, *exc):
