@@ -1032,7 +1032,6 @@ class Code(EventCase):
 
     # open at 16:30 UTC: user.ruid and group.rgid are not in the rules' field table
     # (README and --trace have them); remove the marker when they are
-    @unittest.expectedFailure
     def test_real_ids_as_documented(self):
         """README: user.ruid and group.rgid (the real ids) beside the
         effective user.uid and group.gid; a setuid exec splits them."""
@@ -1601,7 +1600,6 @@ class TraceAgreesWithRules(EventCase):
 
     # open at 16:30 UTC: rules answer evt.arg.pid for clone/clone3/vfork, --trace
     # does not print it (child_pid agrees); remove the marker when one name is left
-    @unittest.expectedFailure
     def test_process_creation_in_trace(self):
         types = {"clone", "clone3", "vfork"}
         differ, checked = self.compare(types, lambda a: [a.run("clone", CLONE_NEWUTS)[0],

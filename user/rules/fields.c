@@ -135,10 +135,10 @@ static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
 	[AS_SC_SETRESUID] = { "res", "ruid", "euid", "suid" },
 	[AS_SC_SETRESGID] = { "res", "rgid", "egid", "sgid" },
 	[AS_SC_CAPSET] = { "res", "cap_inheritable", "cap_permitted", "cap_effective" },
-	[AS_SC_CLONE] = { "res", "flags", "child_pid" },
-	[AS_SC_CLONE3] = { "res", "flags", "child_pid" },
-	[AS_SC_FORK] = { "res", "flags", "child_pid" },
-	[AS_SC_VFORK] = { "res", "flags", "child_pid" },
+	[AS_SC_CLONE] = { "res", "flags", "child_pid", "pid" },
+	[AS_SC_CLONE3] = { "res", "flags", "child_pid", "pid" },
+	[AS_SC_FORK] = { "res", "flags", "child_pid", "pid" },
+	[AS_SC_VFORK] = { "res", "flags", "child_pid", "pid" },
 	[AS_SC_PROCEXIT] = { "status" },
 	[AS_SC_OPEN_BY_HANDLE_AT] = { "fd", "dirfd", "path", "flags" },
 	[AS_SC_SETFSUID] = { "res", "uid" },
@@ -1443,6 +1443,12 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 		break;
 	case F_USER_NAME:
 		set_cstr(v, usercache_user(h->euid));
+		break;
+	case F_USER_RUID:
+		set_num(v, h->uid);
+		break;
+	case F_GROUP_RGID:
+		set_num(v, h->gid);
 		break;
 	case F_USER_LOGINUID:
 		set_num(v, h->loginuid == AS_ID_UNSET ? -1 : (int64_t)h->loginuid);

@@ -71,8 +71,10 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(USER_UID, "user.uid", T_NUM, 0, "Effective user id") \
 	FIELD(USER_NAME, "user.name", T_STR, 0, "Effective user name") \
 	FIELD(USER_LOGINUID, "user.loginuid", T_NUM, 0, "Audit login uid, -1 when unset") \
+	FIELD(USER_RUID, "user.ruid", T_NUM, 0, "Not in Falco: real user id (user.uid is the effective one; a setuid exec splits them)") \
 	FIELD(GROUP_GID, "group.gid", T_NUM, 0, "Effective group id") \
 	FIELD(GROUP_NAME, "group.name", T_STR, 0, "Effective group name") \
+	FIELD(GROUP_RGID, "group.rgid", T_NUM, 0, "Not in Falco: real group id") \
 	FIELD(FD_NAME, "fd.name", T_STR, FF_BUF, "File: absolute path; IP socket: cip:cport->sip:sport; unix socket: its path") \
 	FIELD(FD_NUM, "fd.num", T_NUM, 0, "File descriptor, -1 when the open failed") \
 	FIELD(FD_TYPECHAR, "fd.typechar", T_STR, 0, "f file, 4 IPv4, 6 IPv6, u unix") \
