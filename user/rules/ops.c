@@ -8,7 +8,7 @@
 const struct op_info ops_table[OP_MAX] = { OP_LIST(OP_ROW) };
 #undef OP_ROW
 
-#define XFORM_ROW(id, n, r) [XF_##id] = { .name = n, .result = r },
+#define XFORM_ROW(id, n, r, a) [XF_##id] = { .name = n, .result = r, .args = a },
 const struct xform_info xforms_table[XF_MAX] = { XFORM_LIST(XFORM_ROW) };
 #undef XFORM_ROW
 

@@ -156,7 +156,7 @@ int parse_list(struct parser *p, struct ast *a)
 	}
 }
 
-/* field, [arg], or transformer(field) */
+/* field, [arg], transformer(field), or a call: join(...), concat(...), getopt(...) */
 int parse_fref(struct parser *p, struct fref *f)
 {
 	struct tok t, ta;
@@ -165,32 +165,45 @@ int parse_fref(struct parser *p, struct fref *f)
 	lex_ws(&p->l);
 	f->off = p->l.pos;
 	for (;;) {
-		int x = parse_xform(p);
+		size_t at;
+		int x;
 
+		lex_ws(&p->l);
+		at = p->l.pos;
+		x = parse_xform(p);
 		if (x < 0)
 			break;
+		if (xforms_table[x].args == XA_MULTI) {
+			if (parse_call(p, x, at, &f->mx))
+				return -EINVAL;
+			break;
+		}
 		if (f->nxf >= COND_MAX_XFORMS) {
 			parse_err(p, p->l.pos, "more than %d nested transformers", COND_MAX_XFORMS);
 			return -EINVAL;
 		}
 		f->xf[f->nxf++] = x;
 	}
-	if (!lex_ident(&p->l, &t)) {
-		parse_near(p, buf, sizeof(buf));
-		parse_err(p, p->l.pos, "expected a field name, found %s", buf);
-		return -EINVAL;
-	}
-	f->name = parse_dup_tok(p, &t);
-	switch (lex_farg(&p->l, &ta)) {
-	case 1:
-		f->arg = strndup(p->l.s + ta.off, ta.len);
-		f->has_arg = 1;
-		break;
-	case -1:
-		parse_err(p, ta.off, "unterminated '[' after field '%s'", f->name);
-		return -EINVAL;
-	default:
-		break;
+	if (f->mx) {
+		f->name = strdup(xforms_table[f->mx->xf].name);
+	} else {
+		if (!lex_ident(&p->l, &t)) {
+			parse_near(p, buf, sizeof(buf));
+			parse_err(p, p->l.pos, "expected a field name, found %s", buf);
+			return -EINVAL;
+		}
+		f->name = parse_dup_tok(p, &t);
+		switch (lex_farg(&p->l, &ta)) {
+		case 1:
+			f->arg = strndup(p->l.s + ta.off, ta.len);
+			f->has_arg = 1;
+			break;
+		case -1:
+			parse_err(p, ta.off, "unterminated '[' after field '%s'", f->name);
+			return -EINVAL;
+		default:
+			break;
+		}
 	}
 	for (int i = 0; i < f->nxf; i++) {
 		if (!lex_char(&p->l, ')')) {
@@ -202,14 +215,27 @@ int parse_fref(struct parser *p, struct fref *f)
 	return f->name ? 0 : -ENOMEM;
 }
 
-/* A transformer name followed by '(' at pos (consumed); -1 when none. */
+void parse_fref_free(struct fref *f)
+{
+	free(f->name);
+	free(f->arg);
+	parse_xcall_free(f->mx);
+	f->name = f->arg = NULL;
+	f->mx = NULL;
+}
+
+/* A transformer name followed at once by '(' (consumed); -1 when none. As
+ * libsinsp's parser: "b64 (x)" is not a transformer. */
 int parse_xform(struct parser *p)
 {
 	for (int x = XF_NONE + 1; x < XF_MAX; x++) {
 		size_t save = p->l.pos;
 
-		if (lex_keyword(&p->l, xforms_table[x].name) && lex_char(&p->l, '('))
+		if (lex_keyword(&p->l, xforms_table[x].name) && p->l.pos < p->l.len &&
+		    p->l.s[p->l.pos] == '(') {
+			p->l.pos++;
 			return x;
+		}
 		p->l.pos = save;
 	}
 	return -1;
@@ -262,7 +288,8 @@ static int fref_copy(struct fref *d, const struct fref *s)
 	*d = *s;
 	d->name = strdup(s->name);
 	d->arg = s->arg ? strdup(s->arg) : NULL;
-	return d->name && (!s->arg || d->arg) ? 0 : -ENOMEM;
+	d->mx = s->mx ? parse_xcall_copy(s->mx) : NULL;
+	return d->name && (!s->arg || d->arg) && (!s->mx || d->mx) ? 0 : -ENOMEM;
 }
 
 /* a's comparison with its i-th value alone */
