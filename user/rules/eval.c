@@ -273,9 +273,16 @@ static const char *cstr(const struct fval *v, char *tmp, size_t cap)
 static __attribute__((noinline)) int cmp_str_slow(const struct cmp *c, const struct fval *v,
 						  const char *k, size_t kl)
 {
-	char tmp[FIELDS_BUF_MAX];
+	char tmp[FIELDS_BUF_MAX], pat[FIELDS_BUF_MAX];
 	int r;
 
+	if (k != c->s && (c->op == OP_GLOB || c->op == OP_IGLOB)) {
+		/* a pattern from a field on the right (libsinsp's flt_compare_string
+		 * globs against it): NUL-terminated for fnmatch */
+		struct fval kv = { .s = k, .len = kl };
+
+		k = cstr(&kv, pat, sizeof(pat));
+	}
 	switch (c->op) {
 	case OP_LT:
 	case OP_LE:

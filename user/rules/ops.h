@@ -46,8 +46,8 @@ enum op_kind {
 	OP(STARTSWITH, "startswith", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)            \
 	OP(BSTARTSWITH, "bstartswith", OK_SCALAR, OT_BUF, OF_HEX | OF_MODIFIER)                         \
 	OP(ENDSWITH, "endswith", OK_SCALAR, OT_STR | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)                \
-	OP(GLOB, "glob", OK_SCALAR, OT_STR, OF_MODIFIER)                                            \
-	OP(IGLOB, "iglob", OK_SCALAR, OT_STR, OF_MODIFIER)                                          \
+	OP(GLOB, "glob", OK_SCALAR, OT_STR, OF_FIELD_RHS | OF_MODIFIER)                             \
+	OP(IGLOB, "iglob", OK_SCALAR, OT_STR, OF_FIELD_RHS | OF_MODIFIER)                           \
 	OP(REGEX, "regex", OK_SCALAR, OT_STR, OF_REGEX | OF_MODIFIER)                                   \
 	OP(IN, "in", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP, OF_FIELD_RHS)            \
 	OP(INTERSECTS, "intersects", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP, OF_FIELD_RHS) \

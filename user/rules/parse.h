@@ -38,6 +38,8 @@ struct xcall *parse_xcall_copy(const struct xcall *x);
 /* val(field) or a transformer on the right: 1 parsed, 0 none here, -EINVAL */
 int parse_rhs_field(struct parser *p, struct ast *a);
 int parse_value(struct parser *p, struct ast *a, int in_list);
+/* lex_quoted's -2 (a bad escape, why, at) as the parse error */
+void parse_quoted_err(struct parser *p, const char *why, size_t at);
 int parse_list(struct parser *p, struct ast *a);
 /* op oneof|anyof|allof (list) after a's operator: 1 with *out the
  * comparisons it stands for (a unchanged), 0 no modifier here, -errno */

@@ -172,7 +172,7 @@ static int parse_arg(struct parser *p, struct xarg *a, int in_list, const char *
 		return r;
 	}
 	if (r == -2) {
-		parse_err(p, at, "%s", why);
+		parse_quoted_err(p, why, at);
 		return -EINVAL;
 	}
 	if (r < 0) {
