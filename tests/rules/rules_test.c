@@ -22,7 +22,7 @@
  * *.cond files hold a YAML prelude then triples:
  *   C: condition
  *   E: event spec
- *   R: 1 | 0 | error MESSAGE
+ *   R: 1 | 0 | error MESSAGE | warn MESSAGE (loads with that one warning)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -676,14 +676,17 @@ static int run_cond_file(const char *file)
 			rc = run(y.s, evt, &o, &out, &diag, NULL, NULL);
 			drop_unused_list_warnings(&diag);
 			snprintf(name, sizeof(name), "line %d", lineno);
-			if (!strncmp(r, "error ", 6)) {
+			if (!strncmp(r, "error ", 6) || !strncmp(r, "warn ", 5)) {
 				const char *m = diag.s ? strstr(diag.s, "rule 't': ") : NULL;
+				int is_err = r[0] == 'e';
 
-				snprintf(want, sizeof(want), "%s\n", r + 6);
+				snprintf(want, sizeof(want), "%s\n", r + (is_err ? 6 : 5));
 				snprintf(got, sizeof(got), "%s", m ? m + 10 : (diag.s ? diag.s : ""));
 				check(file, name, cond, want, got);
-				if (rc != -EINVAL)
+				if (is_err && rc != -EINVAL)
 					check(file, name, "rc", "EINVAL", "0");
+				if (!is_err && (rc || !strstr(diag.s, ": warning: ")))
+					check(file, name, "rc", "0 and a warning", diag.s);
 			} else {
 				size_t n = 0;
 

@@ -193,6 +193,11 @@ static int compile_rhs_field(struct engine *e, const struct ast *a, struct cmp *
 		return c->rslot;
 	}
 	r = &e->slots[c->rslot];
+	if (r->list) {
+		cerr(err, a, 0, "the list '%s' on the right of an operator is not supported by agent-sentinel",
+		     r->text);
+		return -EINVAL;
+	}
 	if (r->type != sl->type || r->any) {
 		cerr(err, a, 0, r->xform == XF_NONE ? "val(%s) is a %s, '%s' is a %s" :
 						       "%s is a %s, '%s' is a %s",
@@ -402,6 +407,12 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 		return c.slot;
 	}
 	sl = &e->slots[c.slot];
+	if (sl->list && (a->has_rfield || !(a->op == OP_IN || a->op == OP_INTERSECTS ||
+					    a->op == OP_EXISTS))) {
+		cerr(err, a, 0, "'%s' is a list: it takes in, intersects or exists, not '%s'%s",
+		     sl->text, ops_table[a->op].text, a->has_rfield ? " with a field" : "");
+		return -EINVAL;
+	}
 	if (!(ops_table[a->op].types & (1u << slot_check_type(sl)))) {
 		cerr(err, a, 0, "operator '%s' cannot be used on field '%s' (%s)",
 		     ops_table[a->op].text, sl->text, slot_check_type_name(slot_check_type(sl)));

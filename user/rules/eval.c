@@ -29,15 +29,16 @@ static int b64_val(unsigned char c)
 	return -1;
 }
 
-/* Standard base64 (RFC 4648, '=' padding) into buf; -1 when s is not base64
- * or does not fit. Allocation-free: it runs per event. */
+/* Standard base64 (RFC 4648) into buf, '=' padding optional as libsinsp's
+ * decoder has it (filter_transformer.ut.cpp decodes "YWFhLWJiYg"); -1 when s
+ * is not base64 or does not fit. Allocation-free: it runs per event. */
 static int b64_decode(const char *s, size_t n, char *buf, size_t cap, size_t *outlen)
 {
 	size_t o = 0;
 	uint32_t acc = 0;
 	int bits = 0, pad = 0;
 
-	if (n % 4)
+	if (n % 4 == 1 || (n % 4 && memchr(s, '=', n)))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		int v;
@@ -111,13 +112,17 @@ static const struct fval *slot_value(struct evctx *c, int i);
  * every comparison, is then a generation test and a return. */
 static __attribute__((noinline)) void slot_fill(struct evctx *c, struct slot *s)
 {
-	if (s->xform != XF_NONE) {
+	if (s->margs) {
+		xcall_fill(c, s);
+	} else if (s->xform != XF_NONE) {
 		const struct fval *p = slot_value(c, s->parent);
 
-		if (p->present)
-			xform_apply(s->xform, p, &s->v, s->buf, s->cap);
-		else
+		if (!p->present)
 			s->v = (struct fval){ .type = s->type };
+		else if (c->e->slots[s->parent].list) /* len() of a list: its count */
+			s->v = (struct fval){ .present = 1, .type = T_NUM, .n = p->n };
+		else
+			xform_apply(s->xform, p, &s->v, s->buf, s->cap);
 	} else {
 		fields_extract(c, s->field, s->any ? -1 : s->idx, s->arg, &s->v, s->buf, s->cap);
 	}
@@ -268,9 +273,16 @@ static const char *cstr(const struct fval *v, char *tmp, size_t cap)
 static __attribute__((noinline)) int cmp_str_slow(const struct cmp *c, const struct fval *v,
 						  const char *k, size_t kl)
 {
-	char tmp[FIELDS_BUF_MAX];
+	char tmp[FIELDS_BUF_MAX], pat[FIELDS_BUF_MAX];
 	int r;
 
+	if (k != c->s && (c->op == OP_GLOB || c->op == OP_IGLOB)) {
+		/* a pattern from a field on the right (libsinsp's flt_compare_string
+		 * globs against it): NUL-terminated for fnmatch */
+		struct fval kv = { .s = k, .len = kl };
+
+		k = cstr(&kv, pat, sizeof(pat));
+	}
 	switch (c->op) {
 	case OP_LT:
 	case OP_LE:
@@ -415,6 +427,29 @@ static int cmp_const(const struct cmp *c, const struct fval *v)
 	return cmp_num(c, v->n, c->n);
 }
 
+/* A list value (getopt's): in, every element is in the set; intersects,
+ * some element is (libsinsp's list semantics); exists, it has a value. */
+static __attribute__((noinline)) int eval_list(const struct cmp *c, const struct fval *v)
+{
+	const char *p = v->s;
+
+	if (!v->present)
+		return 0;
+	if (c->op == OP_EXISTS)
+		return 1;
+	for (int64_t i = 0; i < v->n; i++) {
+		size_t n = strlen(p);
+		int in = in_sorted(c, p, n);
+
+		if (c->op == OP_INTERSECTS && in)
+			return 1;
+		if (c->op == OP_IN && !in)
+			return 0;
+		p += n + 1;
+	}
+	return c->op == OP_IN;
+}
+
 static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
 {
 	const struct slot *s;
@@ -426,6 +461,8 @@ static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
 	s = &ctx->e->slots[c->slot];
 	if (s->any)
 		return eval_any(ctx, c, s);
+	if (s->list)
+		return eval_list(c, slot_value(ctx, c->slot));
 	return cmp_value(ctx, c, slot_value(ctx, c->slot));
 }
 

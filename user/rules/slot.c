@@ -54,7 +54,19 @@ char *slot_ip_canonical(const char *v)
 	return strdup(out);
 }
 
-static int find_or_add_slot(struct engine *e, const struct slot *k)
+void slot_free(struct slot *s)
+{
+	free(s->arg);
+	free(s->text);
+	free(s->buf);
+	for (size_t i = 0; i < s->nmargs; i++)
+		free(s->margs[i].s);
+	free(s->margs);
+}
+
+/* a call's slot (margs) is equal to another by its text, which spells every
+ * argument out */
+int slot_add(struct engine *e, const struct slot *k)
 {
 	struct slot *s;
 
@@ -62,7 +74,8 @@ static int find_or_add_slot(struct engine *e, const struct slot *k)
 		s = &e->slots[i];
 		if (s->field == k->field && s->idx == k->idx && s->xform == k->xform &&
 		    s->parent == k->parent &&
-		    ((!s->arg && !k->arg) || (s->arg && k->arg && !strcmp(s->arg, k->arg))))
+		    ((!s->arg && !k->arg) || (s->arg && k->arg && !strcmp(s->arg, k->arg))) &&
+		    (!k->margs || !strcmp(s->text, k->text)))
 			return (int)i;
 	}
 	if (e->nslots == e->capslots) {
@@ -76,7 +89,8 @@ static int find_or_add_slot(struct engine *e, const struct slot *k)
 	}
 	s = &e->slots[e->nslots];
 	*s = *k;
-	s->direct = k->xform == XF_NONE && !k->any && !k->arg && fields_direct_ok(k->field);
+	s->direct = k->xform == XF_NONE && !k->any && !k->arg && !k->margs &&
+		    fields_direct_ok(k->field);
 	s->arg = k->arg ? strdup(k->arg) : NULL;
 	s->text = strdup(k->text);
 	s->cap = FIELDS_BUF_MAX;
@@ -86,6 +100,7 @@ static int find_or_add_slot(struct engine *e, const struct slot *k)
 		free(s->arg);
 		free(s->text);
 		free(s->buf);
+		s->margs = NULL; /* still the caller's */
 		return -ENOMEM;
 	}
 	return (int)e->nslots++;
@@ -98,6 +113,13 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 	int id = fields_lookup(f->name), s;
 	const char *arg = f->has_arg ? f->arg : NULL;
 
+	if (f->mx) {
+		s = xcall_slot(e, f->mx, err);
+		if (s < 0)
+			return s;
+		id = 0;
+		goto xforms;
+	}
 	if (id < 0 && !f->has_arg)
 		id = fields_lookup_dotted(f->name, &arg); /* evt.arg.NAME, container.label.KEY */
 	if (id < 0) {
@@ -154,14 +176,20 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 		snprintf(text, sizeof(text), "%s", f->name);
 	}
 	k.text = text;
-	s = find_or_add_slot(e, &k);
+	s = slot_add(e, &k);
 	if (s < 0)
 		goto nomem;
+xforms:
 	for (int i = f->nxf; i-- > 0;) {
-		struct slot x = { .field = id, .idx = k.idx, .xform = f->xf[i], .parent = s,
-				  .any = 0 };
+		struct slot x = { .field = id, .idx = e->slots[s].idx, .xform = f->xf[i],
+				  .parent = s, .any = 0 };
 		char t2[600];
 
+		if (e->slots[s].list && f->xf[i] != XF_LEN) {
+			serr(err, 0, "transformer %s() of the list '%s' is not supported by agent-sentinel (len() is)",
+			     xforms_table[f->xf[i]].name, e->slots[s].text);
+			return -EINVAL;
+		}
 		if (slot_check_type(&e->slots[s]) != T_STR) {
 			serr(err, 0, "transformer %s() needs a string, '%s' is a%s %s",
 			     xforms_table[f->xf[i]].name, e->slots[s].text,
@@ -175,9 +203,9 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 			return -EINVAL;
 		}
 		x.type = xforms_table[f->xf[i]].result;
-		snprintf(t2, sizeof(t2), "%s(%s)", xforms_table[f->xf[i]].name, e->slots[s].text);
+		snprintf(t2, sizeof(t2), "%s(%.580s)", xforms_table[f->xf[i]].name, e->slots[s].text);
 		x.text = t2;
-		s = find_or_add_slot(e, &x);
+		s = slot_add(e, &x);
 		if (s < 0)
 			goto nomem;
 	}
