@@ -148,7 +148,8 @@ int rulecomp_rule(struct rules_loader *L, struct rule_def *rd)
 	}
 	if (parse_uses_field(a, "evt.dir", 0))
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
-			    "field 'evt.dir' is deprecated: events are exits only, it is always '<'");
+			    "field 'evt.dir' is deprecated: an event is one record, the "
+			    "enter and the exit at once: evt.dir = > and evt.dir = < both match it");
 	/* exceptions: (cond) and not (exc1 or exc2 ...) */
 	xseg.off = 0;
 	xseg.pos = rd->nexcs ? rd->excs[0].pos : rd->pos;
