@@ -5,15 +5,15 @@ stable set) on the real kernel: every loaded rule whose events agent-sentinel
 captures is triggered by a real act and fires with Falco's output.
 
 Not triggered, with the reason:
-- "Directory traversal monitored file read": tests fd.nameraw for '../';
-  an open's record carries the path the kernel resolved (normalised), not the
-  string as passed, so fd.nameraw of an open has no '../' (bpf/file.bpf.c).
 - "Linux Kernel Module Injection Detected", on a kernel built without module
   support (this VM's 6.18: no syscalls/sys_exit_finit_module tracepoint,
   finit_module returns ENOSYS): there is no event to capture. Where the
   tracepoint exists the act runs and the rule must fire.
-The PTRACE pair tests evt.dir=> (Falco's enter event): the one record of a
-syscall is its enter and its exit (rules/README.md), so they fire.
+"Directory traversal monitored file read" tests fd.nameraw for '../': an
+open's record carries the string as passed when a rule reads fd.nameraw
+(bpf/file.bpf.c). The PTRACE pair tests evt.dir=> (Falco's enter event):
+the one record of a syscall is its enter and its exit (rules/README.md), so
+they fire.
 A container is a cgroup whose path holds a 64-hex id, as docker, containerd
 and cri-o make them (container.id); the acts in "containers" join such a
 cgroup first. container.privileged comes from the runtime: debugfs runs in a
@@ -137,6 +137,9 @@ class FalcoDefaults(unittest.TestCase):
         subprocess.run(["ln", "-s", "/etc/shadow", os.path.join(t, "shadow-link")], check=True)
         subprocess.run(["ln", "/etc/shadow", os.path.join(v, "shadow-hard")], check=False,
                        stderr=sh)
+        # Directory traversal monitored file read: /etc/passwd by way of ../../
+        subprocess.run([self.named("travcat", "/bin/cat"), "../../etc/passwd"], cwd=t,
+                       check=True, stdout=sh)
         # Read sensitive file untrusted: a program no list trusts
         subprocess.run([self.named("shadowcat", "/bin/cat"), "/etc/shadow"], check=True, stdout=sh)
         # Clear Log Activities: a log file truncated
@@ -204,6 +207,7 @@ class FalcoDefaults(unittest.TestCase):
             "Packet socket created in container": "command=as-acts socket 17 3 768",
             "Detect release_agent File Container Escapes": "release_agent",
             "Read sensitive file untrusted": "process=shadowcat",
+            "Directory traversal monitored file read": "file=/etc/passwd fileraw=../../etc/passwd",
             "Clear Log Activities": "file=%s/auth.log" % self.tmp,
             "Execution from /dev/shm": "proc_exepath=%s " % self.shm,
             "PTRACE attached to process": "command=as-acts ptrace-attach",

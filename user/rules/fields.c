@@ -761,8 +761,13 @@ static void extract_fd_open(const struct event *ev, int f, struct fval *v, char 
 	const char *p = ev->path.s, *slash;
 
 	switch (f) {
+	case F_FD_NAMERAW: /* the string as passed, when the record carries it */
+		if (ev->str[0]) {
+			set_str(v, ev->str[0], ev->str_len[0]);
+			break;
+		}
+		/* fall through */
 	case F_FD_NAME:
-	case F_FD_NAMERAW:
 		set_str(v, p, ev->path.len);
 		break;
 	case F_FD_NUM:
@@ -1020,7 +1025,7 @@ static void extract_fspath(const struct event *ev, int f, struct fval *v)
 
 	if (slot < 0)
 		return;
-	if (raw && ev->hdr->type != AS_EV_OPEN && ev->str[slot]) {
+	if (raw && ev->str[slot]) { /* an open: when a rule reads it (bpf/file.bpf.c) */
 		set_str(v, ev->str[slot], ev->str_len[slot]);
 		return;
 	}

@@ -96,7 +96,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FS_PATH_SOURCERAW, "fs.path.sourceraw", T_STR, 0, "fs.path.source as passed") \
 	FIELD(FS_PATH_TARGET, "fs.path.target", T_STR, FF_BUF, "Target path of rename/link/symlink/mount (rename: the new name; link: the existing file; symlink: its content)") \
 	FIELD(FS_PATH_TARGETRAW, "fs.path.targetraw", T_STR, 0, "fs.path.target as passed") \
-	FIELD(FD_NAMERAW, "fd.nameraw", T_STR, 0, "fd.name as the process passed it (a failed open's string; else fd.name)") \
+	FIELD(FD_NAMERAW, "fd.nameraw", T_STR, 0, "fd.name as the process passed it (an open's string, carried when a rule reads it; else fd.name)") \
 	FIELD(FD_CONNECTED, "fd.connected", T_BOOL, 0, "Socket event: the socket is connected (a successful connect or accept)") \
 	FIELD(THREAD_CAP_EFFECTIVE, "thread.cap_effective", T_STR, FF_BUF, "Effective capabilities of the thread, CAP_* names separated by spaces") \
 	FIELD(THREAD_CAP_PERMITTED, "thread.cap_permitted", T_STR, FF_BUF, "Permitted capabilities of the thread") \

@@ -192,6 +192,9 @@ int rulecomp_rule(struct rules_loader *L, struct rule_def *rd)
 		goto out;
 	kfilter_derive(a, &r.kf);
 	kfopen_derive(a, &r.kfo);
+	/* the string an open passed costs a second copy: only for a rule that reads it */
+	r.kfo.raw = parse_uses_field(a, "fd.nameraw", 0) || parse_uses_field(a, "fs.path.nameraw", 0) ||
+		    (rd->output.s && memmem(rd->output.s, rd->output.len, "nameraw", 7));
 	if (scset_empty(&r.evmask) && named) {
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
 			    "skipped: needs event types agent-sentinel does not capture");
