@@ -22,6 +22,7 @@ privileged container that a private containerd starts (tests/e2e/containers).
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,12 @@ class FalcoDefaults(unittest.TestCase):
 
     def run_acts(self):
         t, v = self.tmp, self.var
+        # the other end of the redirected stdin: loopback only
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(4)
+        self.addCleanup(srv.close)
+        self.port = srv.getsockname()[1]
         sh = subprocess.DEVNULL
         py = self.named("nginx", "/usr/bin/python3.11")
         # Read sensitive file trusted after startup: a server older than 5 s
@@ -176,6 +183,10 @@ class FalcoDefaults(unittest.TestCase):
                 os.mkdir(d)
             shutil.copy("/bin/true", os.path.join(t, "upper", "dropped"))
             self.in_container(acts, "overlay-exec", *layers, "dropped")
+            # Redirect STDOUT/STDIN to Network Connection: stdin onto a TCP connection
+            revsh = self.named("revshell", "/usr/bin/python3.11")
+            self.in_container(revsh, "-c", "import os, socket; s = socket.create_connection("
+                              "('127.0.0.1', %d)); os.dup2(s.fileno(), 0)" % self.port)
             # a terminal shell started by a runtime's entrypoint (script(1) gives the tty)
             runc = self.named("runc", "/bin/dash")
             self.in_container("script", "-qec", "%s -c 'bash -c \"true as-falco-tty\"'" % runc,
@@ -216,6 +227,8 @@ class FalcoDefaults(unittest.TestCase):
             "Linux Kernel Module Injection Detected": "module=finit_module %s/as-falco.ko"
                                                       % self.tmp,
             "Drop and execute new binary in container": "/merged/dropped",
+            "Redirect STDOUT/STDIN to Network Connection in Container": "fd.sip=127.0.0.1 "
+            "connection=127.0.0.1:",
         }
         if not kernel_has_modules():
             del want["Linux Kernel Module Injection Detected"]
