@@ -16,6 +16,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 #define FF_TIME 8u /* number of ns printed as a time of day */
 #define FF_BUF 16u /* value is built into the slot's buffer */
 #define FF_IP 32u /* an IP address (a string to us, Falco's PT_IPADDR): =, !=, in, intersects */
+#define FF_HOST 64u /* the host name an address resolved to: compared names are resolved (dnsres.h) */
 
 /* FIELD(id, name, type, flags, doc) */
 #define FIELD_LIST(FIELD)                                                                        \
@@ -87,6 +88,9 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_CPORT, "fd.cport", T_NUM, 0, "Client port") \
 	FIELD(FD_RIP, "fd.rip", T_STR, FF_BUF | FF_IP, "Remote IP address") \
 	FIELD(FD_RPORT, "fd.rport", T_NUM, 0, "Remote port") \
+	FIELD(FD_SIP_NAME, "fd.sip.name", T_STR, FF_HOST, "Host name the server IP address resolved to: the first of the rules' host names (compared with =, !=, in) that resolves to it, refreshed in the background every 10 s") \
+	FIELD(FD_CIP_NAME, "fd.cip.name", T_STR, FF_HOST, "Host name the client IP address resolved to (as fd.sip.name)") \
+	FIELD(FD_RIP_NAME, "fd.rip.name", T_STR, FF_HOST, "Host name the remote IP address resolved to (as fd.sip.name)") \
 	FIELD(FD_L4PROTO, "fd.l4proto", T_STR, 0, "tcp, udp, icmp, raw") \
 	FIELD(FD_SOCKFAMILY, "fd.sockfamily", T_STR, 0, "ip or unix") \
 	FIELD(AGENT_SESSION, "agent.session", T_STR, 0, "Not in Falco: the agent session id (AGENT_SESSION_ID) of the process") \
