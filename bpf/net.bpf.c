@@ -239,8 +239,10 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 		c->fd = ret >= 0 ? ret : -1;
 		c->sock_type = BPF_CORE_READ(sock, type);
 		as_put_local(c, sock);
-		if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport))
-			as_put_peer(c, sock);
+		if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport)) {
+			as_put_peer(c, sock); /* the remote end as a connect's destination */
+			c->cflags &= ~AS_CF_PEER;
+		}
 		as_emit(buf, sizeof(*c));
 		return 0;
 	case AS_SC_SOCKET:

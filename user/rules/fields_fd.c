@@ -234,6 +234,18 @@ static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, siz
 	case F_FD_SOCKFAMILY:
 		set_cstr(v, names_sockfamily(k->family));
 		break;
+	case F_FD_LPORT: {
+		/* listen and accept (and bind, its address given) hold this end
+		 * as the server's; every other act as the client's */
+		unsigned sc = ev->hdr->syscall;
+		int server = sc == AS_SC_LISTEN || sc == AS_SC_BIND || (k->cflags & AS_CF_PEER);
+
+		if (ip && server)
+			set_num(v, k->dport);
+		else if (ip && local)
+			set_num(v, k->sport);
+		break;
+	}
 	default:
 		break;
 	}
