@@ -155,7 +155,10 @@ enum as_event_type {
 	X(PIDFD_GETFD, "pidfd_getfd", AS_EV_SYS)    \
 	X(IOPL, "iopl", AS_EV_SYS)                  \
 	X(IOPERM, "ioperm", AS_EV_SYS)              \
-	X(IO_URING_SUBMIT_REQ, "io_uring_submit_req", AS_EV_URING)
+	X(IO_URING_SUBMIT_REQ, "io_uring_submit_req", AS_EV_URING) \
+	X(DUP, "dup", AS_EV_CONNECT)                \
+	X(DUP2, "dup2", AS_EV_CONNECT)              \
+	X(DUP3, "dup3", AS_EV_CONNECT)
 
 #define AS_SC_ENUM_ROW(id, name, type) AS_SC_##id,
 enum as_syscall { AS_SYSCALL_LIST(AS_SC_ENUM_ROW) AS_SC_MAX };
@@ -292,6 +295,7 @@ struct as_exec {
 #define AS_OF_BASE_CWD (1u << 1) /* base is the cwd component list */
 #define AS_OF_BASE_DIRFD (1u << 2) /* base is the dirfd's component list */
 #define AS_OF_USER_TRUNC (1u << 3) /* user string longer than AS_PATH_MAX */
+#define AS_OF_RAW (1u << 12) /* a resolved path, then the string as passed (to the record's end) */
 #define AS_OF_PATH_SHIFT 4 /* AS_PATH_* of the resolved path << shift */
 #define AS_OF_BASE_SHIFT 8 /* AS_PATH_* of the base << shift */
 
@@ -329,7 +333,8 @@ struct as_open_filter {
 	__u16 excl[AS_OPEN_CLASSES]; /* class c: bit i, fd.name never starts with prefix i */
 	__u8 plen[AS_OPEN_PREFIX_MAX]; /* bytes of prefix i, without the NUL */
 	__u8 nprefix; /* prefixes 0..nprefix-1 are in use */
-	__u8 _pad1[5];
+	__u8 raw; /* a rule reads fd.nameraw: a successful open also carries the string as passed */
+	__u8 _pad1[4];
 	__u64 prefix[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8]; /* zero-padded */
 };
 

@@ -23,7 +23,9 @@ static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
 
 /*
  * One record per open attempt. A successful open reports the opened file's
- * own path (dentry and mount walk, as the process sees it). A failed one has
+ * own path (dentry and mount walk, as the process sees it), and when a rule
+ * reads fd.nameraw (cfg_open_filter.raw) the string as passed after it, a
+ * second copy that costs an open nothing otherwise. A failed one has
  * no file: it reports the string the caller passed, plus the component list
  * of the directory a relative path starts from (cwd or dirfd), which
  * userspace joins and normalises.
@@ -118,6 +120,14 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 			o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
 			o->ino = BPF_CORE_READ(ino, i_ino);
 			as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);
+			if (cfg_open_filter.raw && upath) {
+				__u32 rlen = as_put_user_str(buf, off + o->path_len, upath, AS_PATH_MAX,
+							     &trunc);
+
+				o->pflags |= AS_OF_RAW;
+				as_emit(buf, off + o->path_len + rlen);
+				return 0;
+			}
 			as_emit(buf, off + o->path_len);
 			return 0;
 		}

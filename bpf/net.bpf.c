@@ -3,7 +3,9 @@
  * Socket acts. connect, sendto/sendmsg/sendmmsg with a destination and bind:
  * the address from the caller's sockaddr, the local side from the socket.
  * listen, accept/accept4 and socket: everything from the socket (accept: the
- * new one, whose peer is the remote end) or the arguments.
+ * new one, whose peer is the remote end) or the arguments. dup, dup2, dup3
+ * of a socket: the new fd and the socket's two ends (this end as the client,
+ * as a connect has it); duplicating any other file sends nothing.
  */
 #include "sentinel.bpf.h"
 
@@ -227,6 +229,22 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 		c->aux = sc == AS_SC_ACCEPT4 ? args[3] : 0;
 		sockfd = ret; /* the new socket: its peer is the remote end */
 		break;
+	case AS_SC_DUP:
+	case AS_SC_DUP2:
+	case AS_SC_DUP3:
+		sock = as_task_socket(task, (__s32)args[0]);
+		if (!sock)
+			return 0;
+		c->aux = args[0]; /* the old fd */
+		c->fd = ret >= 0 ? ret : -1;
+		c->sock_type = BPF_CORE_READ(sock, type);
+		as_put_local(c, sock);
+		if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport)) {
+			as_put_peer(c, sock); /* the remote end as a connect's destination */
+			c->cflags &= ~AS_CF_PEER;
+		}
+		as_emit(buf, sizeof(*c));
+		return 0;
 	case AS_SC_SOCKET:
 		c->family = args[0];
 		c->sock_type = args[1] & 0xf; /* SOCK_TYPE_MASK */
@@ -272,7 +290,8 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 }
 
 /* Also attached to the exits of sendto, sendmsg, sendmmsg, bind, listen,
- * accept, accept4 and socket (user/attach.c): ctx->id tells them apart. */
+ * accept, accept4, socket, dup, dup2 and dup3 (user/attach.c): ctx->id tells
+ * them apart. */
 SEC("tracepoint/syscalls/sys_exit_connect")
 int tp_sys_exit_connect(struct as_sys_exit *ctx)
 {

@@ -135,9 +135,17 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 {
 	const char *p = (const char *)(o + 1);
 	char *base = ev->cwd_buf; /* the base directory is scratch here */
+	size_t raw = 0; /* bytes of the string as passed after a resolved path */
 	long n;
 
-	if (sizeof(*o) + o->path_len + o->base_len != len)
+	ev->str[0] = NULL; /* fd.nameraw: the string as passed, when the record has it */
+	ev->str_len[0] = 0;
+	if (o->pflags & AS_OF_RAW) {
+		if (!(o->pflags & AS_OF_RESOLVED) || len < sizeof(*o) + o->path_len + o->base_len)
+			DECODE_FAIL("open record: string as passed without a resolved path");
+		raw = len - sizeof(*o) - o->path_len - o->base_len;
+	}
+	if (sizeof(*o) + o->path_len + o->base_len + raw != len)
 		DECODE_FAIL("open record: path lengths do not match record size");
 	if (o->pflags & AS_OF_RESOLVED) {
 		if (o->base_len)
@@ -145,10 +153,18 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 		if (put_components(&ev->path, ev->path_buf, sizeof(ev->path_buf), p, o->path_len,
 				   o->pflags >> AS_OF_PATH_SHIFT))
 			DECODE_FAIL("open record: malformed resolved path");
+		if (raw) {
+			if (!plain_ok(p + o->path_len, raw))
+				DECODE_FAIL("open record: string as passed not NUL-terminated");
+			ev->str[0] = p + o->path_len;
+			ev->str_len[0] = (uint32_t)(raw - 1);
+		}
 		return 0;
 	}
 	if (!plain_ok(p, o->path_len) || o->path_len == 0)
 		DECODE_FAIL("open record: path not NUL-terminated");
+	ev->str[0] = p;
+	ev->str_len[0] = (uint32_t)(o->path_len - 1);
 	if (o->base_len) {
 		if (pathnorm_from_components(p + o->path_len, o->base_len, base,
 					     sizeof(ev->cwd_buf)) < 0)

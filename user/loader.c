@@ -236,10 +236,12 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 	volatile struct as_open_filter *f = &l->skel->data->cfg_open_filter;
 
 	f->classes = 0xff;
+	f->raw = 1;
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
 		f->excl[c] = 0;
 	if (!o->open_filtered)
 		return;
+	f->raw = o->open_filter.raw;
 	for (unsigned i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
 		f->plen[i] = o->open_filter.plen[i];
 		for (unsigned w = 0; w < AS_OPEN_PREFIX_LEN / 8; w++)

@@ -67,6 +67,7 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 	memset(&lo->open_filter, 0, sizeof(lo->open_filter));
 	lo->open_filtered = 1;
 	lo->open_filter.classes = kf->open.classes;
+	lo->open_filter.raw = kf->open.raw;
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
 		lo->open_filter.excl[c] = kf->open.excl[c];
 	for (unsigned i = 0; i < kf->open.nprefix && i < AS_OPEN_PREFIX_MAX; i++) {

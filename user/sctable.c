@@ -52,6 +52,10 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_ACCEPT] = { .nr = NR_X86(43) },
 	[AS_SC_ACCEPT4] = { .nr = SYS_accept4 },
 	[AS_SC_SOCKET] = { .nr = SYS_socket },
+	/* a socket duplicated (stdio onto a connection): a connect record, none for other files */
+	[AS_SC_DUP] = { .nr = SYS_dup },
+	[AS_SC_DUP2] = { .nr = NR_X86(33) },
+	[AS_SC_DUP3] = { .nr = SYS_dup3 },
 	[AS_SC_SETUID] = { .nr = SYS_setuid },
 	[AS_SC_SETGID] = { .nr = SYS_setgid },
 	[AS_SC_SETREUID] = { .nr = SYS_setreuid },

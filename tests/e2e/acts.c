@@ -37,6 +37,7 @@
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
+ *            ptrace-traceme (PTRACE_TRACEME: the parent, python or a shell, becomes the tracer)
  *            ptrace-pid PID (PTRACE_ATTACH) | finit_module PATH | delete_module NAME
  *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | perf_event_open (own task
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
@@ -596,6 +597,8 @@ static int priv_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "ptrace-attach") && argc == 1)
 		return ptrace_attach();
+	if (!strcmp(op, "ptrace-traceme") && argc == 1) /* a debugger-shy program's first act */
+		return report(res(syscall(SYS_ptrace, (long)PTRACE_TRACEME, 0L, NULL, NULL)));
 	if (!strcmp(op, "mount-tmpfs") && argc == 2) {
 		int r = private_mounts();
 

@@ -5,20 +5,26 @@ stable set) on the real kernel: every loaded rule whose events agent-sentinel
 captures is triggered by a real act and fires with Falco's output.
 
 Not triggered, with the reason:
-- "PTRACE attached to process", "PTRACE anti-debug attempt": their
-  conditions test evt.dir=> (Falco's enter event); every agent-sentinel event
-  is an exit event (rules/README.md), so they load and never match.
-- "Directory traversal monitored file read": tests fd.nameraw for '../';
-  an open's record carries the path the kernel resolved (normalised), not the
-  string as passed, so fd.nameraw of an open has no '../' (bpf/file.bpf.c).
+- "Linux Kernel Module Injection Detected", on a kernel built without module
+  support (this VM's 6.18: no syscalls/sys_exit_finit_module tracepoint,
+  finit_module returns ENOSYS): there is no event to capture. Where the
+  tracepoint exists the act runs and the rule must fire.
+"Directory traversal monitored file read" tests fd.nameraw for '../': an
+open's record carries the string as passed when a rule reads fd.nameraw
+(bpf/file.bpf.c). The PTRACE pair tests evt.dir=> (Falco's enter event):
+the one record of a syscall is its enter and its exit (rules/README.md), so
+they fire.
 A container is a cgroup whose path holds a 64-hex id, as docker, containerd
 and cri-o make them (container.id); the acts in "containers" join such a
-cgroup first.
+cgroup first. container.privileged comes from the runtime: debugfs runs in a
+privileged container that a private containerd starts (tests/e2e/containers).
 """
 import os
 import re
 import shutil
+import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -26,10 +32,25 @@ import unittest
 import harness
 from harness import AS_SOURCE_DIR, Sentinel
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "containers"))
+import runtimes  # noqa: E402
+
 FALCO_RULES = os.path.join(AS_SOURCE_DIR, "tests/rules/falco/falco_rules.yaml")
 AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
 CONTAINER_ID = "a1b2c3d4e5f6" + "0" * 52  # 64 hex digits: a container runtime's id
 SERVER_AGE = 5.5  # seconds: Falco's proc_is_new is 5 s (proc.duration <= 5000000000)
+IMAGE = "docker.io/library/as-busybox:1.35"
+# debugfs after the runtime has answered for the container (a lookup takes a
+# few ms; the first events of a container may come before it)
+DEBUGFS = ["sh", "-c", "sleep 2; debugfs as-falco-debugfs"]
+
+
+def kernel_has_modules():
+    """Does the kernel have the module syscalls (their exit tracepoint)?"""
+    for tracefs in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
+        if os.path.isdir(os.path.join(tracefs, "events/syscalls")):
+            return os.path.isdir(os.path.join(tracefs, "events/syscalls/sys_exit_finit_module"))
+    raise AssertionError("no tracefs")
 
 
 def cgroup2_root():
@@ -63,10 +84,22 @@ class FalcoDefaults(unittest.TestCase):
         # same file system as /etc (hard links to /etc/shadow)
         self.var = tempfile.mkdtemp(prefix="as-falco-", dir="/var/lib")
         self.cg = os.path.join(cgroup2_root(), "as-falco-%d-%s" % (os.getpid(), CONTAINER_ID))
+        self.shm = "/dev/shm/as-falco-%d" % os.getpid()
+        # a privileged container of a real runtime, its image a static busybox
+        # that also answers to debugfs
+        rootfs = runtimes.make_rootfs(os.path.join(self.tmp, "rootfs"))
+        os.symlink("busybox", os.path.join(rootfs, "bin/debugfs"))
+        archive = os.path.join(self.tmp, "image.tar")
+        runtimes.make_oci_archive(rootfs, archive, IMAGE)
+        self.containerd = runtimes.Containerd(tempfile.mkdtemp(prefix="cd-", dir=self.tmp)).start()
+        self.addCleanup(self.containerd.stop)
+        self.containerd.ctr("image", "import", "--snapshotter", "native", archive)
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
         shutil.rmtree(self.var, ignore_errors=True)
+        if os.path.exists(self.shm):
+            os.unlink(self.shm)
 
     def named(self, name, src):
         """A copy of SRC called NAME in the test's directory (proc.name = NAME)."""
@@ -82,6 +115,12 @@ class FalcoDefaults(unittest.TestCase):
 
     def run_acts(self):
         t, v = self.tmp, self.var
+        # the other end of the redirected stdin: loopback only
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(4)
+        self.addCleanup(srv.close)
+        self.port = srv.getsockname()[1]
         sh = subprocess.DEVNULL
         py = self.named("nginx", "/usr/bin/python3.11")
         # Read sensitive file trusted after startup: a server older than 5 s
@@ -105,9 +144,26 @@ class FalcoDefaults(unittest.TestCase):
         subprocess.run(["ln", "-s", "/etc/shadow", os.path.join(t, "shadow-link")], check=True)
         subprocess.run(["ln", "/etc/shadow", os.path.join(v, "shadow-hard")], check=False,
                        stderr=sh)
+        # Directory traversal monitored file read: /etc/passwd by way of ../../
+        subprocess.run([self.named("travcat", "/bin/cat"), "../../etc/passwd"], cwd=t,
+                       check=True, stdout=sh)
+        # Read sensitive file untrusted: a program no list trusts
+        subprocess.run([self.named("shadowcat", "/bin/cat"), "/etc/shadow"], check=True, stdout=sh)
+        # Clear Log Activities: a log file truncated
+        subprocess.run(["sh", "-c", ": > %s/auth.log" % t], check=True)
+        # Execution from /dev/shm
+        shutil.copy("/bin/true", self.shm)
+        os.chmod(self.shm, 0o755)
+        subprocess.run([self.shm, "as-falco-shm"], check=True)
         # Fileless execution via memfd_create
         acts = self.named("as-acts", AS_ACTS)
         subprocess.run([acts, "memfd-exec", "as-falco"], check=False, stdout=sh)
+        # PTRACE attached to process, PTRACE anti-debug attempt
+        subprocess.run([acts, "ptrace-attach"], check=True, stdout=sh)
+        subprocess.run([acts, "ptrace-traceme"], check=True, stdout=sh)
+        # Debugfs Launched in Privileged Container
+        self.containerd.ctr("run", "--rm", "--snapshotter", "native", "--privileged", IMAGE,
+                            runtimes.hexid(1), *DEBUGFS, check=False)
         # in a container: netcat with -e, a packet socket, a release_agent write
         os.mkdir(self.cg)
         try:
@@ -116,6 +172,21 @@ class FalcoDefaults(unittest.TestCase):
             self.in_container(acts, "socket", "17", "3", "768")
             agent = os.path.join(t, "release_agent")
             self.in_container("sh", "-c", "echo x > %s" % agent)
+            # Linux Kernel Module Injection Detected: a module load (of no module)
+            module = os.path.join(t, "as-falco.ko")
+            with open(module, "w") as f:
+                f.write("not a module\n")
+            self.in_container(acts, "finit_module", module)
+            # Drop and execute new binary in container: a file of the overlay's upper layer
+            layers = [os.path.join(t, n) for n in ("lower", "upper", "work", "merged")]
+            for d in layers:
+                os.mkdir(d)
+            shutil.copy("/bin/true", os.path.join(t, "upper", "dropped"))
+            self.in_container(acts, "overlay-exec", *layers, "dropped")
+            # Redirect STDOUT/STDIN to Network Connection: stdin onto a TCP connection
+            revsh = self.named("revshell", "/usr/bin/python3.11")
+            self.in_container(revsh, "-c", "import os, socket; s = socket.create_connection("
+                              "('127.0.0.1', %d)); os.dup2(s.fileno(), 0)" % self.port)
             # a terminal shell started by a runtime's entrypoint (script(1) gives the tty)
             runc = self.named("runc", "/bin/dash")
             self.in_container("script", "-qec", "%s -c 'bash -c \"true as-falco-tty\"'" % runc,
@@ -125,12 +196,13 @@ class FalcoDefaults(unittest.TestCase):
             os.rmdir(self.cg)
 
     def test_every_loaded_rule_we_capture_fires(self):
-        with Sentinel("--rules", FALCO_RULES, "-o", "rule_matching=all") as s:
+        with Sentinel("--rules", FALCO_RULES, "-o", "rule_matching=all",
+                      "-o", "container_engines.containerd_sockets=" + self.containerd.sock,
+                      "-o", "container_engines.lookup_timeout_ms=300") as s:
             self.run_acts()
         self.assertEqual(s.returncode, 0, s.stderr)
-        # ours: our paths in the output, or the memfd's name (other tests run too)
-        alerts = [a for a in s.events() if self.tmp in a["output"] or self.var in a["output"]
-                  or "memfd:as-falco" in a["output"] or "as-falco-tty" in a["output"]]
+        # ours: our paths, the memfd's or an argument's as-falco (other tests run too)
+        alerts = [a for a in s.events() if "as-falco" in a["output"]]
         want = {
             "Read sensitive file trusted after startup": "/etc/shadow",
             "Run shell untrusted": "nginx",
@@ -145,7 +217,21 @@ class FalcoDefaults(unittest.TestCase):
             "Terminal shell in container": "command=bash -c true as-falco-tty",
             "Packet socket created in container": "command=as-acts socket 17 3 768",
             "Detect release_agent File Container Escapes": "release_agent",
+            "Read sensitive file untrusted": "process=shadowcat",
+            "Directory traversal monitored file read": "file=/etc/passwd fileraw=../../etc/passwd",
+            "Clear Log Activities": "file=%s/auth.log" % self.tmp,
+            "Execution from /dev/shm": "proc_exepath=%s " % self.shm,
+            "PTRACE attached to process": "command=as-acts ptrace-attach",
+            "PTRACE anti-debug attempt": "command=as-acts ptrace-traceme",
+            "Debugfs Launched in Privileged Container": "command=debugfs as-falco-debugfs",
+            "Linux Kernel Module Injection Detected": "module=finit_module %s/as-falco.ko"
+                                                      % self.tmp,
+            "Drop and execute new binary in container": "/merged/dropped",
+            "Redirect STDOUT/STDIN to Network Connection in Container": "fd.sip=127.0.0.1 "
+            "connection=127.0.0.1:",
         }
+        if not kernel_has_modules():
+            del want["Linux Kernel Module Injection Detected"]
         got = {}
         for a in alerts:
             got.setdefault(a["rule"], []).append(a)

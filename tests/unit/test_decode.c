@@ -236,6 +236,52 @@ static void test_open_resolved(void **state)
 	free(rec);
 }
 
+/* A resolved open that carries the string as passed (a rule reads
+ * fd.nameraw): the path, then the string up to the record's end. */
+static void test_open_resolved_with_string_as_passed(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct piece pcs[2] = { PC("passwd\0etc\0"), PC("../../etc/passwd\0") };
+	struct as_open o, *r;
+	size_t len;
+
+	base_open(&o, AS_SC_OPENAT);
+	o.pflags = AS_OF_RESOLVED | AS_OF_RAW;
+	o.path_len = (uint16_t)pcs[0].n;
+	r = tu_rec(&o, sizeof(o), pcs, 2, &len);
+	tu_decode_ok(r, len, ev);
+	assert_string_equal(ev->path.s, "/etc/passwd");
+	assert_string_equal(ev->str[0], "../../etc/passwd");
+	assert_int_equal(ev->str_len[0], 16);
+	/* without the flag the same bytes are a record of the wrong size */
+	r->pflags = AS_OF_RESOLVED;
+	expect_einval(r, len, ev, "path lengths do not match");
+	/* the string must end at the record's end */
+	r->pflags = AS_OF_RESOLVED | AS_OF_RAW;
+	((char *)r)[len - 1] = 'x';
+	expect_einval(r, len, ev, "string as passed not NUL-terminated");
+	/* only after a resolved path */
+	r->pflags = AS_OF_RAW;
+	expect_einval(r, len, ev, "string as passed without a resolved path");
+	free(r);
+
+	/* a failed open's string is the one as passed, before it is joined */
+	base_open(&o, AS_SC_OPENAT);
+	o.res = -ENOENT;
+	r = tu_open(&o, PC("/etc/../etc/nope\0"), PC_NONE, &len);
+	tu_decode_ok(r, len, ev);
+	assert_string_equal(ev->path.s, "/etc/nope");
+	assert_string_equal(ev->str[0], "/etc/../etc/nope");
+	free(r);
+	/* a resolved open without the flag has none */
+	base_open(&o, AS_SC_OPENAT);
+	o.pflags = AS_OF_RESOLVED;
+	r = tu_open(&o, PC("passwd\0etc\0"), PC_NONE, &len);
+	tu_decode_ok(r, len, ev);
+	assert_null(ev->str[0]);
+	free(r);
+}
+
 static void test_open_unresolved_absolute(void **state)
 {
 	struct event *ev = ((struct fx *)*state)->ev;
@@ -1123,6 +1169,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exec_no_exe_and_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_proc_plain_valid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_resolved, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_resolved_with_string_as_passed, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_open_unresolved_absolute, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_relative_cwd_base, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_relative_dirfd_base, setup, teardown),

@@ -105,6 +105,7 @@ size_t engine_rule_count(const struct engine *e);
 struct engine_kfopen {
 	uint8_t classes;
 	uint8_t nprefix;
+	uint8_t raw; /* some rule reads fd.nameraw: opens carry the string as passed */
 	uint16_t excl[AS_OPEN_CLASSES]; /* bit i: prefix[i] */
 	char prefix[ENGINE_KF_PREFIX_MAX][AS_OPEN_PREFIX_LEN];
 };

@@ -362,6 +362,28 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_USER_LOGINUID:
 		set_num(v, h->loginuid == AS_ID_UNSET ? -1 : (int64_t)h->loginuid);
 		break;
+	case F_USER_LOGINNAME:
+		if (h->loginuid != AS_ID_UNSET)
+			set_cstr(v, usercache_user(h->loginuid));
+		break;
+	case F_PROC_SNAME:
+		if (h->sid == h->pid) {
+			set_comm(v, h->comm);
+		} else if (c->pt && h->sid) {
+			pe = proctable_lookup(c->pt, h->sid);
+			if (pe)
+				set_comm(v, pe->comm);
+		}
+		break;
+	case F_PROC_AEXEPATH:
+		if (idx == 0) {
+			set_cstr(v, fields_proc_str(c, &ev->exe, offsetof(struct proc_entry, exe)));
+		} else if (c->pt && ancestor(h, idx, &s, &pid) && pid) {
+			pe = proctable_lookup(c->pt, pid);
+			if (pe && pe->exe && pe->exe[0])
+				set_cstr(v, pe->exe);
+		}
+		break;
 	case F_GROUP_GID:
 		set_num(v, h->egid);
 		break;

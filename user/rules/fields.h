@@ -100,7 +100,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FS_PATH_SOURCERAW, "fs.path.sourceraw", T_STR, 0, "fs.path.source as passed") \
 	FIELD(FS_PATH_TARGET, "fs.path.target", T_STR, FF_BUF, "Target path of rename/link/symlink/mount (rename: the new name; link: the existing file; symlink: its content)") \
 	FIELD(FS_PATH_TARGETRAW, "fs.path.targetraw", T_STR, 0, "fs.path.target as passed") \
-	FIELD(FD_NAMERAW, "fd.nameraw", T_STR, 0, "fd.name as the process passed it (a failed open's string; else fd.name)") \
+	FIELD(FD_NAMERAW, "fd.nameraw", T_STR, 0, "fd.name as the process passed it (an open's string, carried when a rule reads it; else fd.name)") \
 	FIELD(FD_CONNECTED, "fd.connected", T_BOOL, 0, "Socket event: the socket is connected (a successful connect or accept)") \
 	FIELD(THREAD_CAP_EFFECTIVE, "thread.cap_effective", T_STR, FF_BUF, "Effective capabilities of the thread, CAP_* names separated by spaces") \
 	FIELD(THREAD_CAP_PERMITTED, "thread.cap_permitted", T_STR, FF_BUF, "Permitted capabilities of the thread") \
@@ -130,7 +130,11 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(AGENT_ANCESTOR_EXEPATH, "agent.ancestor.exepath", T_STR, 0, "Not in Falco: executable path of the nearest agent in the lineage") \
 	FIELD(PROC_IS_REPARENTED, "proc.is_reparented", T_BOOL, 0, "Not in Falco: the current parent is not the process that created it (its creator exited, or CLONE_PARENT)") \
 	FIELD(AGENT_SANDBOXED, "agent.sandboxed", T_BOOL, 0, "Not in Falco, only for a process with an agent.session: seccomp is on for the thread and its cgroup is agent-sandbox/<agent.session> or below") \
-	FIELD(FD_NAME_CHANGED, "fd.name_changed", T_BOOL, 0, "Socket event: the call gave the socket its destination (connect, or a send with an address, as a UDP sendto does); false for every other event")
+	FIELD(FD_NAME_CHANGED, "fd.name_changed", T_BOOL, 0, "Socket event: the call gave the socket its destination (connect, or a send with an address, as a UDP sendto does); false for every other event") \
+	FIELD(FD_LPORT, "fd.lport", T_NUM, 0, "Socket event: the local port (this end's: the client's for a connect, the server's for a listen, bind or accept)") \
+	FIELD(USER_LOGINNAME, "user.loginname", T_STR, 0, "Name of the audit login user (user.loginuid); none when unset") \
+	FIELD(PROC_SNAME, "proc.sname", T_STR, 0, "Name of the session leader (the process whose pid is proc.sid), as the process table knows it") \
+	FIELD(PROC_AEXEPATH, "proc.aexepath", T_STR, FA_IDX, "Executable path of ancestor [N] ([0] the process, [1] parent...), as the process table knows it")
 
 #define FIELD_ENUM(id, name, type, flags, doc) F_##id,
 enum field_id { FIELD_LIST(FIELD_ENUM) F_MAX };

@@ -55,6 +55,9 @@ static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
 	[AS_SC_ACCEPT] = { "res", "tuple", "fd" },
 	[AS_SC_ACCEPT4] = { "res", "tuple", "fd", "flags" },
 	[AS_SC_SOCKET] = { "res", "fd", "domain", "type", "proto", "flags" },
+	[AS_SC_DUP] = { "res", "oldfd" },
+	[AS_SC_DUP2] = { "res", "oldfd", "newfd" },
+	[AS_SC_DUP3] = { "res", "oldfd", "newfd" },
 };
 
 /* The syscalls of the generic record name theirs in the syscall table. */
@@ -282,10 +285,16 @@ static void fields_get_arg(struct evctx *c, const char *arg, struct fval *v, cha
 		break;
 	case AS_EV_CONNECT: {
 		const struct as_connect *k = ev->u.conn;
+		int dup = sc == AS_SC_DUP || sc == AS_SC_DUP2 || sc == AS_SC_DUP3;
 
-		if (!strcmp(arg, "fd")) {
+		if (!strcmp(arg, "fd") || (dup && sc != AS_SC_DUP && !strcmp(arg, "newfd"))) {
 			snprintf(buf, cap, "%d", k->fd);
 			set_cstr(v, buf);
+		} else if (dup && !strcmp(arg, "oldfd")) {
+			snprintf(buf, cap, "%d", (int32_t)k->aux);
+			set_cstr(v, buf);
+		} else if (dup) {
+			break;
 		} else if (!strcmp(arg, "tuple") || !strcmp(arg, "addr")) {
 			fields_fd_name_connect(k, buf, cap);
 			set_cstr(v, buf);

@@ -67,8 +67,13 @@ static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, ch
 	const char *p = ev->path.s, *slash;
 
 	switch (f) {
+	case F_FD_NAMERAW: /* the string as passed, when the record carries it */
+		if (ev->str[0]) {
+			set_str(v, ev->str[0], ev->str_len[0]);
+			break;
+		}
+		/* fall through */
 	case F_FD_NAME:
-	case F_FD_NAMERAW:
 		set_str(v, p, ev->path.len);
 		break;
 	case F_FD_NUM:
@@ -229,6 +234,18 @@ static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, siz
 	case F_FD_SOCKFAMILY:
 		set_cstr(v, names_sockfamily(k->family));
 		break;
+	case F_FD_LPORT: {
+		/* listen and accept (and bind, its address given) hold this end
+		 * as the server's; every other act as the client's */
+		unsigned sc = ev->hdr->syscall;
+		int server = sc == AS_SC_LISTEN || sc == AS_SC_BIND || (k->cflags & AS_CF_PEER);
+
+		if (ip && server)
+			set_num(v, k->dport);
+		else if (ip && local)
+			set_num(v, k->sport);
+		break;
+	}
 	default:
 		break;
 	}
@@ -276,7 +293,7 @@ static void fields_get_fspath(const struct event *ev, int f, struct fval *v)
 
 	if (slot < 0)
 		return;
-	if (raw && ev->hdr->type != AS_EV_OPEN && ev->str[slot]) {
+	if (raw && ev->str[slot]) { /* an open: when a rule reads it (bpf/file.bpf.c) */
 		set_str(v, ev->str[slot], ev->str_len[slot]);
 		return;
 	}

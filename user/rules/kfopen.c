@@ -79,6 +79,7 @@ static void kfo_compact(struct engine_kfopen *o)
 	}
 	memset(&c, 0, sizeof(c));
 	c.classes = o->classes;
+	c.raw = o->raw;
 	for (unsigned k = 0; k < AS_OPEN_CLASSES; k++)
 		c.excl[k] = kfo_remap(&c, o, (uint16_t)(o->excl[k] & used));
 	*o = c;
@@ -107,6 +108,7 @@ void kfopen_union(struct engine_kfopen *a, const struct engine_kfopen *b)
 			a->excl[k] = kfo_remap(a, b, b->excl[k]);
 	}
 	a->classes |= b->classes;
+	a->raw |= b->raw;
 	kfo_compact(a);
 }
 
@@ -267,6 +269,7 @@ void kfopen_derive(const struct ast *a, struct engine_kfopen *o)
 void kfopen_all(struct engine_kfopen *o)
 {
 	kfo_all(o);
+	o->raw = 1;
 }
 
 int kfopen_pass(const struct engine_kfopen *o, unsigned class, const char *path)

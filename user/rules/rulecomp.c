@@ -148,7 +148,8 @@ int rulecomp_rule(struct rules_loader *L, struct rule_def *rd)
 	}
 	if (parse_uses_field(a, "evt.dir", 0))
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
-			    "field 'evt.dir' is deprecated: events are exits only, it is always '<'");
+			    "field 'evt.dir' is deprecated: an event is one record, the "
+			    "enter and the exit at once: evt.dir = > and evt.dir = < both match it");
 	/* exceptions: (cond) and not (exc1 or exc2 ...) */
 	xseg.off = 0;
 	xseg.pos = rd->nexcs ? rd->excs[0].pos : rd->pos;
@@ -191,6 +192,9 @@ int rulecomp_rule(struct rules_loader *L, struct rule_def *rd)
 		goto out;
 	kfilter_derive(a, &r.kf);
 	kfopen_derive(a, &r.kfo);
+	/* the string an open passed costs a second copy: only for a rule that reads it */
+	r.kfo.raw = parse_uses_field(a, "fd.nameraw", 0) || parse_uses_field(a, "fs.path.nameraw", 0) ||
+		    (rd->output.s && memmem(rd->output.s, rd->output.len, "nameraw", 7));
 	if (scset_empty(&r.evmask) && named) {
 		engine_diag(&L->d, &rd->pos, 0, "rule", rd->name,
 			    "skipped: needs event types agent-sentinel does not capture");

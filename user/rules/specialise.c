@@ -11,18 +11,28 @@
 #include "rules.h"
 
 /* A plain field a syscall fixes (evt.type is the syscall's name) compared
- * with a constant: compare once per syscall, here, not per event. */
+ * with a constant: compare once per syscall, here, not per event.
+ * evt.dir: one record is the syscall's enter and its exit at once (an exit
+ * record that carries the enter's arguments), so a comparison holds when it
+ * holds for either direction: evt.dir = > and evt.dir = < both match, and a
+ * rule testing both still sees one record, so it alerts once. */
 static void fold_fixed(struct cmp *c, const struct slot *sl)
 {
 	if (sl->xform != XF_NONE || sl->any || sl->arg || c->rslot >= 0)
 		return;
 	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
 		struct fval v;
+		int hit;
 
 		if (!fields_fixed(sl->field, sc, &v))
 			continue;
 		scset_add(&c->fold_known, sc);
-		if (eval_cmp_const(c, &v))
+		hit = eval_cmp_const(c, &v);
+		if (!hit && sl->field == F_EVT_DIR) {
+			v.s = ">";
+			hit = eval_cmp_const(c, &v);
+		}
+		if (hit)
 			scset_add(&c->fold_true, sc);
 	}
 }
