@@ -155,7 +155,8 @@ enum as_event_type {
 	X(PIDFD_GETFD, "pidfd_getfd", AS_EV_SYS)    \
 	X(IOPL, "iopl", AS_EV_SYS)                  \
 	X(IOPERM, "ioperm", AS_EV_SYS)              \
-	X(IO_URING_SUBMIT_REQ, "io_uring_submit_req", AS_EV_URING)
+	X(IO_URING_SUBMIT_REQ, "io_uring_submit_req", AS_EV_URING) \
+	X(USERFAULTFD, "userfaultfd", AS_EV_SYS)
 
 #define AS_SC_ENUM_ROW(id, name, type) AS_SC_##id,
 enum as_syscall { AS_SYSCALL_LIST(AS_SC_ENUM_ROW) AS_SC_MAX };
