@@ -424,7 +424,8 @@ struct as_sys {
 	__u32 pflags; /* AS_SYF_* per slot */
 	__u16 len[AS_SYS_SLOTS]; /* bytes of slot i: NUL included for strings */
 	__u16 base_len[AS_SYS_SLOTS]; /* component list of slot i's base directory */
-	__u32 _pad0;
+	__u32 mntns; /* inode number of the task's mount namespace: where userspace
+		      * looks for symlinks on the way to a path (user/pathres.c) */
 	char aux[AS_SYS_AUX_LEN]; /* NUL-terminated; "" when none */
 	/* followed by slot 0, its base, slot 1, its base */
 };

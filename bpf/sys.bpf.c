@@ -106,6 +106,7 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 	r = (struct as_sys *)buf;
 	as_hdr_fill(&r->hdr, task, sp.type, sp.sc);
 	__builtin_memset(&r->res, 0, sizeof(*r) - sizeof(r->hdr));
+	r->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
 	r->res = ctx->ret;
 	for (int i = 0; i < AS_SYS_ARGS; i++)
 		r->arg[i] = args[i];

@@ -163,6 +163,7 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 	r = (struct as_sys *)buf;
 	as_hdr_fill(&r->hdr, task, AS_EV_URING, AS_SC_IO_URING_SUBMIT_REQ);
 	__builtin_memset(&r->res, 0, sizeof(*r) - sizeof(r->hdr));
+	r->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
 	/* an SQPOLL thread acts for its ring's owner: name the owner */
 	if (BPF_CORE_READ(task, flags) & AS_PF_IO_WORKER)
 		BPF_CORE_READ_STR_INTO(&r->hdr.comm, task, group_leader, comm);

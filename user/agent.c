@@ -739,6 +739,10 @@ int agent_run(const struct opts *o)
 		goto out;
 	a.p.sink = agent_sink;
 	a.p.sink_ctx = &a;
+	if (live && !(a.p.pathres = pathres_new())) {
+		diag_err("cannot allocate the path resolver: %s", strerror(ENOMEM));
+		goto out;
+	}
 	if (o->record) {
 		clock_calibrate();
 		if (recorder_open(&a.rec, o->record, clock_wall_now()))

@@ -26,6 +26,8 @@ void pipeline_fini(struct pipeline *p)
 {
 	free(p->ev);
 	proctable_free(p->pt);
+	pathres_free(p->pathres);
+	p->pathres = NULL;
 	p->ev = NULL;
 	p->pt = NULL;
 }
@@ -60,8 +62,10 @@ int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kern
 	}
 	if (p->admit && !p->admit(p->admit_ctx, ev))
 		return 0;
-	if (from_kernel)
+	if (from_kernel) {
 		ev->ts = clock_boot_to_wall(ev->hdr->ts);
+		pathres_event(p->pathres, ev);
+	}
 	type = ev->hdr->type;
 	ev->num = type == AS_EV_PROC ? 0 : ++p->num;
 	p->by_type[type]++;

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include "event.h"
+#include "pathres.h"
 #include "proctable.h"
 #include "record.h"
 
@@ -27,6 +28,8 @@ struct pipeline {
 	 * skipped as if it never came (NULL: keep everything) */
 	int (*admit)(void *ctx, const struct event *ev);
 	void *admit_ctx;
+	/* live only: symlinks followed on file changes' paths (NULL: none) */
+	struct pathres *pathres;
 	uint64_t num; /* events numbered so far */
 	uint64_t by_type[AS_EV_MAX];
 	uint64_t bad_records;

@@ -72,10 +72,23 @@ enum sc_fspath {
 	FSP_SRC1_TGT0, /* source slot 1, target slot 0 (link: the new name is the source) */
 };
 
+/* whether the syscall follows a symlink in slot 0's last component
+ * (user/pathres.c); every other component is always followed, and slot 1's
+ * last never is (rename's and link's new names, mount's target aside) */
+enum sc_follow {
+	FOL_NO, /* rename, unlink, mkdir, lchown, l*xattr, ...; symlink's content is no walk at all */
+	FOL_YES, /* chmod, chown, truncate, setxattr, utimes, ... */
+	FOL_UNLESS_NOFOLLOW, /* unless AT_SYMLINK_NOFOLLOW in argument follow_arg */
+	FOL_IF_FOLLOW, /* only with AT_SYMLINK_FOLLOW in argument follow_arg (linkat) */
+	FOL_NONE, /* slot 0 is not walked by the kernel (symlink's target string) */
+};
+
 struct sc_info {
 	int nr; /* this architecture's syscall number; -1: none here */
 	struct as_sys_spec spec; /* generic record only: what the kernel reads */
 	uint8_t fspath; /* enum sc_fspath */
+	uint8_t follow; /* enum sc_follow */
+	uint8_t follow_arg; /* the flags argument of FOL_UNLESS_NOFOLLOW / FOL_IF_FOLLOW */
 	struct sc_arg args[SCTABLE_ARGS_MAX];
 	const char *tp; /* the tracepoint's name when it is not sys_exit_<name> */
 };

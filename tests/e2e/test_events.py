@@ -319,9 +319,6 @@ class Files(EventCase):
         self.assertEqual(len(line), 1)
         self.assertIn(b"bad\\u00ff\\nname\\u0001\\\"q", line[0])
 
-    # open at 16:30 UTC: fs.path.* of file changes are lexical, so a symlinked
-    # directory hides where they happen; remove the marker when fixed
-    @unittest.expectedFailure
     def test_changes_through_a_symlinked_directory(self):
         """A directory reached through a symlink: the change happens in the
         symlink's target, and the path says so, as a successful open's does
@@ -347,6 +344,53 @@ class Files(EventCase):
                     fs__path__target=elsewhere + "/moved")
         self.fields(self.one(a, pc, "chmod"), fs__path__name=elsewhere + "/moved")
         self.fields(self.one(a, pu, "io_uring_submit_req"), fs__path__name=elsewhere + "/um")
+
+    def test_links_as_the_syscall_follows_them(self):
+        """A link as the last component: chmod and truncate go through it to
+        its target; rename, unlink and lchown act on the link itself. A
+        relative link and '..' after a link land where the kernel lands."""
+        elsewhere = tempfile.mkdtemp(prefix="as-ev-", dir="/var/lib")
+        self.addCleanup(shutil.rmtree, elsewhere, True)
+        target = os.path.join(elsewhere, "t")
+        with open(target, "w") as f:
+            f.write("data")
+        flink = self.p("flink")
+        os.symlink(target, flink)
+        rel = self.p("rel")  # ../<dir of elsewhere>/<elsewhere>, relative
+        os.symlink(os.path.relpath(elsewhere, self.dir), rel)
+        with file_acts_with() as a:
+            pc, rc = a.run("chmod", flink, "0600")
+            pt, rt = a.run("truncate", flink, "1")
+            pl, rl = a.run("lchown", flink, "-1", "-1")
+            pm, rm = a.run("mkdir", rel + "/../" + os.path.basename(elsewhere) + "/d", "0700")
+            pr, rr = a.run("rename", flink, self.p("flink2"))
+        self.assertEqual([rc, rt, rl, rm, rr], [["0"]] * 5)
+        self.assertEqual(os.stat(target).st_size, 1)
+        self.fields(self.one(a, pc, "chmod"), fs__path__name=target, fs__path__nameraw=flink)
+        self.fields(self.one(a, pt, "truncate"), fs__path__name=target)
+        self.fields(self.one(a, pl, "lchown"), fs__path__name=flink)
+        self.fields(self.one(a, pm, "mkdir"), fs__path__name=elsewhere + "/d")
+        self.fields(self.one(a, pr, "rename"), fs__path__source=flink,
+                    fs__path__target=self.p("flink2"))
+
+    def test_links_of_another_mount_namespace(self):
+        """A link that exists only in the process's own mount namespace (a
+        tmpfs of its own, as a sandbox has), made by a process that is gone
+        when its record is read: walked in that namespace's root, found
+        through the shell that is still in it."""
+        elsewhere = tempfile.mkdtemp(prefix="as-ev-", dir="/var/lib")
+        self.addCleanup(shutil.rmtree, elsewhere, True)
+        mnt = self.p("mnt")
+        os.mkdir(mnt)
+        link = mnt + "/link"
+        script = ("mount -t tmpfs none %s && ln -s %s %s && %s mkdir %s/d 0700 && sleep 1"
+                  % (mnt, elsewhere, link, AS_ACTS, link))
+        with file_acts_with() as a:
+            subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+                           check=True, stdout=subprocess.DEVNULL)
+        self.assertTrue(os.path.isdir(os.path.join(elsewhere, "d")))
+        got = [x for x in a.alerts if x.get("fs.path.nameraw") == link + "/d"]
+        self.assertEqual([x["fs.path.name"] for x in got], [elsewhere + "/d"], a.alerts)
 
     def test_acts_of_a_second_thread(self):
         with Acts("evt.type in (mkdir, io_uring_submit_req, unshare) and proc.name = as-acts",

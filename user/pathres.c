@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Symlinks on the way to a file change's path: see pathres.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "pathnorm.h"
+#include "pathres.h"
+#include "sctable.h"
+
+/* the walk's pending components: the caller's string plus every link's
+ * text spliced in front of what is left */
+#define PATHRES_TODO_MAX (2 * AS_PATH_MAX + 2)
+#define PATHRES_OUT_MAX (2 * AS_PATH_MAX + 2)
+
+struct pathres_ns {
+	uint32_t mntns; /* 0: free */
+	int rootfd;
+};
+
+struct pathres {
+	uint32_t self_mntns; /* ours: its root is "/" */
+	int self_root;
+	unsigned next_ns; /* round-robin eviction */
+	struct pathres_ns ns[PATHRES_NS_MAX];
+	char base[AS_PATH_MAX + 1];
+	char out[AS_SYS_SLOTS][PATHRES_OUT_MAX];
+};
+
+static uint32_t pathres_ns_of(const char *link)
+{
+	struct stat st;
+
+	return stat(link, &st) == 0 ? (uint32_t)st.st_ino : 0;
+}
+
+struct pathres *pathres_new(void)
+{
+	struct pathres *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->self_mntns = pathres_ns_of("/proc/self/ns/mnt");
+	r->self_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return r;
+}
+
+void pathres_free(struct pathres *r)
+{
+	if (!r)
+		return;
+	for (unsigned i = 0; i < PATHRES_NS_MAX; i++)
+		if (r->ns[i].mntns)
+			close(r->ns[i].rootfd);
+	if (r->self_root >= 0)
+		close(r->self_root);
+	free(r);
+}
+
+/* Drop out's last component ("/a/b" -> "/a", "/a" -> "/"). */
+static size_t pathres_pop(char *out, size_t len)
+{
+	while (len > 1 && out[len - 1] != '/')
+		len--;
+	if (len > 1)
+		len--;
+	out[len] = 0;
+	return len;
+}
+
+/* A link under /proc: "self" and "thread-self" name the reader, not the
+ * walker; the per-process links (cwd, root, exe, fd/N) print the reader's
+ * view of the path. */
+enum { PR_PLAIN, PR_SELF, PR_MAGIC };
+static int pathres_proc_kind(const char *out)
+{
+	if (strncmp(out, "/proc/", 6))
+		return PR_PLAIN;
+	if (!strcmp(out + 6, "self") || !strcmp(out + 6, "thread-self"))
+		return PR_SELF;
+	return PR_MAGIC;
+}
+
+struct pathres_who {
+	uint32_t vpid; /* the process as its own pid namespace numbers it */
+	uint32_t tid; /* the thread (ours: only read when not foreign) */
+	int foreign; /* another mount namespace or root than ours */
+};
+
+static long pathres_walk_as(int rootfd, const char *base, const char *rel, int follow_last,
+			    const struct pathres_who *who, char *out, size_t cap)
+{
+	char todo[PATHRES_TODO_MAX], link[AS_PATH_MAX + 1];
+	size_t olen, pos = 0, tlen;
+	int links = 0;
+
+	if (rel[0] == '/' || !base || !base[0]) {
+		out[0] = '/', out[1] = 0, olen = 1;
+	} else {
+		olen = strlen(base);
+		if (olen + 1 > cap || base[0] != '/')
+			return -1;
+		memcpy(out, base, olen + 1);
+	}
+	tlen = strlen(rel);
+	if (tlen + 1 > sizeof(todo))
+		return -1;
+	memcpy(todo, rel, tlen + 1);
+
+	while (todo[pos]) {
+		size_t clen, next, rest;
+		ssize_t n;
+		int kind;
+
+		while (todo[pos] == '/')
+			pos++;
+		if (!todo[pos])
+			break;
+		for (clen = 0; todo[pos + clen] && todo[pos + clen] != '/'; clen++)
+			;
+		next = pos + clen;
+		for (rest = next; todo[rest] == '/'; rest++)
+			;
+		if (clen == 1 && todo[pos] == '.') {
+			pos = next;
+			continue;
+		}
+		if (clen == 2 && todo[pos] == '.' && todo[pos + 1] == '.') {
+			olen = pathres_pop(out, olen);
+			pos = next;
+			continue;
+		}
+		if (olen + 1 + clen + 1 > cap)
+			return -1;
+		if (olen > 1)
+			out[olen++] = '/';
+		memcpy(out + olen, todo + pos, clen);
+		olen += clen;
+		out[olen] = 0;
+		pos = next;
+		/* a trailing '/' makes the kernel follow the last component too */
+		if (!todo[rest] && !follow_last && todo[next] != '/')
+			break;
+		kind = pathres_proc_kind(out);
+		if (kind == PR_SELF) {
+			if (who->foreign && out[6] == 't')
+				return -1; /* thread-self: its tid in its namespace is unknown */
+			n = out[6] == 't' ? snprintf(link, sizeof(link), "%u/task/%u", who->vpid, who->tid) :
+					    snprintf(link, sizeof(link), "%u", who->vpid);
+		} else {
+			n = readlinkat(rootfd, out + 1, link, sizeof(link) - 1);
+			if (n < 0)
+				continue; /* not a link, or not there: lexical from here on */
+			if (kind == PR_MAGIC && who->foreign)
+				return -1; /* printed in our view, not the walker's */
+		}
+		if (++links > PATHRES_LINKS_MAX || (size_t)n >= sizeof(link))
+			return -1;
+		link[n] = 0;
+		/* the link's text goes in front of what is left */
+		tlen = strlen(todo + pos);
+		if ((size_t)n + 1 + tlen + 1 > sizeof(todo))
+			return -1;
+		memmove(todo + n + 1, todo + pos, tlen + 1);
+		memcpy(todo, link, (size_t)n);
+		todo[n] = '/';
+		pos = 0;
+		if (link[0] == '/')
+			out[0] = '/', out[1] = 0, olen = 1;
+		else
+			olen = pathres_pop(out, olen); /* relative to the link's directory */
+	}
+	return (long)olen;
+}
+
+long pathres_walk(int rootfd, const char *base, const char *rel, int follow_last, char *out,
+		  size_t cap)
+{
+	struct pathres_who who = { .vpid = (uint32_t)getpid(), .tid = (uint32_t)gettid(),
+				   .foreign = 0 };
+
+	return pathres_walk_as(rootfd, base, rel, follow_last, &who, out, cap);
+}
+
+static int pathres_cache(struct pathres *r, uint32_t mntns, int fd)
+{
+	struct pathres_ns *e = &r->ns[r->next_ns++ % PATHRES_NS_MAX];
+
+	if (e->mntns)
+		close(e->rootfd);
+	e->mntns = mntns;
+	e->rootfd = fd;
+	return fd;
+}
+
+/* The root the process walked from: its own while it lives, else that of
+ * its mount namespace (ours, or one an ancestor in it showed us). Sets
+ * *owned when the caller closes it. */
+static int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntns, int *owned)
+{
+	char link[48];
+	int fd;
+
+	*owned = 0;
+	snprintf(link, sizeof(link), "/proc/%u/root", h->pid);
+	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		*owned = 1;
+		return fd;
+	}
+	if (mntns == r->self_mntns)
+		return r->self_root;
+	for (unsigned i = 0; i < PATHRES_NS_MAX; i++)
+		if (r->ns[i].mntns == mntns)
+			return r->ns[i].rootfd;
+	for (unsigned i = 0; i < h->n_anc && i < AS_MAX_ANCESTORS; i++) {
+		snprintf(link, sizeof(link), "/proc/%u/ns/mnt", h->anc[i].pid);
+		if (pathres_ns_of(link) != mntns)
+			continue;
+		snprintf(link, sizeof(link), "/proc/%u/root", h->anc[i].pid);
+		fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			return pathres_cache(r, mntns, fd);
+	}
+	return -1;
+}
+
+/* Does the syscall follow a link in slot i's last component? -1: slot i
+ * is not walked at all. */
+static int pathres_follows(const struct event *ev, unsigned i)
+{
+	const struct as_sys *s = ev->u.sys;
+
+	if (ev->hdr->type == AS_EV_URING) {
+		uint64_t op = s->arg[0];
+
+		if (op == 38 /* IORING_OP_SYMLINKAT */ && i == 0)
+			return -1;
+		/* IORING_OP_OPENAT, IORING_OP_OPENAT2: unless O_NOFOLLOW */
+		return i == 0 && (op == 18 || op == 28) && !(s->arg[2] & O_NOFOLLOW);
+	}
+	const struct sc_info *sc = sctable_get(ev->hdr->syscall);
+	uint64_t flags = sc->follow_arg < AS_SYS_ARGS ? s->arg[sc->follow_arg] : 0;
+
+	if (sc->follow == FOL_NONE)
+		return i == 0 ? -1 : 0;
+	if (i)
+		return 0;
+	switch (sc->follow) {
+	case FOL_YES:
+		return 1;
+	case FOL_UNLESS_NOFOLLOW:
+		return !(flags & AT_SYMLINK_NOFOLLOW);
+	case FOL_IF_FOLLOW:
+		return !!(flags & AT_SYMLINK_FOLLOW);
+	default:
+		return 0;
+	}
+}
+
+/* Could a link lie on rel's way? The base is walked in the kernel: none
+ * there. A lone last component the syscall does not follow has none. */
+static int pathres_may_link(const char *rel, int follow)
+{
+	const char *p = rel;
+
+	if (follow)
+		return 1;
+	while (*p == '/')
+		p++;
+	for (; *p; p++)
+		if (*p == '/' && p[1])
+			return 1;
+	return 0;
+}
+
+int pathres_event(struct pathres *r, struct event *ev)
+{
+	const struct as_sys *s;
+	const char *p;
+	int rootfd = -1, owned = 0, changed = 0, tried = 0;
+	struct pathres_who who;
+
+	if (!r || (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING))
+		return 0;
+	s = ev->u.sys;
+	if (!s->mntns)
+		return 0; /* a recording made before the field existed */
+	p = (const char *)(s + 1);
+	for (unsigned i = 0; i < AS_SYS_SLOTS; i++) {
+		uint32_t fl = (s->pflags >> (i * AS_SYF_SLOT_BITS)) & ((1u << AS_SYF_SLOT_BITS) - 1);
+		const char *base_list = p + s->len[i];
+		size_t blen = s->base_len[i];
+		struct event_path *ep = i ? &ev->path2 : &ev->path;
+		int follow = pathres_follows(ev, i);
+		long n;
+
+		p += s->len[i] + s->base_len[i];
+		if (!s->len[i] || !ev->str[i] || follow < 0 ||
+		    (fl & (AS_SYF_RESOLVED | AS_SYF_PLAIN | AS_SYF_SOCKADDR | AS_SYF_USER_TRUNC)) ||
+		    !pathres_may_link(ev->str[i], follow))
+			continue;
+		if (!tried) {
+			tried = 1;
+			rootfd = pathres_root(r, ev->hdr, s->mntns, &owned);
+			who.vpid = ev->hdr->vpid;
+			who.tid = ev->hdr->tid;
+			who.foreign = s->mntns != r->self_mntns;
+		}
+		if (rootfd < 0)
+			break;
+		r->base[0] = 0;
+		if (ev->str[i][0] != '/' &&
+		    (!blen || pathnorm_from_components(base_list, blen, r->base, sizeof(r->base)) < 0))
+			continue; /* a relative path with no directory to start from */
+		n = pathres_walk_as(rootfd, r->base, ev->str[i], follow, &who, r->out[i],
+				    sizeof(r->out[i]));
+		if (n < 0 || ((size_t)n == ep->len && !memcmp(ep->s, r->out[i], (size_t)n)))
+			continue;
+		ep->s = r->out[i];
+		ep->len = (uint32_t)n;
+		ep->flags |= EV_PATH_LINKED;
+		changed++;
+	}
+	if (owned)
+		close(rootfd);
+	return changed;
+}
