@@ -231,6 +231,10 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 			set_bool(v, !!(engine_open_class(ev) &
 				       (f == F_EVT_IS_OPEN_READ ? AS_OPEN_READ : AS_OPEN_WRITE)));
 		break;
+	case F_EVT_IS_OPEN_EXEC:
+		if (h->type == AS_EV_OPEN)
+			set_bool(v, is_open_exec(ev));
+		break;
 	case F_EVT_ARG:
 		fields_get_arg(c, arg, v, buf, cap);
 		break;
@@ -399,6 +403,9 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_PROC_PEXEPATH:
 	case F_PROC_PCMDLINE:
 		fields_get_parent(c, f, v, buf, cap);
+		break;
+	case F_PROC_AEXE:
+		fields_get_aexe(c, idx, v, buf, cap);
 		break;
 	case F_PROC_DURATION:
 		if (h->start_ns) {

@@ -30,6 +30,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(EVT_FAILED, "evt.failed", T_BOOL, 0, "true when the syscall returned an error") \
 	FIELD(EVT_IS_OPEN_READ, "evt.is_open_read", T_BOOL, 0, "Open event with O_RDONLY or O_RDWR") \
 	FIELD(EVT_IS_OPEN_WRITE, "evt.is_open_write", T_BOOL, 0, "Open event with O_WRONLY or O_RDWR") \
+	FIELD(EVT_IS_OPEN_EXEC, "evt.is_open_exec", T_BOOL, 0, "Open event that creates a file (O_CREAT, O_TMPFILE, creat) with an execute bit in its mode") \
 	FIELD(EVT_ARG, "evt.arg", T_STR, FA_ARG | FF_BUF, "Event argument by name: evt.arg.name/path/filename/exe/args/flags/mode/fd/dirfd/dev/ino/res/status/uid/gid/tuple/addr") \
 	FIELD(PROC_NAME, "proc.name", T_STR, 0, "Process name (comm, up to 15 chars)") \
 	FIELD(PROC_PID, "proc.pid", T_NUM, 0, "Process id (tgid)") \
@@ -43,6 +44,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_CWD, "proc.cwd", T_STR, 0, "Current working directory (the exec's, then kept across chdir/fchdir)") \
 	FIELD(PROC_ANAME, "proc.aname", T_STR, FA_IDX | FA_ANY, "Ancestor name: [0] the process, [1] parent, [2] grandparent...; no index: any ancestor") \
 	FIELD(PROC_APID, "proc.apid", T_NUM, FA_IDX | FA_ANY, "Ancestor pid: [0] the process, [1] parent...; no index: any ancestor") \
+	FIELD(PROC_AEXE, "proc.aexe", T_STR, FA_IDX | FA_ANY, "Ancestor argv[0]: [0] the process (proc.exe), [1] parent (proc.pexe)...; no index: any ancestor") \
 	FIELD(PROC_SID, "proc.sid", T_NUM, 0, "Session id") \
 	FIELD(PROC_VPID, "proc.vpid", T_NUM, 0, "Process id in its own pid namespace") \
 	FIELD(PROC_TTY, "proc.tty", T_NUM, 0, "Controlling terminal (major << 20 | minor), 0 if none") \
