@@ -340,6 +340,7 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_CONTAINER_IMAGE_DIGEST:
 	case F_CONTAINER_PRIVILEGED:
 	case F_CONTAINER_MOUNTS:
+	case F_CONTAINER_MOUNT_DEST:
 	case F_CONTAINER_LABELS:
 	case F_CONTAINER_LABEL:
 	case F_K8S_POD_NAME:

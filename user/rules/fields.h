@@ -61,6 +61,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(CONTAINER_IMAGE_DIGEST, "container.image.digest", T_STR, 0, "Digest of the image (sha256:...), from the runtime's image store") \
 	FIELD(CONTAINER_PRIVILEGED, "container.privileged", T_BOOL, 0, "true for a privileged container (containerd: CAP_SYS_ADMIN and no masked paths)") \
 	FIELD(CONTAINER_MOUNTS, "container.mounts", T_STR, 0, "Bind mounts, comma separated, each source:dest:mode:rdwr:propagation") \
+	FIELD(CONTAINER_MOUNT_DEST, "container.mount.dest", T_STR, FA_ARG, "Destination of a mount: container.mount.dest[N] the Nth (from 0), container.mount.dest[GLOB] the first whose source matches") \
 	FIELD(CONTAINER_LABELS, "container.labels", T_STR, 0, "Container labels as 'key:value, key:value', sorted") \
 	FIELD(CONTAINER_LABEL, "container.label", T_STR, FA_ARG, "One container label: container.label[KEY] or container.label.KEY") \
 	FIELD(K8S_POD_NAME, "k8s.pod.name", T_STR, 0, "Kubernetes pod name (the io.kubernetes.pod.name label or the CRI's annotation)") \
