@@ -448,7 +448,7 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 		fields_get_lineage(c, f, idx, v, buf, cap);
 		break;
 	default:
-		fields_get_fd(c, f, v, buf, cap);
+		fields_get_fd(c, fd_alias(ev, f, idx), v, buf, cap);
 		break;
 	}
 }

@@ -16,6 +16,11 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 #define FF_TIME 8u /* number of ns printed as a time of day */
 #define FF_BUF 16u /* value is built into the slot's buffer */
 #define FF_IP 32u /* an IP address (a string to us, Falco's PT_IPADDR): =, !=, in, intersects */
+#define FF_NET 64u /* an address compared with networks (Falco's PT_IPNET): =, !=, in, intersects
+		    * hold when it is inside a.b.c.d/len (a bare address: that one only) */
+#define FA_BOTH 128u /* the client's value ([0]) and the server's ([1]): a comparison holds
+		      * when it holds for either, as libsinsp's fd.net and fd.port; outputs print
+		      * the server's */
 
 /* FIELD(id, name, type, flags, doc) */
 #define FIELD_LIST(FIELD)                                                                        \
@@ -91,6 +96,14 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_RIP, "fd.rip", T_STR, FF_BUF | FF_IP, "Remote IP address") \
 	FIELD(FD_RPORT, "fd.rport", T_NUM, 0, "Remote port") \
 	FIELD(FD_L4PROTO, "fd.l4proto", T_STR, 0, "tcp, udp, icmp, raw") \
+	FIELD(FD_LIP, "fd.lip", T_STR, FF_BUF | FF_IP, "Local IP address: the client's of a connect, the server's of an accepted socket") \
+	FIELD(FD_LPORT, "fd.lport", T_NUM, 0, "Local port (as fd.lip)") \
+	FIELD(FD_PORT, "fd.port", T_NUM, FA_BOTH, "Either port: a comparison holds when it holds for fd.cport or fd.sport") \
+	FIELD(FD_NET, "fd.net", T_STR, FF_BUF | FF_NET | FA_BOTH, "Either address compared with networks (a.b.c.d/len): holds when it holds for fd.cip or fd.sip") \
+	FIELD(FD_CNET, "fd.cnet", T_STR, FF_BUF | FF_NET, "fd.cip compared with networks (a.b.c.d/len)") \
+	FIELD(FD_SNET, "fd.snet", T_STR, FF_BUF | FF_NET, "fd.sip compared with networks (a.b.c.d/len)") \
+	FIELD(FD_RNET, "fd.rnet", T_STR, FF_BUF | FF_NET, "fd.rip compared with networks (a.b.c.d/len)") \
+	FIELD(FD_LNET, "fd.lnet", T_STR, FF_BUF | FF_NET, "fd.lip compared with networks (a.b.c.d/len)") \
 	FIELD(FD_SOCKFAMILY, "fd.sockfamily", T_STR, 0, "ip or unix") \
 	FIELD(AGENT_SESSION, "agent.session", T_STR, 0, "Not in Falco: the agent session id (AGENT_SESSION_ID) of the process") \
 	FIELD(FS_PATH_NAME, "fs.path.name", T_STR, FF_BUF, "Path a file change (mkdir, unlink, chmod, chown, truncate, xattr, times, mount, ...) acts on, absolute and normalised; fd paths resolved") \
