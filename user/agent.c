@@ -22,6 +22,7 @@
 #include "prefilter.h"
 #include "privs.h"
 #include "record.h"
+#include "dnsres.h"
 #include "trace.h"
 
 #define AGENT_STDOUT_BUF (1 << 20) /* stdout block buffer for --trace */
@@ -29,6 +30,7 @@
 #define AGENT_CLOSE_MS 5000 /* outputs get this long to drain at exit */
 #define AGENT_RELOAD_CLOSE_MS 1000 /* old outputs get this long after a reload */
 #define AGENT_EVAL_SAMPLE 64 /* time one engine call in this many (metrics) */
+#define AGENT_REPLAY_DNS_MS 5000 /* a replay waits this long for the rules' host names */
 #define AGENT_REPLAY_BATCH 256 /* replayed records per wakeup of the output threads */
 
 struct agent {
@@ -766,6 +768,13 @@ int agent_run(const struct opts *o)
 					  "metrics on http://%s:%d/metrics",
 				  a.cfg.metrics.listen_address, port);
 	}
+	err = dnsres_start();
+	if (err)
+		diag_warn("cannot start the host name resolver: %s: fd.*ip.name matches nothing",
+			  strerror(-err));
+	else if (!live && !dnsres_settle(AGENT_REPLAY_DNS_MS))
+		diag_warn("host names of the rules not all resolved within %d ms: "
+			  "fd.*ip.name may differ from a live run", AGENT_REPLAY_DNS_MS);
 	err = live ? agent_live(&a) : agent_replay(&a);
 	if (a.started) {
 		agent_tick(&a, 1);
@@ -776,6 +785,7 @@ int agent_run(const struct opts *o)
 	rc = err ? 1 : 0;
 out:
 	metrics_stop(&a.metrics);
+	dnsres_stop();
 	agent_reopen_outputs = NULL;
 	outputs_close(a.outputs, AGENT_CLOSE_MS);
 	if (a.p.recorder && recorder_close(&a.rec))

@@ -763,9 +763,6 @@ class Network(EventCase):
         self.udp2_port = self.udp2.getsockname()[1]
         return self.udp2_port
 
-    # open at 16:30 UTC: fd.sip.name is not implemented (the rule is skipped);
-    # remove the marker when it is
-    @unittest.expectedFailure
     def test_server_names_from_the_rules(self):
         """fd.sip.name: a host name a rule names is resolved in the
         background, as Falco does, and matches the address it resolves to

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "rules.h"
 #include "names.h"
+#include "dnsres.h"
 
 
 static void cerr(struct cond_err *err, const struct ast *at, int unsupported, const char *fmt,
@@ -395,6 +396,27 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 	return 0;
 }
 
+/* fd.sip.name = NAME and the like: the names go to the background resolver
+ * (dnsres.h); the other operators compare the name an address resolved to,
+ * so their constants are no host names to resolve. */
+static int compile_hostnames(const struct ast *a, const struct slot *sl, struct cond_err *err)
+{
+	const char *why = NULL;
+
+	if (!(fields_table[sl->field].flags & FF_HOST) || sl->xform != XF_NONE)
+		return 0;
+	if (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_NE && a->op != OP_IN &&
+	    a->op != OP_INTERSECTS)
+		return 0;
+	for (size_t i = 0; i < a->nvals; i++) {
+		if (dnsres_want(a->vals[i], &why)) {
+			cerr(err, a, 0, "host name '%s' of field '%s': %s", a->vals[i], sl->text, why);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Compile one comparison node; returns the cmp index, or -errno. */
 static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *err)
 {
@@ -432,6 +454,8 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 		rc = 0;
 		break;
 	}
+	if (!rc)
+		rc = compile_hostnames(a, sl, err);
 	if (!rc)
 		rc = specialise_cmp(&c, sl);
 	if (!rc)

@@ -16,9 +16,10 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 #define FF_TIME 8u /* number of ns printed as a time of day */
 #define FF_BUF 16u /* value is built into the slot's buffer */
 #define FF_IP 32u /* an IP address (a string to us, Falco's PT_IPADDR): =, !=, in, intersects */
-#define FF_NET 64u /* an address compared with networks (Falco's PT_IPNET): =, !=, in, intersects
+#define FF_HOST 64u /* the host name an address resolved to: compared names are resolved (dnsres.h) */
+#define FF_NET 128u /* an address compared with networks (Falco's PT_IPNET): =, !=, in, intersects
 		    * hold when it is inside a.b.c.d/len (a bare address: that one only) */
-#define FA_BOTH 128u /* the client's value ([0]) and the server's ([1]): a comparison holds
+#define FA_BOTH 256u /* the client's value ([0]) and the server's ([1]): a comparison holds
 		      * when it holds for either, as libsinsp's fd.net and fd.port; outputs print
 		      * the server's */
 
@@ -95,6 +96,9 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_CPORT, "fd.cport", T_NUM, 0, "Client port") \
 	FIELD(FD_RIP, "fd.rip", T_STR, FF_BUF | FF_IP, "Remote IP address") \
 	FIELD(FD_RPORT, "fd.rport", T_NUM, 0, "Remote port") \
+	FIELD(FD_SIP_NAME, "fd.sip.name", T_STR, FF_HOST, "Host name the server IP address resolved to: the first of the rules' host names (compared with =, !=, in) that resolves to it, refreshed in the background every 10 s") \
+	FIELD(FD_CIP_NAME, "fd.cip.name", T_STR, FF_HOST, "Host name the client IP address resolved to (as fd.sip.name)") \
+	FIELD(FD_RIP_NAME, "fd.rip.name", T_STR, FF_HOST, "Host name the remote IP address resolved to (as fd.sip.name)") \
 	FIELD(FD_L4PROTO, "fd.l4proto", T_STR, 0, "tcp, udp, icmp, raw") \
 	FIELD(FD_LIP, "fd.lip", T_STR, FF_BUF | FF_IP, "Local IP address: the client's of a connect, the server's of an accepted socket") \
 	FIELD(FD_LPORT, "fd.lport", T_NUM, 0, "Local port (as fd.lip)") \

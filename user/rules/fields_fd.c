@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include "fields_int.h"
 #include "names.h"
+#include "dnsres.h"
 
 static void fmt_ip(int family, const uint8_t *addr, char *buf, size_t cap)
 {
@@ -231,6 +232,19 @@ static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, siz
 			set_num(v, k->dport);
 		}
 		break;
+	case F_FD_SIP_NAME:
+	case F_FD_CIP_NAME:
+	case F_FD_RIP_NAME: {
+		/* the address fd.sip, fd.cip or fd.rip shows, by its name */
+		const uint8_t *addr = f == F_FD_CIP_NAME ? (local ? k->saddr : NULL) :
+				      f == F_FD_RIP_NAME && (k->cflags & AS_CF_PEER) ? k->saddr :
+										    k->daddr;
+		const char *name = ip && addr ? dnsres_name_of(k->family, addr) : NULL;
+
+		if (name)
+			set_cstr(v, name);
+		break;
+	}
 	case F_FD_CIP:
 		if (ip && local) {
 			fmt_ip(k->family, k->saddr, buf, cap);
