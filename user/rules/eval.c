@@ -353,10 +353,11 @@ static int cmp_net(const struct cmp *c, const struct fval *v)
 {
 	char a[INET6_ADDRSTRLEN];
 	unsigned char b[16];
-	int fam = memchr(v->s, ':', v->len) ? AF_INET6 : AF_INET, in = 0;
+	int fam, in = 0;
 
-	if (v->type != T_STR || v->len >= sizeof(a))
+	if (v->type != T_STR || !v->s || v->len >= sizeof(a))
 		return 0;
+	fam = memchr(v->s, ':', v->len) ? AF_INET6 : AF_INET;
 	memcpy(a, v->s, v->len);
 	a[v->len] = 0;
 	if (inet_pton(fam, a, b) != 1)

@@ -122,19 +122,23 @@ static void extract_fd_uring(const struct event *ev, int f, struct fval *v, char
  * field each stands for on this event. The local end is the client of a
  * connect or send, the server of an accepted socket (fd.rip's other end);
  * idx picks fd.port's and fd.net's end (0 the client, else the server). */
-static int fd_alias(const struct event *ev, int f, int32_t idx)
+static int fd_accepted(const struct event *ev)
 {
 	const struct as_connect *k = ev->hdr->type == AS_EV_CONNECT ? ev->u.conn :
 				     ev->has_sockaddr		 ? &ev->sockaddr :
 								   NULL;
-	int peer = k && (k->cflags & AS_CF_PEER);
 
+	return k && (k->cflags & AS_CF_PEER);
+}
+
+static int fd_alias(const struct event *ev, int f, int32_t idx)
+{
 	switch (f) {
 	case F_FD_LIP:
 	case F_FD_LNET:
-		return peer ? F_FD_SIP : F_FD_CIP;
+		return fd_accepted(ev) ? F_FD_SIP : F_FD_CIP;
 	case F_FD_LPORT:
-		return peer ? F_FD_SPORT : F_FD_CPORT;
+		return fd_accepted(ev) ? F_FD_SPORT : F_FD_CPORT;
 	case F_FD_PORT:
 		return idx == 0 ? F_FD_CPORT : F_FD_SPORT;
 	case F_FD_NET:
