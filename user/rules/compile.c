@@ -86,6 +86,7 @@ void compile_free_cmp(struct cmp *c)
 	free(c->setlen);
 	free(c->setwild);
 	free(c->nset);
+	free(c->nets);
 	free(c->skip);
 	if (c->kind == CK_COMM)
 		free(c->as.comm.keys);
@@ -310,6 +311,20 @@ static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot 
 			return -EINVAL;
 		}
 		c->len = strlen(c->s);
+	} else if (slot_check_type(sl) == CHECK_T_NET) {
+		c->nets = calloc(1, sizeof(*c->nets));
+		if (!c->nets)
+			return -ENOMEM;
+		c->nnets = 1;
+		if (slot_ip_net(v, c->nets)) {
+			cerr(err, a, 0, "'%s' is not an IP network (a.b.c.d/len), as field '%s' needs",
+			     v, sl->text);
+			return -EINVAL;
+		}
+		c->s = strdup(v);
+		if (!c->s)
+			return -ENOMEM;
+		c->len = strlen(v);
 	} else {
 		c->s = strdup(v);
 		if (!c->s)
@@ -369,6 +384,19 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 	for (size_t i = 0; i < n; i++) {
 		c->setlen[i] = strlen(c->set[i]);
 		set_filter_add(c, c->set[i], c->setlen[i]);
+	}
+	if (slot_check_type(sl) == CHECK_T_NET) {
+		c->nets = calloc(n ? n : 1, sizeof(*c->nets));
+		if (!c->nets)
+			return -ENOMEM;
+		c->nnets = n;
+		for (size_t i = 0; i < n; i++)
+			if (slot_ip_net(c->set[i], &c->nets[i])) {
+				cerr(err, a, 0,
+				     "'%s' is not an IP network (a.b.c.d/len), as field '%s' needs",
+				     c->set[i], sl->text);
+				return -EINVAL;
+			}
 	}
 	return 0;
 }

@@ -9,6 +9,7 @@
  * out of that syscall's graph); field values are read in place or extracted
  * at most once per event into slots. Nothing is allocated here.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <string.h>
@@ -358,6 +359,31 @@ static int cmp_num(const struct cmp *c, int64_t a, int64_t b)
 	}
 }
 
+/* An FF_NET field's address against its networks: =, in, intersects hold
+ * when it is inside one, != when it is inside none. */
+static int cmp_net(const struct cmp *c, const struct fval *v)
+{
+	char a[INET6_ADDRSTRLEN];
+	unsigned char b[16];
+	int fam, in = 0;
+
+	if (v->type != T_STR || !v->s || v->len >= sizeof(a))
+		return 0;
+	fam = memchr(v->s, ':', v->len) ? AF_INET6 : AF_INET;
+	memcpy(a, v->s, v->len);
+	a[v->len] = 0;
+	if (inet_pton(fam, a, b) != 1)
+		return 0;
+	for (size_t i = 0; i < c->nnets && !in; i++) {
+		const struct ipnet *n = &c->nets[i];
+		unsigned full = n->bits / 8, rest = n->bits % 8;
+
+		in = n->family == fam && memcmp(b, n->addr, full) == 0 &&
+		     (!rest || ((b[full] ^ n->addr[full]) & (0xff00u >> rest) & 0xff) == 0);
+	}
+	return c->op == OP_NE ? !in : in;
+}
+
 /* in, intersects, pmatch against the one value of a field on the right */
 static int rhs_in(const struct cmp *c, const struct fval *v, const struct fval *r)
 {
@@ -388,6 +414,8 @@ static int cmp_value(struct evctx *ctx, const struct cmp *c, const struct fval *
 			return cmp_str(c, v, r->s, r->len);
 		return cmp_num(c, v->n, r->n);
 	}
+	if (c->nets)
+		return cmp_net(c, v);
 	if (v->type == T_STR)
 		return cmp_str(c, v, c->s, c->len);
 	return cmp_num(c, v->n, c->n);
@@ -398,17 +426,23 @@ int eval_cmp_const(const struct cmp *c, const struct fval *v)
 	return c->rslot < 0 && cmp_value(NULL, c, v);
 }
 
+/* what one value of an "any" field is built in: fd.net's address text
+ * (INET6_ADDRSTRLEN is 46); the others need none */
+#define EVAL_ANY_BUF 64
+
 /* A field with no index that means any: proc.aname / proc.apid any ancestor
- * from the parent up, proc.lineage.* any entry (fields_any_range) */
+ * from the parent up, proc.lineage.* any entry (fields_any_range), fd.net
+ * and fd.port either end (FA_BOTH: present only when that end is known) */
 static int eval_any(struct evctx *ctx, const struct cmp *c, const struct slot *s)
 {
 	int first, n = fields_any_range(ctx, s->field, &first);
+	char buf[EVAL_ANY_BUF];
 	struct fval v;
 
-	if (c->op == OP_EXISTS)
+	if (c->op == OP_EXISTS && !(fields_table[s->field].flags & FA_BOTH))
 		return n >= first;
 	for (int i = first; i <= n; i++) {
-		fields_extract(ctx, s->field, i, NULL, &v, NULL, 0);
+		fields_extract(ctx, s->field, i, NULL, &v, buf, sizeof(buf));
 		if (cmp_value(ctx, c, &v))
 			return 1;
 	}
@@ -422,6 +456,8 @@ static int cmp_const(const struct cmp *c, const struct fval *v)
 		return 0;
 	if (c->op == OP_EXISTS)
 		return 1;
+	if (c->nets)
+		return cmp_net(c, v);
 	if (v->type == T_STR)
 		return cmp_str(c, v, c->s, c->len);
 	return cmp_num(c, v->n, c->n);

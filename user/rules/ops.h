@@ -17,7 +17,8 @@ enum op_kind {
 #define OT_BOOL 4u
 #define OT_IP 8u /* an IP address field (FF_IP): Falco's PT_IPADDR */
 #define OT_BUF 16u /* a byte buffer (Falco's PT_BYTEBUF); no field of ours is one */
-#define OT_ALL (OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF)
+#define OT_NET 32u /* an IP network field (FF_NET): Falco's PT_IPNET */
+#define OT_ALL (OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF | OT_NET)
 
 /* operator facts */
 #define OF_FIELD_RHS 1u /* a field (val() or a transformer) may stand on the right */
@@ -29,13 +30,13 @@ enum op_kind {
  * OP(id, text, kind, types, flags). The types are libsinsp's
  * flt_is_comparable (filter_compare.cpp): strings take every operator but
  * the byte ones, numbers =, !=, ordering and the sets, booleans and IP
- * addresses =, != and the sets, buffers the byte operators.
+ * addresses and networks =, != and the sets, buffers the byte operators.
  */
 #define OP_LIST(OP)                                                                      \
 	OP(EXISTS, "exists", OK_UNARY, OT_ALL, 0)                                         \
-	OP(EQ, "=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)  \
-	OP(EQ2, "==", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS | OF_MODIFIER) \
-	OP(NE, "!=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF, OF_FIELD_RHS | OF_MODIFIER)  \
+	OP(EQ, "=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF | OT_NET, OF_FIELD_RHS | OF_MODIFIER)  \
+	OP(EQ2, "==", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF | OT_NET, OF_FIELD_RHS | OF_MODIFIER) \
+	OP(NE, "!=", OK_SCALAR, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_BUF | OT_NET, OF_FIELD_RHS | OF_MODIFIER)  \
 	OP(LT, "<", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS | OF_MODIFIER)                             \
 	OP(LE, "<=", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS | OF_MODIFIER)                            \
 	OP(GT, ">", OK_SCALAR, OT_STR | OT_NUM, OF_FIELD_RHS | OF_MODIFIER)                             \
@@ -49,8 +50,8 @@ enum op_kind {
 	OP(GLOB, "glob", OK_SCALAR, OT_STR, OF_FIELD_RHS | OF_MODIFIER)                             \
 	OP(IGLOB, "iglob", OK_SCALAR, OT_STR, OF_FIELD_RHS | OF_MODIFIER)                           \
 	OP(REGEX, "regex", OK_SCALAR, OT_STR, OF_REGEX | OF_MODIFIER)                                   \
-	OP(IN, "in", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP, OF_FIELD_RHS)            \
-	OP(INTERSECTS, "intersects", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP, OF_FIELD_RHS) \
+	OP(IN, "in", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_NET, OF_FIELD_RHS)            \
+	OP(INTERSECTS, "intersects", OK_LIST, OT_STR | OT_NUM | OT_BOOL | OT_IP | OT_NET, OF_FIELD_RHS) \
 	OP(PMATCH, "pmatch", OK_LIST, OT_STR, OF_FIELD_RHS)
 
 #define OP_ENUM(id, text, kind, types, flags) OP_##id,

@@ -222,6 +222,13 @@ struct cmp_prefix {
  * the field on the right), what the syscall fixes, its answer for the
  * current event, and, tagged by kind, how eval.c answers it inline.
  */
+/* an IP network constant (FF_NET fields) */
+struct ipnet {
+	int family; /* AF_INET, AF_INET6 */
+	unsigned bits; /* prefix length */
+	unsigned char addr[16];
+};
+
 struct cmp {
 	int slot;
 	int op; /* enum op_id */
@@ -236,6 +243,8 @@ struct cmp {
 	 * components of one with wildcards (* ? [), matched by fnmatch */
 	unsigned char *setwild;
 	int64_t *nset; /* numeric set */
+	struct ipnet *nets; /* an FF_NET field's constants: c->s's or c->set's, parsed */
+	size_t nnets;
 	size_t nsetv;
 	/* string sets: bit min(len, SET_LEN_BITS - 1) of every string's length,
 	 * and bit b of every first byte b; a value missing from either is not in
@@ -569,12 +578,16 @@ void xcall_fill(struct evctx *c, struct slot *s);
 /* parse_operand.c: a field reference's allocations (its call's too) */
 void parse_fref_free(struct fref *f);
 #define CHECK_T_IP 3 /* the check type of an IP address field: bit 1 << 3 is OT_IP */
+#define CHECK_T_NET 5 /* the check type of an IP network field (FF_NET): bit 1 << 5 is OT_NET */
 /* the type an operator is checked against (ops.h OT_*): the slot's, but an
  * IP address field apart from other strings, as libsinsp has it */
 int slot_check_type(const struct slot *sl);
 const char *slot_check_type_name(int t);
 /* an IP address constant as the field prints it (inet_ntop), or NULL */
 char *slot_ip_canonical(const char *v);
+/* a network constant, a.b.c.d/len or an IPv6 one (a bare address: all its
+ * bits); 0, or -EINVAL when v is none */
+int slot_ip_net(const char *v, struct ipnet *n);
 /* specialise.c: how eval.c answers a compiled comparison against constants
  * (its kind, table, per-syscall fold, field read in place). 0 or -ENOMEM. */
 int specialise_cmp(struct cmp *c, const struct slot *sl);

@@ -32,12 +32,14 @@ int slot_check_type(const struct slot *sl)
 {
 	if (sl->type == T_STR && sl->xform == XF_NONE && (fields_table[sl->field].flags & FF_IP))
 		return CHECK_T_IP;
+	if (sl->type == T_STR && sl->xform == XF_NONE && (fields_table[sl->field].flags & FF_NET))
+		return CHECK_T_NET;
 	return sl->type;
 }
 
 const char *slot_check_type_name(int t)
 {
-	return t == CHECK_T_IP ? "IP address" : fields_type_name(t);
+	return t == CHECK_T_IP ? "IP address" : t == CHECK_T_NET ? "IP network" : fields_type_name(t);
 }
 
 /* An IP address constant in the text the field prints (inet_ntop's), so
@@ -52,6 +54,31 @@ char *slot_ip_canonical(const char *v)
 	if (inet_pton(fam, v, a) != 1 || !inet_ntop(fam, a, out, sizeof(out)))
 		return NULL;
 	return strdup(out);
+}
+
+int slot_ip_net(const char *v, struct ipnet *n)
+{
+	char a[INET6_ADDRSTRLEN + 8], *slash, *end;
+	unsigned long bits;
+
+	if (strlen(v) >= sizeof(a))
+		return -EINVAL;
+	strcpy(a, v);
+	slash = strchr(a, '/');
+	if (slash)
+		*slash = 0;
+	n->family = strchr(a, ':') ? AF_INET6 : AF_INET;
+	memset(n->addr, 0, sizeof(n->addr));
+	if (inet_pton(n->family, a, n->addr) != 1)
+		return -EINVAL;
+	n->bits = n->family == AF_INET ? 32 : 128;
+	if (slash) {
+		bits = strtoul(slash + 1, &end, 10);
+		if (!slash[1] || *end || bits > n->bits)
+			return -EINVAL;
+		n->bits = (unsigned)bits;
+	}
+	return 0;
 }
 
 void slot_free(struct slot *s)
@@ -173,6 +200,7 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 			serr(err, 0, "field '%s' does not take an argument", f->name);
 			return -EINVAL;
 		}
+		k.any = !!(fields_table[id].flags & FA_BOTH); /* either end's value */
 		snprintf(text, sizeof(text), "%s", f->name);
 	}
 	k.text = text;
