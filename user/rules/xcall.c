@@ -182,11 +182,15 @@ int xcall_slot(struct engine *e, const struct xcall *x, struct cond_err *err)
 	size_t tlen = 0;
 	int rc = -ENOMEM, s;
 
+	if (x->nargs > COND_MAX_XARGS) { /* the parser stops there first */
+		xerr(err, "more than %d arguments in one transformer call", COND_MAX_XARGS);
+		return -EINVAL;
+	}
 	b.text = open_memstream(&text, &tlen);
 	if (!b.text)
 		goto nomem;
 	fprintf(b.text, "%s(", xforms_table[x->xf].name);
-	for (size_t i = 0; i < x->nargs && i < COND_MAX_XARGS; i++) {
+	for (size_t i = 0; i < x->nargs; i++) {
 		if (i)
 			fputs(", ", b.text);
 		rc = xarg_build(e, &x->args[i], 0, &b, &fa[i], err);
