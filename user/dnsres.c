@@ -11,6 +11,9 @@
 #include "dnsres.h"
 
 #define DNSRES_SETTLE_STEP_MS 5
+#define DNSRES_STR(x) #x
+#define DNSRES_XSTR(x) DNSRES_STR(x)
+#define DNSRES_NAMES_MAX_TEXT DNSRES_XSTR(DNSRES_NAMES_MAX)
 
 struct dnsres_set {
 	uint8_t n;
@@ -50,7 +53,7 @@ int dnsres_want(const char *name, const char **err)
 		return -1;
 	}
 	if (n >= DNSRES_NAMES_MAX) {
-		*err = "more than 64 distinct host names compared with fd.*ip.name";
+		*err = "more than " DNSRES_NAMES_MAX_TEXT " distinct host names compared with fd.*ip.name";
 		return -1;
 	}
 	strcpy(dnsres.names[n].name, name);

@@ -16,7 +16,8 @@
 
 #include <stdint.h>
 
-#define DNSRES_NAMES_MAX 64 /* distinct names across the loaded rules */
+#define DNSRES_NAMES_MAX 1024 /* distinct names across the loaded rules (Falco's sandbox
+				* rules name about 110 mining pools); ~560 bytes each, untouched until used */
 #define DNSRES_NAME_MAX 253 /* a DNS name's longest text form (RFC 1035) */
 #define DNSRES_ADDRS_MAX 16 /* addresses kept per name */
 #define DNSRES_REFRESH_S 10 /* Falco's base refresh period */

@@ -441,6 +441,20 @@ static int eval_any(struct evctx *ctx, const struct cmp *c, const struct slot *s
 
 	if (c->op == OP_EXISTS && !(fields_table[s->field].flags & FA_BOTH))
 		return n >= first;
+	if (c->op == OP_NE && (fields_table[s->field].flags & FA_BOTH)) {
+		/* either end is not it: neither end is (compare_ip, compare_port) */
+		int seen = 0;
+
+		for (int i = first; i <= n; i++) {
+			fields_extract(ctx, s->field, i, NULL, &v, buf, sizeof(buf));
+			if (!v.present)
+				continue;
+			if (!cmp_value(ctx, c, &v))
+				return 0;
+			seen = 1;
+		}
+		return seen;
+	}
 	for (int i = first; i <= n; i++) {
 		fields_extract(ctx, s->field, i, NULL, &v, buf, sizeof(buf));
 		if (cmp_value(ctx, c, &v))

@@ -102,6 +102,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_L4PROTO, "fd.l4proto", T_STR, 0, "tcp, udp, icmp, raw") \
 	FIELD(FD_LIP, "fd.lip", T_STR, FF_BUF | FF_IP, "Local IP address: this end's: the client's of a connect or send, the server's of a listen, bind or accepted socket") \
 	FIELD(FD_LPORT, "fd.lport", T_NUM, 0, "Local port (as fd.lip)") \
+	FIELD(FD_IP, "fd.ip", T_STR, FF_BUF | FF_IP | FA_BOTH, "Either IP address: a comparison holds when it holds for fd.cip or fd.sip (Falco's filter-only fd.ip)") \
 	FIELD(FD_PORT, "fd.port", T_NUM, FA_BOTH, "Either port: a comparison holds when it holds for fd.cport or fd.sport") \
 	FIELD(FD_NET, "fd.net", T_STR, FF_BUF | FF_NET | FA_BOTH, "Either address compared with networks (a.b.c.d/len): holds when it holds for fd.cip or fd.sip") \
 	FIELD(FD_CNET, "fd.cnet", T_STR, FF_BUF | FF_NET, "fd.cip compared with networks (a.b.c.d/len)") \

@@ -148,6 +148,8 @@ static int fd_alias(const struct event *ev, int f, int32_t idx)
 		return fd_accepted(ev) ? F_FD_SPORT : F_FD_CPORT;
 	case F_FD_PORT:
 		return idx == 0 ? F_FD_CPORT : F_FD_SPORT;
+	case F_FD_IP:
+		return idx == 0 ? F_FD_CIP : F_FD_SIP;
 	case F_FD_NET:
 		return idx == 0 ? F_FD_CIP : F_FD_SIP;
 	case F_FD_CNET:
