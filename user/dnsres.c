@@ -11,6 +11,7 @@
 #include "dnsres.h"
 
 #define DNSRES_SETTLE_STEP_MS 5
+#define DNSRES_STOP_WAIT_MS 200 /* how long a stop waits for a lookup in flight */
 #define DNSRES_STR(x) #x
 #define DNSRES_XSTR(x) DNSRES_STR(x)
 #define DNSRES_NAMES_MAX_TEXT DNSRES_XSTR(DNSRES_NAMES_MAX)
@@ -124,13 +125,22 @@ int dnsres_start(void)
 
 void dnsres_stop(void)
 {
+	struct timespec until;
+
 	if (!dnsres.running)
 		return;
 	pthread_mutex_lock(&dnsres.mu);
 	dnsres.stop = 1;
 	pthread_cond_signal(&dnsres.cv);
 	pthread_mutex_unlock(&dnsres.mu);
-	pthread_join(dnsres.thread, NULL); /* a getaddrinfo in flight finishes first */
+	/* a lookup in flight can take the resolver's whole timeout (resolv.conf):
+	 * give it a moment, then leave it to the process's exit */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += DNSRES_STOP_WAIT_MS * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	if (pthread_timedjoin_np(dnsres.thread, NULL, &until))
+		pthread_detach(dnsres.thread);
 	dnsres.running = 0;
 }
 
