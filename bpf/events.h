@@ -158,7 +158,8 @@ enum as_event_type {
 	X(IO_URING_SUBMIT_REQ, "io_uring_submit_req", AS_EV_URING) \
 	X(DUP, "dup", AS_EV_CONNECT)                \
 	X(DUP2, "dup2", AS_EV_CONNECT)              \
-	X(DUP3, "dup3", AS_EV_CONNECT)
+	X(DUP3, "dup3", AS_EV_CONNECT)              \
+	X(USERFAULTFD, "userfaultfd", AS_EV_SYS)
 
 #define AS_SC_ENUM_ROW(id, name, type) AS_SC_##id,
 enum as_syscall { AS_SYSCALL_LIST(AS_SC_ENUM_ROW) AS_SC_MAX };

@@ -4,7 +4,7 @@
  *
  * Falco's key names wherever Falco has the setting, so a Falco user's habits
  * carry over; agent-sentinel's own settings (ringbuf, proctable, drop_alerts)
- * next to them. Every key is one row of the table in config.c: its name, its
+ * next to them. Every key is one row of the table in config_keys.c: its name, its
  * type, its bounds and where it lives in struct config.
  *
  * Every problem is one line on the diag stream, naming the file, line,

@@ -39,3 +39,15 @@ void diag_info(const char *fmt, ...)
 	diag_line("", fmt, ap);
 	va_end(ap);
 }
+
+#define DIAG_AT_FMT "%s:%zu:%zu: "
+
+void diag_at(FILE *f, const char *file, size_t line, size_t col)
+{
+	fprintf(f, DIAG_AT_FMT, file, line, col);
+}
+
+int diag_fmt_at(char *buf, size_t cap, const char *file, size_t line, size_t col)
+{
+	return snprintf(buf, cap, DIAG_AT_FMT, file, line, col);
+}

@@ -21,11 +21,21 @@ struct pathres_ns {
 	int rootfd;
 };
 
+/* a process's own root, by pid, start time and mount namespace (a reused
+ * pid, or a process that changed namespace, is another key) */
+struct pathres_proc {
+	uint32_t pid; /* 0: free */
+	uint32_t mntns;
+	uint64_t start_ns;
+	int rootfd;
+};
+
 struct pathres {
 	uint32_t self_mntns; /* ours: its root is "/" */
 	int self_root;
-	unsigned next_ns; /* round-robin eviction */
+	unsigned next_ns, next_proc; /* round-robin eviction */
 	struct pathres_ns ns[PATHRES_NS_MAX];
+	struct pathres_proc procs[PATHRES_ROOTS_MAX];
 	char base[AS_PATH_MAX + 1];
 	char out[AS_SYS_SLOTS][PATHRES_OUT_MAX];
 };
@@ -55,6 +65,9 @@ void pathres_free(struct pathres *r)
 	for (unsigned i = 0; i < PATHRES_NS_MAX; i++)
 		if (r->ns[i].mntns)
 			close(r->ns[i].rootfd);
+	for (unsigned i = 0; i < PATHRES_ROOTS_MAX; i++)
+		if (r->procs[i].pid)
+			close(r->procs[i].rootfd);
 	if (r->self_root >= 0)
 		close(r->self_root);
 	free(r);
@@ -196,21 +209,66 @@ static int pathres_cache(struct pathres *r, uint32_t mntns, int fd)
 	return fd;
 }
 
-/* The root the process walked from: its own while it lives, else that of
- * its mount namespace (ours, or one an ancestor in it showed us). Sets
- * *owned when the caller closes it. */
-static int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntns, int *owned)
+static struct pathres_proc *pathres_proc_find(struct pathres *r, const struct as_hdr *h,
+					      uint32_t mntns)
 {
+	for (unsigned i = 0; i < PATHRES_ROOTS_MAX; i++) {
+		struct pathres_proc *p = &r->procs[i];
+
+		if (p->pid == h->pid && p->start_ns == h->start_ns && p->mntns == mntns)
+			return p;
+	}
+	return NULL;
+}
+
+static int pathres_proc_keep(struct pathres *r, const struct as_hdr *h, uint32_t mntns, int fd)
+{
+	struct pathres_proc *p = &r->procs[r->next_proc++ % PATHRES_ROOTS_MAX];
+
+	if (p->pid)
+		close(p->rootfd);
+	*p = (struct pathres_proc){ h->pid, mntns, h->start_ns, fd };
+	return fd;
+}
+
+/* A chroot moves the process's root, a pivot_root that of every process
+ * of its mount namespace: forget the roots kept. */
+static void pathres_root_moved(struct pathres *r, const struct event *ev)
+{
+	int every = ev->hdr->syscall == AS_SC_PIVOT_ROOT;
+	uint32_t mntns = ev->u.sys->mntns;
+
+	for (unsigned i = 0; i < PATHRES_ROOTS_MAX; i++) {
+		struct pathres_proc *p = &r->procs[i];
+
+		if (p->pid && (p->pid == ev->hdr->pid || (every && p->mntns == mntns))) {
+			close(p->rootfd);
+			p->pid = 0;
+		}
+	}
+	for (unsigned i = 0; every && i < PATHRES_NS_MAX; i++) {
+		if (r->ns[i].mntns == mntns) {
+			close(r->ns[i].rootfd);
+			r->ns[i].mntns = 0;
+		}
+	}
+}
+
+/* The root the process walked from: its own while it lives (kept open for
+ * the next of its records), else that of its mount namespace (ours, or one
+ * an ancestor in it showed us). */
+static int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntns)
+{
+	struct pathres_proc *p = pathres_proc_find(r, h, mntns);
 	char link[48];
 	int fd;
 
-	*owned = 0;
+	if (p)
+		return p->rootfd;
 	snprintf(link, sizeof(link), "/proc/%u/root", h->pid);
 	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		*owned = 1;
-		return fd;
-	}
+	if (fd >= 0)
+		return pathres_proc_keep(r, h, mntns, fd);
 	if (mntns == r->self_mntns)
 		return r->self_root;
 	for (unsigned i = 0; i < PATHRES_NS_MAX; i++)
@@ -281,10 +339,15 @@ int pathres_event(struct pathres *r, struct event *ev)
 {
 	const struct as_sys *s;
 	const char *p;
-	int rootfd = -1, owned = 0, changed = 0, tried = 0;
+	int rootfd = -1, changed = 0, tried = 0;
 	struct pathres_who who;
 
-	if (!r || (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING))
+	if (!r)
+		return 0;
+	if (ev->hdr->type == AS_EV_SYS && ev->res == 0 &&
+	    (ev->hdr->syscall == AS_SC_CHROOT || ev->hdr->syscall == AS_SC_PIVOT_ROOT))
+		pathres_root_moved(r, ev);
+	if (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING)
 		return 0;
 	s = ev->u.sys;
 	if (!s->mntns)
@@ -305,7 +368,7 @@ int pathres_event(struct pathres *r, struct event *ev)
 			continue;
 		if (!tried) {
 			tried = 1;
-			rootfd = pathres_root(r, ev->hdr, s->mntns, &owned);
+			rootfd = pathres_root(r, ev->hdr, s->mntns);
 			who.vpid = ev->hdr->vpid;
 			who.tid = ev->hdr->tid;
 			who.foreign = s->mntns != r->self_mntns;
@@ -325,7 +388,5 @@ int pathres_event(struct pathres *r, struct event *ev)
 		ep->flags |= EV_PATH_LINKED;
 		changed++;
 	}
-	if (owned)
-		close(rootfd);
 	return changed;
 }

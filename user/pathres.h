@@ -30,6 +30,10 @@
 #define PATHRES_LINKS_MAX 40
 /* Mount namespaces whose root is kept open for processes already gone */
 #define PATHRES_NS_MAX 32
+/* Processes whose root is kept open: a build's renames and unlinks come in
+ * runs from a few processes, and opening /proc/PID/root costs more than the
+ * walk itself */
+#define PATHRES_ROOTS_MAX 16
 
 struct pathres;
 
@@ -38,7 +42,8 @@ void pathres_free(struct pathres *r);
 
 /* Walk the event's path slots (generic and io_uring records) again with
  * their links followed; ev->path / ev->path2 point at the result when it
- * differs. Returns the number of slots changed. */
+ * differs. Returns the number of slots changed. A chroot or pivot_root
+ * drops the process's kept root. */
 int pathres_event(struct pathres *r, struct event *ev);
 
 /* The walk itself, in the tree rooted at rootfd (exposed for the unit

@@ -231,6 +231,10 @@ static const struct sc_info table[AS_SC_MAX] = {
  .args = { RES, A("level", ARG, 0, INT) } },
 	[AS_SC_IOPERM] = { .nr = NR_X86(173), .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("from", ARG, 0, HEX), A("num", ARG, 1, DEC), A("turn_on", ARG, 2, DEC) } },
+	/* Falco's userfaultfd event: res, flags (O_CLOEXEC, O_NONBLOCK, UFFD_USER_MODE_ONLY);
+	 * the flags print as a number here */
+	[AS_SC_USERFAULTFD] = { .nr = SYS_userfaultfd, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A("flags", ARG, 0, HEX) } },
 };
 
 const struct sc_info *sctable_get(unsigned sc)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 #include "yamlutil.h"
 
@@ -20,4 +21,49 @@ int yamlutil_bool(const char *s, int *out)
 		}
 	}
 	return -EINVAL;
+}
+
+const char *yamlutil_scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+int yamlutil_is_null(const yaml_node_t *n)
+{
+	const char *s;
+
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	s = (const char *)n->data.scalar.value;
+	return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+	       !strcmp(s, "NULL");
+}
+
+size_t yamlutil_len(const yaml_node_t *n)
+{
+	if (n->type == YAML_SEQUENCE_NODE)
+		return (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (n->type == YAML_MAPPING_NODE)
+		return (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	return 0;
+}
+
+yaml_node_t *yamlutil_item(yaml_document_t *doc, const yaml_node_t *seq, size_t i)
+{
+	if (seq->type != YAML_SEQUENCE_NODE || i >= yamlutil_len(seq))
+		return NULL;
+	return yaml_document_get_node(doc, seq->data.sequence.items.start[i]);
+}
+
+int yamlutil_pair(yaml_document_t *doc, const yaml_node_t *map, size_t i, yaml_node_t **key,
+		  yaml_node_t **val)
+{
+	const yaml_node_pair_t *p;
+
+	if (map->type != YAML_MAPPING_NODE || i >= yamlutil_len(map))
+		return 0;
+	p = &map->data.mapping.pairs.start[i];
+	*key = yaml_document_get_node(doc, p->key);
+	*val = yaml_document_get_node(doc, p->value);
+	return *key && *val;
 }

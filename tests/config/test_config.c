@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * config.c: defaults, the shipped file, every key with a wrong type (from a
+ * config*.c: defaults, the shipped file, every key with a wrong type (from a
  * table checked against config_keys(), so no key is forgotten), unknown keys,
  * broken YAML with its line and column, -o overrides, checks across keys and
  * the file-safety check.

@@ -39,7 +39,7 @@
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
  *            ptrace-traceme (PTRACE_TRACEME: the parent, python or a shell, becomes the tracer)
  *            ptrace-pid PID (PTRACE_ATTACH) | finit_module PATH | delete_module NAME
- *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | perf_event_open (own task
+ *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | userfaultfd FLAGS | perf_event_open (own task
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
  *            mount-tmpfs DIR | newmount-tmpfs DIR (fsopen ... move_mount) | umount2 DIR FLAGS
  *            chroot DIR | bpf-prog-load-fail
@@ -634,6 +634,8 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_iopl, atoi(argv[1]))));
 	if (!strcmp(op, "ioperm") && argc == 4)
 		return report(res(syscall(SYS_ioperm, num(argv[1]), num(argv[2]), atoi(argv[3]))));
+	if (!strcmp(op, "userfaultfd") && argc == 2)
+		return report(res(syscall(SYS_userfaultfd, (int)num(argv[1]))));
 	if (!strcmp(op, "perf_event_open") && argc == 1) {
 		struct perf_event_attr pa;
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* libFuzzer: any bytes as a condition (with a few lists and macros defined)
  * and as an exception value must compile or be rejected cleanly, every
- * diagnostic at FILE:LINE:COL. */
+ * diagnostic at FILE:LINE:COL. The corpus (corpus/cond) seeds the paths of
+ * transformers on both sides, join/concat/getopt calls, modifiers, field
+ * arguments and escapes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@ static const char prelude[] =
 	"- rule: r\n  desc: d\n  output: \"%proc.name %fd.name\"\n  priority: INFO\n"
 	"  exceptions:\n    - name: e\n      fields: [proc.name, fd.name]\n"
 	"      comps: [=, pmatch]\n      values:\n        - [toupper(proc.pname), [/a/*]]\n"
+	"        - ['concat(proc.pname, \"/x\")', [/b]]\n"
 	"        - - |-\n            ";
 static const char middle[] = "\n          - x\n  condition: |-\n    ";
 

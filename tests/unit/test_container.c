@@ -259,6 +259,13 @@ static void test_oci_spec(void **state)
 	assert_string_equal(m->pod_name, "web-0");
 	assert_int_equal(cmeta_finish(m), 0);
 	assert_string_equal(m->mounts, "/srv/data:/data::false:rprivate");
+	/* container.mount.dest[ARG]: by index, or by a glob on the source */
+	assert_string_equal(cmeta_mount_dest(m, "0"), "/data");
+	assert_string_equal(cmeta_mount_dest(m, "/srv/*"), "/data");
+	assert_string_equal(cmeta_mount_dest(m, "/srv/data"), "/data");
+	assert_null(cmeta_mount_dest(m, "1"));
+	assert_null(cmeta_mount_dest(m, "/proc*"));
+	assert_null(cmeta_mount_dest(m, ""));
 	cmeta_free(m);
 	m = cmeta_new(CGPATH_CONTAINERD);
 	assert_int_equal(src_oci_spec(m, unpriv, strlen(unpriv)), 0);

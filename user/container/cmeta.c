@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Container metadata: building it field by field, and what derives from it. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ void cmeta_free(struct cmeta *m)
 	free(m->image_digest);
 	free(m->mounts);
 	free(m->mounts_buf);
+	kv_free(m->mount_paths, m->nmounts);
 	kv_free(m->labels, m->nlabels);
 	free(m->labels_text);
 	free(m->pod_name);
@@ -117,6 +119,7 @@ int cmeta_mount(struct cmeta *m, const char *src, const char *dst, const char *m
 		const char *propagation)
 {
 	size_t old = m->mounts_buf ? strlen(m->mounts_buf) : 0, add;
+	struct cmeta_kv *kv;
 	char *b;
 
 	if (m->nmounts >= CMETA_MOUNTS_MAX)
@@ -127,6 +130,18 @@ int cmeta_mount(struct cmeta *m, const char *src, const char *dst, const char *m
 	if (!b)
 		return -ENOMEM;
 	m->mounts_buf = b;
+	b[old] = 0;
+	kv = realloc(m->mount_paths, (m->nmounts + 1) * sizeof(*kv));
+	if (!kv)
+		return -ENOMEM;
+	m->mount_paths = kv;
+	kv[m->nmounts].key = dup_cut(src ? src : "");
+	kv[m->nmounts].value = dup_cut(dst ? dst : "");
+	if (!kv[m->nmounts].key || !kv[m->nmounts].value) {
+		free(kv[m->nmounts].key);
+		free(kv[m->nmounts].value);
+		return -ENOMEM;
+	}
 	snprintf(b + old, add, "%s%.*s:%.*s:%.64s:%s:%.64s", old ? "," : "", CMETA_STR_MAX,
 		 src ? src : "", CMETA_STR_MAX, dst ? dst : "", mode ? mode : "",
 		 rw ? "true" : "false", propagation ? propagation : "");
@@ -200,6 +215,22 @@ const char *cmeta_label_get(const struct cmeta *m, int pod, const char *key)
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(kv[i].key, key))
 			return kv[i].value;
+	return NULL;
+}
+
+const char *cmeta_mount_dest(const struct cmeta *m, const char *arg)
+{
+	char *end;
+	unsigned long i;
+
+	if (!arg || !*arg)
+		return NULL;
+	i = strtoul(arg, &end, 10);
+	if (!*end && arg[0] >= '0' && arg[0] <= '9')
+		return i < m->nmounts ? m->mount_paths[i].value : NULL;
+	for (i = 0; i < m->nmounts; i++)
+		if (fnmatch(arg, m->mount_paths[i].key, 0) == 0)
+			return m->mount_paths[i].value;
 	return NULL;
 }
 

@@ -38,6 +38,7 @@ struct cmeta {
 	char *pod_labels_text;
 	char *mounts_buf; /* container.mounts while cmeta_mount builds it */
 	size_t nmounts; /* mounts in it, at most CMETA_MOUNTS_MAX */
+	struct cmeta_kv *mount_paths; /* each of those mounts: key its source, value its destination */
 };
 
 struct cmeta *cmeta_new(enum cgpath_type type);
@@ -61,6 +62,9 @@ int cmeta_finish(struct cmeta *m);
 int cmeta_is_runtime_label(const char *key);
 /* Value of a label, NULL when absent. */
 const char *cmeta_label_get(const struct cmeta *m, int pod, const char *key);
+/* Falco's container.mount.dest[ARG]: the destination of mount number ARG,
+ * or of the first whose source matches the glob ARG; NULL when none. */
+const char *cmeta_mount_dest(const struct cmeta *m, const char *arg);
 /* Split "repo[:tag][@digest]" into its parts (each NULL when absent; freed by the caller). */
 int cmeta_split_image(const char *image, char **repo, char **tag, char **digest);
 

@@ -44,6 +44,52 @@ static json_object *parse(const struct chttp_resp *r)
 	return o;
 }
 
+/* The one request of both APIs: GET /containers/<id><suffix> on socket.
+ * 0 and the JSON object in *o; -ENOENT for no such container; -EINVAL,
+ * -EIO with err saying why. */
+static int get_container(const char *socket, const char *id, const char *suffix,
+			 uint32_t timeout_ms, json_object **o, char *err, size_t cap)
+{
+	struct chttp_resp r;
+	char path[128];
+
+	*o = NULL;
+	if (strlen(id) != CGPATH_ID_LEN || strspn(id, SRC_ID_CHARS) != CGPATH_ID_LEN) {
+		snprintf(err, cap, "not a container id");
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/containers/%s%s", id, suffix);
+	if (chttp_get(socket, path, timeout_ms, &r)) {
+		snprintf(err, cap, "%s: %s", socket, r.err);
+		return -EIO;
+	}
+	if (r.status == 404) {
+		chttp_resp_free(&r);
+		return -ENOENT;
+	}
+	*o = r.status == 200 ? parse(&r) : NULL;
+	if (!*o)
+		snprintf(err, cap, "%s: HTTP %ld, %s", socket, r.status,
+			 r.status == 200 ? "not a JSON object" : "no container");
+	chttp_resp_free(&r);
+	return *o ? 0 : -EIO;
+}
+
+/* The string labels of a JSON object into m's labels (kind 0). */
+static int add_labels(struct cmeta *m, json_object *labels)
+{
+	int rc = 0;
+
+	if (!labels)
+		return 0;
+	json_object_object_foreach(labels, k, v)
+	{
+		if (json_object_is_type(v, json_type_string))
+			rc |= cmeta_label(m, 0, k, json_object_get_string(v));
+	}
+	return rc;
+}
+
 /* The digest of the image a container runs: the RepoDigests entry of its repository. */
 static void image_digest(struct cmeta *m, const char *socket, const char *image, uint32_t timeout_ms)
 {
@@ -79,34 +125,15 @@ static void image_digest(struct cmeta *m, const char *socket, const char *image,
 int src_docker(const char *socket, const char *id, enum cgpath_type type, uint32_t timeout_ms,
 	       struct cmeta **out, char *err, size_t cap)
 {
-	struct chttp_resp r;
-	char path[128];
 	json_object *o, *cfg, *labels, *hc, *mounts, *priv;
 	const char *name;
 	struct cmeta *m;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
-	if (strlen(id) != CGPATH_ID_LEN || strspn(id, SRC_ID_CHARS) != CGPATH_ID_LEN) {
-		snprintf(err, cap, "not a container id");
-		return -EINVAL;
-	}
-	snprintf(path, sizeof(path), "/containers/%s/json", id);
-	if (chttp_get(socket, path, timeout_ms, &r)) {
-		snprintf(err, cap, "%s: %s", socket, r.err);
-		return -EIO;
-	}
-	if (r.status == 404) {
-		chttp_resp_free(&r);
-		return -ENOENT;
-	}
-	o = r.status == 200 ? parse(&r) : NULL;
-	if (!o) {
-		snprintf(err, cap, "%s: HTTP %ld, %s", socket, r.status,
-			 r.status == 200 ? "not a JSON object" : "no container");
-		chttp_resp_free(&r);
-		return -EIO;
-	}
+	rc = get_container(socket, id, "/json", timeout_ms, &o, err, cap);
+	if (rc)
+		return rc;
 	m = cmeta_new(type);
 	if (!m) {
 		rc = -ENOMEM;
@@ -123,13 +150,7 @@ int src_docker(const char *socket, const char *id, enum cgpath_type type, uint32
 	rc |= cmeta_set(&m->image, jstr(cfg, "Image"));
 	if (priv)
 		m->privileged = json_object_get_boolean(priv);
-	if (labels) {
-		json_object_object_foreach(labels, k, v)
-		{
-			if (json_object_is_type(v, json_type_string))
-				rc |= cmeta_label(m, 0, k, json_object_get_string(v));
-		}
-	}
+	rc |= add_labels(m, labels);
 	mounts = jobj(o, "Mounts", json_type_array);
 	for (size_t i = 0; mounts && i < json_object_array_length(mounts); i++) {
 		json_object *e = json_object_array_get_idx(mounts, i), *rw;
@@ -153,7 +174,6 @@ int src_docker(const char *socket, const char *id, enum cgpath_type type, uint32
 	*out = m;
 out:
 	json_object_put(o);
-	chttp_resp_free(&r);
 	return rc;
 }
 
@@ -165,34 +185,15 @@ out:
 int src_crio(const char *socket, const char *id, uint32_t timeout_ms, struct cmeta **out,
 	     char *err, size_t cap)
 {
-	struct chttp_resp r;
-	char path[128];
 	json_object *o, *labels;
 	const char *ref, *at;
 	struct cmeta *m;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
-	if (strlen(id) != CGPATH_ID_LEN || strspn(id, SRC_ID_CHARS) != CGPATH_ID_LEN) {
-		snprintf(err, cap, "not a container id");
-		return -EINVAL;
-	}
-	snprintf(path, sizeof(path), "/containers/%s", id);
-	if (chttp_get(socket, path, timeout_ms, &r)) {
-		snprintf(err, cap, "%s: %s", socket, r.err);
-		return -EIO;
-	}
-	if (r.status == 404) {
-		chttp_resp_free(&r);
-		return -ENOENT;
-	}
-	o = r.status == 200 ? parse(&r) : NULL;
-	if (!o) {
-		snprintf(err, cap, "%s: HTTP %ld, %s", socket, r.status,
-			 r.status == 200 ? "not a JSON object" : "no container");
-		chttp_resp_free(&r);
-		return -EIO;
-	}
+	rc = get_container(socket, id, "", timeout_ms, &o, err, cap);
+	if (rc)
+		return rc;
 	m = cmeta_new(CGPATH_CRIO);
 	if (!m) {
 		rc = -ENOMEM;
@@ -206,13 +207,7 @@ int src_crio(const char *socket, const char *id, uint32_t timeout_ms, struct cme
 	if (at)
 		rc |= cmeta_set(&m->image_digest, at + 1);
 	labels = jobj(o, "labels", json_type_object);
-	if (labels) {
-		json_object_object_foreach(labels, k, v)
-		{
-			if (json_object_is_type(v, json_type_string))
-				rc |= cmeta_label(m, 0, k, json_object_get_string(v));
-		}
-	}
+	rc |= add_labels(m, labels);
 	if (!rc)
 		rc = cmeta_finish(m);
 	if (rc) {
@@ -224,6 +219,5 @@ int src_crio(const char *socket, const char *id, uint32_t timeout_ms, struct cme
 	*out = m;
 out:
 	json_object_put(o);
-	chttp_resp_free(&r);
 	return rc;
 }

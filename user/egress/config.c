@@ -10,6 +10,8 @@
 
 #include "config.h"
 #include "elog.h"
+#include "diag.h"
+#include "yamlutil.h"
 
 enum egress_key_kind { EGRESS_KEY_LIST, EGRESS_KEY_UINT };
 
@@ -36,20 +38,18 @@ struct egress_cfgctx {
 __attribute__((format(printf, 3, 4))) static void
 egress_config_err(struct egress_cfgctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[1024]; /* elog cuts a line at 1024 bytes */
 	va_list ap;
+	int o;
 
 	c->errors++;
+	o = diag_fmt_at(msg, sizeof(msg), c->path, yamlutil_line(n), yamlutil_col(n));
+	if (o < 0 || (size_t)o >= sizeof(msg))
+		o = 0;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(msg + o, sizeof(msg) - (size_t)o, fmt, ap);
 	va_end(ap);
-	elog("%s:%zu:%zu: %s", c->path, n ? n->start_mark.line + 1 : 1,
-	     n ? n->start_mark.column + 1 : 1, msg);
-}
-
-static const char *egress_scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+	elog("%s", msg);
 }
 
 static void egress_config_list(struct egress_cfgctx *c, const yaml_node_t *v)
@@ -60,10 +60,9 @@ static void egress_config_list(struct egress_cfgctx *c, const yaml_node_t *v)
 		egress_config_err(c, v, "allow: expected a list of HOST[:PORT] entries");
 		return;
 	}
-	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-	     it++) {
-		yaml_node_t *item = yaml_document_get_node(c->doc, *it);
-		const char *s = egress_scalar(item);
+	for (size_t i = 0; i < yamlutil_len(v); i++) {
+		yaml_node_t *item = yamlutil_item(c->doc, v, i);
+		const char *s = yamlutil_scalar(item);
 
 		if (!s)
 			egress_config_err(c, item, "allow: an entry must be a string");
@@ -75,7 +74,7 @@ static void egress_config_list(struct egress_cfgctx *c, const yaml_node_t *v)
 static void egress_config_uint(struct egress_cfgctx *c, const struct egress_key *k,
 			       const yaml_node_t *v)
 {
-	const char *s = egress_scalar(v);
+	const char *s = yamlutil_scalar(v);
 	unsigned long n;
 	char *end;
 
@@ -97,12 +96,13 @@ static void egress_config_root(struct egress_cfgctx *c, const yaml_node_t *root)
 		egress_config_err(c, root, "expected a mapping of configuration keys");
 		return;
 	}
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
-	     p++) {
-		yaml_node_t *key = yaml_document_get_node(c->doc, p->key);
-		yaml_node_t *val = yaml_document_get_node(c->doc, p->value);
-		const char *name = egress_scalar(key);
+	for (size_t i = 0; i < yamlutil_len(root); i++) {
+		yaml_node_t *key = NULL, *val = NULL;
+		const char *name;
 		const struct egress_key *k = NULL;
+
+		yamlutil_pair(c->doc, root, i, &key, &val);
+		name = yamlutil_scalar(key);
 
 		for (size_t i = 0; name && i < sizeof(egress_keys) / sizeof(egress_keys[0]); i++)
 			if (strcmp(name, egress_keys[i].name) == 0)
@@ -135,8 +135,11 @@ static int egress_config_file(struct egress_cfgctx *c)
 	yaml_parser_set_input_file(&parser, f);
 	ok = yaml_parser_load(&parser, &doc);
 	if (!ok) {
-		elog("%s:%zu:%zu: %s", c->path, parser.problem_mark.line + 1,
-		     parser.problem_mark.column + 1, parser.problem ? parser.problem : "bad YAML");
+		char where[1024];
+
+		diag_fmt_at(where, sizeof(where), c->path, parser.problem_mark.line + 1,
+			    parser.problem_mark.column + 1);
+		elog("%s%s", where, parser.problem ? parser.problem : "bad YAML");
 		c->errors++;
 	} else {
 		c->doc = &doc;

@@ -86,6 +86,7 @@ void compile_free_cmp(struct cmp *c)
 	free(c->setlen);
 	free(c->setwild);
 	free(c->nset);
+	free(c->nets);
 	free(c->skip);
 	if (c->kind == CK_COMM)
 		free(c->as.comm.keys);
@@ -193,6 +194,11 @@ static int compile_rhs_field(struct engine *e, const struct ast *a, struct cmp *
 		return c->rslot;
 	}
 	r = &e->slots[c->rslot];
+	if (r->list) {
+		cerr(err, a, 0, "the list '%s' on the right of an operator is not supported by agent-sentinel",
+		     r->text);
+		return -EINVAL;
+	}
 	if (r->type != sl->type || r->any) {
 		cerr(err, a, 0, r->xform == XF_NONE ? "val(%s) is a %s, '%s' is a %s" :
 						       "%s is a %s, '%s' is a %s",
@@ -305,6 +311,20 @@ static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot 
 			return -EINVAL;
 		}
 		c->len = strlen(c->s);
+	} else if (slot_check_type(sl) == CHECK_T_NET) {
+		c->nets = calloc(1, sizeof(*c->nets));
+		if (!c->nets)
+			return -ENOMEM;
+		c->nnets = 1;
+		if (slot_ip_net(v, c->nets)) {
+			cerr(err, a, 0, "'%s' is not an IP network (a.b.c.d/len), as field '%s' needs",
+			     v, sl->text);
+			return -EINVAL;
+		}
+		c->s = strdup(v);
+		if (!c->s)
+			return -ENOMEM;
+		c->len = strlen(v);
 	} else {
 		c->s = strdup(v);
 		if (!c->s)
@@ -365,6 +385,19 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 		c->setlen[i] = strlen(c->set[i]);
 		set_filter_add(c, c->set[i], c->setlen[i]);
 	}
+	if (slot_check_type(sl) == CHECK_T_NET) {
+		c->nets = calloc(n ? n : 1, sizeof(*c->nets));
+		if (!c->nets)
+			return -ENOMEM;
+		c->nnets = n;
+		for (size_t i = 0; i < n; i++)
+			if (slot_ip_net(c->set[i], &c->nets[i])) {
+				cerr(err, a, 0,
+				     "'%s' is not an IP network (a.b.c.d/len), as field '%s' needs",
+				     c->set[i], sl->text);
+				return -EINVAL;
+			}
+	}
 	return 0;
 }
 
@@ -402,6 +435,12 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 		return c.slot;
 	}
 	sl = &e->slots[c.slot];
+	if (sl->list && (a->has_rfield || !(a->op == OP_IN || a->op == OP_INTERSECTS ||
+					    a->op == OP_EXISTS))) {
+		cerr(err, a, 0, "'%s' is a list: it takes in, intersects or exists, not '%s'%s",
+		     sl->text, ops_table[a->op].text, a->has_rfield ? " with a field" : "");
+		return -EINVAL;
+	}
 	if (!(ops_table[a->op].types & (1u << slot_check_type(sl)))) {
 		cerr(err, a, 0, "operator '%s' cannot be used on field '%s' (%s)",
 		     ops_table[a->op].text, sl->text, slot_check_type_name(slot_check_type(sl)));

@@ -319,11 +319,8 @@ void engine_free(struct engine *e)
 	free(e->rules);
 	for (size_t i = 0; i < AS_SC_MAX; i++)
 		free(e->index[i]);
-	for (size_t i = 0; i < e->nslots; i++) {
-		free(e->slots[i].arg);
-		free(e->slots[i].text);
-		free(e->slots[i].buf);
-	}
+	for (size_t i = 0; i < e->nslots; i++)
+		slot_free(&e->slots[i]);
 	free(e->slots);
 	for (size_t i = 0; i < e->ncmps; i++)
 		compile_free_cmp(&e->cmps[i]);

@@ -48,6 +48,9 @@ struct engine_opts {
 /* Parse a priority name (case-insensitive, "info" accepted); -1 if unknown. */
 int engine_priority_parse(const char *name);
 const char *engine_priority_name(int prio);
+/* Every priority name, most severe first, in lower case and separated by
+ * ", " as the configuration's errors list them; buf as snprintf. */
+void engine_priority_list(char *buf, size_t cap);
 
 /*
  * Load every file (a directory loads its .yaml/.yml files in name order).

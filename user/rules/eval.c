@@ -9,6 +9,7 @@
  * out of that syscall's graph); field values are read in place or extracted
  * at most once per event into slots. Nothing is allocated here.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <string.h>
@@ -29,15 +30,16 @@ static int b64_val(unsigned char c)
 	return -1;
 }
 
-/* Standard base64 (RFC 4648, '=' padding) into buf; -1 when s is not base64
- * or does not fit. Allocation-free: it runs per event. */
+/* Standard base64 (RFC 4648) into buf, '=' padding optional as libsinsp's
+ * decoder has it (filter_transformer.ut.cpp decodes "YWFhLWJiYg"); -1 when s
+ * is not base64 or does not fit. Allocation-free: it runs per event. */
 static int b64_decode(const char *s, size_t n, char *buf, size_t cap, size_t *outlen)
 {
 	size_t o = 0;
 	uint32_t acc = 0;
 	int bits = 0, pad = 0;
 
-	if (n % 4)
+	if (n % 4 == 1 || (n % 4 && memchr(s, '=', n)))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		int v;
@@ -111,13 +113,17 @@ static const struct fval *slot_value(struct evctx *c, int i);
  * every comparison, is then a generation test and a return. */
 static __attribute__((noinline)) void slot_fill(struct evctx *c, struct slot *s)
 {
-	if (s->xform != XF_NONE) {
+	if (s->margs) {
+		xcall_fill(c, s);
+	} else if (s->xform != XF_NONE) {
 		const struct fval *p = slot_value(c, s->parent);
 
-		if (p->present)
-			xform_apply(s->xform, p, &s->v, s->buf, s->cap);
-		else
+		if (!p->present)
 			s->v = (struct fval){ .type = s->type };
+		else if (c->e->slots[s->parent].list) /* len() of a list: its count */
+			s->v = (struct fval){ .present = 1, .type = T_NUM, .n = p->n };
+		else
+			xform_apply(s->xform, p, &s->v, s->buf, s->cap);
 	} else {
 		fields_extract(c, s->field, s->any ? -1 : s->idx, s->arg, &s->v, s->buf, s->cap);
 	}
@@ -268,9 +274,16 @@ static const char *cstr(const struct fval *v, char *tmp, size_t cap)
 static __attribute__((noinline)) int cmp_str_slow(const struct cmp *c, const struct fval *v,
 						  const char *k, size_t kl)
 {
-	char tmp[FIELDS_BUF_MAX];
+	char tmp[FIELDS_BUF_MAX], pat[FIELDS_BUF_MAX];
 	int r;
 
+	if (k != c->s && (c->op == OP_GLOB || c->op == OP_IGLOB)) {
+		/* a pattern from a field on the right (libsinsp's flt_compare_string
+		 * globs against it): NUL-terminated for fnmatch */
+		struct fval kv = { .s = k, .len = kl };
+
+		k = cstr(&kv, pat, sizeof(pat));
+	}
 	switch (c->op) {
 	case OP_LT:
 	case OP_LE:
@@ -346,6 +359,31 @@ static int cmp_num(const struct cmp *c, int64_t a, int64_t b)
 	}
 }
 
+/* An FF_NET field's address against its networks: =, in, intersects hold
+ * when it is inside one, != when it is inside none. */
+static int cmp_net(const struct cmp *c, const struct fval *v)
+{
+	char a[INET6_ADDRSTRLEN];
+	unsigned char b[16];
+	int fam, in = 0;
+
+	if (v->type != T_STR || !v->s || v->len >= sizeof(a))
+		return 0;
+	fam = memchr(v->s, ':', v->len) ? AF_INET6 : AF_INET;
+	memcpy(a, v->s, v->len);
+	a[v->len] = 0;
+	if (inet_pton(fam, a, b) != 1)
+		return 0;
+	for (size_t i = 0; i < c->nnets && !in; i++) {
+		const struct ipnet *n = &c->nets[i];
+		unsigned full = n->bits / 8, rest = n->bits % 8;
+
+		in = n->family == fam && memcmp(b, n->addr, full) == 0 &&
+		     (!rest || ((b[full] ^ n->addr[full]) & (0xff00u >> rest) & 0xff) == 0);
+	}
+	return c->op == OP_NE ? !in : in;
+}
+
 /* in, intersects, pmatch against the one value of a field on the right */
 static int rhs_in(const struct cmp *c, const struct fval *v, const struct fval *r)
 {
@@ -376,6 +414,8 @@ static int cmp_value(struct evctx *ctx, const struct cmp *c, const struct fval *
 			return cmp_str(c, v, r->s, r->len);
 		return cmp_num(c, v->n, r->n);
 	}
+	if (c->nets)
+		return cmp_net(c, v);
 	if (v->type == T_STR)
 		return cmp_str(c, v, c->s, c->len);
 	return cmp_num(c, v->n, c->n);
@@ -386,17 +426,23 @@ int eval_cmp_const(const struct cmp *c, const struct fval *v)
 	return c->rslot < 0 && cmp_value(NULL, c, v);
 }
 
+/* what one value of an "any" field is built in: fd.net's address text
+ * (INET6_ADDRSTRLEN is 46); the others need none */
+#define EVAL_ANY_BUF 64
+
 /* A field with no index that means any: proc.aname / proc.apid any ancestor
- * from the parent up, proc.lineage.* any entry (fields_any_range) */
+ * from the parent up, proc.lineage.* any entry (fields_any_range), fd.net
+ * and fd.port either end (FA_BOTH: present only when that end is known) */
 static int eval_any(struct evctx *ctx, const struct cmp *c, const struct slot *s)
 {
 	int first, n = fields_any_range(ctx, s->field, &first);
+	char buf[EVAL_ANY_BUF];
 	struct fval v;
 
-	if (c->op == OP_EXISTS)
+	if (c->op == OP_EXISTS && !(fields_table[s->field].flags & FA_BOTH))
 		return n >= first;
 	for (int i = first; i <= n; i++) {
-		fields_extract(ctx, s->field, i, NULL, &v, NULL, 0);
+		fields_extract(ctx, s->field, i, NULL, &v, buf, sizeof(buf));
 		if (cmp_value(ctx, c, &v))
 			return 1;
 	}
@@ -410,9 +456,34 @@ static int cmp_const(const struct cmp *c, const struct fval *v)
 		return 0;
 	if (c->op == OP_EXISTS)
 		return 1;
+	if (c->nets)
+		return cmp_net(c, v);
 	if (v->type == T_STR)
 		return cmp_str(c, v, c->s, c->len);
 	return cmp_num(c, v->n, c->n);
+}
+
+/* A list value (getopt's): in, every element is in the set; intersects,
+ * some element is (libsinsp's list semantics); exists, it has a value. */
+static __attribute__((noinline)) int eval_list(const struct cmp *c, const struct fval *v)
+{
+	const char *p = v->s;
+
+	if (!v->present)
+		return 0;
+	if (c->op == OP_EXISTS)
+		return 1;
+	for (int64_t i = 0; i < v->n; i++) {
+		size_t n = strlen(p);
+		int in = in_sorted(c, p, n);
+
+		if (c->op == OP_INTERSECTS && in)
+			return 1;
+		if (c->op == OP_IN && !in)
+			return 0;
+		p += n + 1;
+	}
+	return c->op == OP_IN;
 }
 
 static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
@@ -426,6 +497,8 @@ static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
 	s = &ctx->e->slots[c->slot];
 	if (s->any)
 		return eval_any(ctx, c, s);
+	if (s->list)
+		return eval_list(c, slot_value(ctx, c->slot));
 	return cmp_value(ctx, c, slot_value(ctx, c->slot));
 }
 

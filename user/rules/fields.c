@@ -231,6 +231,10 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 			set_bool(v, !!(engine_open_class(ev) &
 				       (f == F_EVT_IS_OPEN_READ ? AS_OPEN_READ : AS_OPEN_WRITE)));
 		break;
+	case F_EVT_IS_OPEN_EXEC:
+		if (h->type == AS_EV_OPEN)
+			set_bool(v, is_open_exec(ev));
+		break;
 	case F_EVT_ARG:
 		fields_get_arg(c, arg, v, buf, cap);
 		break;
@@ -336,6 +340,7 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_CONTAINER_IMAGE_DIGEST:
 	case F_CONTAINER_PRIVILEGED:
 	case F_CONTAINER_MOUNTS:
+	case F_CONTAINER_MOUNT_DEST:
 	case F_CONTAINER_LABELS:
 	case F_CONTAINER_LABEL:
 	case F_K8S_POD_NAME:
@@ -422,6 +427,9 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_PROC_PCMDLINE:
 		fields_get_parent(c, f, v, buf, cap);
 		break;
+	case F_PROC_AEXE:
+		fields_get_aexe(c, idx, v, buf, cap);
+		break;
 	case F_PROC_DURATION:
 		if (h->start_ns) {
 			uint64_t start = (h->flags & AS_HF_WALL_START) ? h->start_ns :
@@ -462,7 +470,7 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 		fields_get_lineage(c, f, idx, v, buf, cap);
 		break;
 	default:
-		fields_get_fd(c, f, v, buf, cap);
+		fields_get_fd(c, fd_alias(ev, f, idx), v, buf, cap);
 		break;
 	}
 }

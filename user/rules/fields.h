@@ -17,6 +17,11 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 #define FF_BUF 16u /* value is built into the slot's buffer */
 #define FF_IP 32u /* an IP address (a string to us, Falco's PT_IPADDR): =, !=, in, intersects */
 #define FF_HOST 64u /* the host name an address resolved to: compared names are resolved (dnsres.h) */
+#define FF_NET 128u /* an address compared with networks (Falco's PT_IPNET): =, !=, in, intersects
+		    * hold when it is inside a.b.c.d/len (a bare address: that one only) */
+#define FA_BOTH 256u /* the client's value ([0]) and the server's ([1]): a comparison holds
+		      * when it holds for either, as libsinsp's fd.net and fd.port; outputs print
+		      * the server's */
 
 /* FIELD(id, name, type, flags, doc) */
 #define FIELD_LIST(FIELD)                                                                        \
@@ -31,6 +36,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(EVT_FAILED, "evt.failed", T_BOOL, 0, "true when the syscall returned an error") \
 	FIELD(EVT_IS_OPEN_READ, "evt.is_open_read", T_BOOL, 0, "Open event with O_RDONLY or O_RDWR") \
 	FIELD(EVT_IS_OPEN_WRITE, "evt.is_open_write", T_BOOL, 0, "Open event with O_WRONLY or O_RDWR") \
+	FIELD(EVT_IS_OPEN_EXEC, "evt.is_open_exec", T_BOOL, 0, "Open event that creates a file (O_CREAT, O_TMPFILE, creat) with an execute bit in its mode") \
 	FIELD(EVT_ARG, "evt.arg", T_STR, FA_ARG | FF_BUF, "Event argument by name: evt.arg.name/path/filename/exe/args/flags/mode/fd/dirfd/dev/ino/res/status/uid/gid/tuple/addr") \
 	FIELD(PROC_NAME, "proc.name", T_STR, 0, "Process name (comm, up to 15 chars)") \
 	FIELD(PROC_PID, "proc.pid", T_NUM, 0, "Process id (tgid)") \
@@ -44,6 +50,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_CWD, "proc.cwd", T_STR, 0, "Current working directory (the exec's, then kept across chdir/fchdir)") \
 	FIELD(PROC_ANAME, "proc.aname", T_STR, FA_IDX | FA_ANY, "Ancestor name: [0] the process, [1] parent, [2] grandparent...; no index: any ancestor") \
 	FIELD(PROC_APID, "proc.apid", T_NUM, FA_IDX | FA_ANY, "Ancestor pid: [0] the process, [1] parent...; no index: any ancestor") \
+	FIELD(PROC_AEXE, "proc.aexe", T_STR, FA_IDX | FA_ANY, "Ancestor argv[0]: [0] the process (proc.exe), [1] parent (proc.pexe)...; no index: any ancestor") \
 	FIELD(PROC_SID, "proc.sid", T_NUM, 0, "Session id") \
 	FIELD(PROC_VPID, "proc.vpid", T_NUM, 0, "Process id in its own pid namespace") \
 	FIELD(PROC_TTY, "proc.tty", T_NUM, 0, "Controlling terminal (major << 20 | minor), 0 if none") \
@@ -60,6 +67,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(CONTAINER_IMAGE_DIGEST, "container.image.digest", T_STR, 0, "Digest of the image (sha256:...), from the runtime's image store") \
 	FIELD(CONTAINER_PRIVILEGED, "container.privileged", T_BOOL, 0, "true for a privileged container (containerd: CAP_SYS_ADMIN and no masked paths)") \
 	FIELD(CONTAINER_MOUNTS, "container.mounts", T_STR, 0, "Bind mounts, comma separated, each source:dest:mode:rdwr:propagation") \
+	FIELD(CONTAINER_MOUNT_DEST, "container.mount.dest", T_STR, FA_ARG, "Destination of a mount: container.mount.dest[N] the Nth (from 0), container.mount.dest[GLOB] the first whose source matches") \
 	FIELD(CONTAINER_LABELS, "container.labels", T_STR, 0, "Container labels as 'key:value, key:value', sorted") \
 	FIELD(CONTAINER_LABEL, "container.label", T_STR, FA_ARG, "One container label: container.label[KEY] or container.label.KEY") \
 	FIELD(K8S_POD_NAME, "k8s.pod.name", T_STR, 0, "Kubernetes pod name (the io.kubernetes.pod.name label or the CRI's annotation)") \
@@ -92,6 +100,14 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_CIP_NAME, "fd.cip.name", T_STR, FF_HOST, "Host name the client IP address resolved to (as fd.sip.name)") \
 	FIELD(FD_RIP_NAME, "fd.rip.name", T_STR, FF_HOST, "Host name the remote IP address resolved to (as fd.sip.name)") \
 	FIELD(FD_L4PROTO, "fd.l4proto", T_STR, 0, "tcp, udp, icmp, raw") \
+	FIELD(FD_LIP, "fd.lip", T_STR, FF_BUF | FF_IP, "Local IP address: this end's: the client's of a connect or send, the server's of a listen, bind or accepted socket") \
+	FIELD(FD_LPORT, "fd.lport", T_NUM, 0, "Local port (as fd.lip)") \
+	FIELD(FD_PORT, "fd.port", T_NUM, FA_BOTH, "Either port: a comparison holds when it holds for fd.cport or fd.sport") \
+	FIELD(FD_NET, "fd.net", T_STR, FF_BUF | FF_NET | FA_BOTH, "Either address compared with networks (a.b.c.d/len): holds when it holds for fd.cip or fd.sip") \
+	FIELD(FD_CNET, "fd.cnet", T_STR, FF_BUF | FF_NET, "fd.cip compared with networks (a.b.c.d/len)") \
+	FIELD(FD_SNET, "fd.snet", T_STR, FF_BUF | FF_NET, "fd.sip compared with networks (a.b.c.d/len)") \
+	FIELD(FD_RNET, "fd.rnet", T_STR, FF_BUF | FF_NET, "fd.rip compared with networks (a.b.c.d/len)") \
+	FIELD(FD_LNET, "fd.lnet", T_STR, FF_BUF | FF_NET, "fd.lip compared with networks (a.b.c.d/len)") \
 	FIELD(FD_SOCKFAMILY, "fd.sockfamily", T_STR, 0, "ip or unix") \
 	FIELD(AGENT_SESSION, "agent.session", T_STR, 0, "Not in Falco: the agent session id (AGENT_SESSION_ID) of the process") \
 	FIELD(FS_PATH_NAME, "fs.path.name", T_STR, FF_BUF, "Path a file change (mkdir, unlink, chmod, chown, truncate, xattr, times, mount, ...) acts on, absolute and normalised; fd paths resolved") \
@@ -131,7 +147,6 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_IS_REPARENTED, "proc.is_reparented", T_BOOL, 0, "Not in Falco: the current parent is not the process that created it (its creator exited, or CLONE_PARENT)") \
 	FIELD(AGENT_SANDBOXED, "agent.sandboxed", T_BOOL, 0, "Not in Falco, only for a process with an agent.session: seccomp is on for the thread and its cgroup is agent-sandbox/<agent.session> or below") \
 	FIELD(FD_NAME_CHANGED, "fd.name_changed", T_BOOL, 0, "Socket event: the call gave the socket its destination (connect, or a send with an address, as a UDP sendto does); false for every other event") \
-	FIELD(FD_LPORT, "fd.lport", T_NUM, 0, "Socket event: the local port (this end's: the client's for a connect, the server's for a listen, bind or accept)") \
 	FIELD(USER_LOGINNAME, "user.loginname", T_STR, 0, "Name of the audit login user (user.loginuid); none when unset") \
 	FIELD(PROC_SNAME, "proc.sname", T_STR, 0, "Name of the session leader (the process whose pid is proc.sid), as the process table knows it") \
 	FIELD(PROC_AEXEPATH, "proc.aexepath", T_STR, FA_IDX, "Executable path of ancestor [N] ([0] the process, [1] parent...), as the process table knows it")

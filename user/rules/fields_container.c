@@ -58,6 +58,9 @@ static void fields_get_container(struct evctx *c, int f, const char *arg, struct
 	case F_CONTAINER_MOUNTS:
 		set_cstr(v, m->mounts);
 		break;
+	case F_CONTAINER_MOUNT_DEST:
+		set_cstr(v, cmeta_mount_dest(m, arg));
+		break;
 	case F_CONTAINER_LABELS:
 		set_cstr(v, m->labels_text);
 		break;

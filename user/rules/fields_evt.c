@@ -2,9 +2,11 @@
 /* evt.arg.NAME and evt.arg[N]: the argument names each syscall's event
  * carries, and their values. Part of fields.c's translation unit (included
  * there, not compiled alone). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "fields_int.h"
 #include "trace.h"
 #include "names.h"
@@ -354,4 +356,13 @@ static void fields_get_arg(struct evctx *c, const char *arg, struct fval *v, cha
 	default:
 		break;
 	}
+}
+
+/* libsinsp's evt.is_open_exec: an open that may create the file (O_CREAT or
+ * O_TMPFILE; creat is recorded with O_CREAT) asking for an execute bit */
+static int is_open_exec(const struct event *ev)
+{
+	const struct as_open *o = ev->u.open;
+
+	return (o->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))) && (o->mode & (S_IXUSR | S_IXGRP | S_IXOTH));
 }

@@ -123,6 +123,44 @@ static void extract_fd_uring(const struct event *ev, int f, struct fval *v, char
 	fields_get_fd_open(ev, f, v, buf, cap);
 }
 
+/* fd.lip, fd.lport, fd.port, fd.net, fd.cnet ...: the address or port
+ * field each stands for on this event. The local end is the client of a
+ * connect or send, the server of an accepted socket (fd.rip's other end);
+ * idx picks fd.port's and fd.net's end (0 the client, else the server). */
+static int fd_accepted(const struct event *ev)
+{
+	const struct as_connect *k = ev->hdr->type == AS_EV_CONNECT ? ev->u.conn :
+				     ev->has_sockaddr		 ? &ev->sockaddr :
+								   NULL;
+	unsigned sc = ev->hdr->syscall;
+
+	/* listen and bind hold this end's address as the server's too */
+	return k && ((k->cflags & AS_CF_PEER) || sc == AS_SC_LISTEN || sc == AS_SC_BIND);
+}
+
+static int fd_alias(const struct event *ev, int f, int32_t idx)
+{
+	switch (f) {
+	case F_FD_LIP:
+	case F_FD_LNET:
+		return fd_accepted(ev) ? F_FD_SIP : F_FD_CIP;
+	case F_FD_LPORT:
+		return fd_accepted(ev) ? F_FD_SPORT : F_FD_CPORT;
+	case F_FD_PORT:
+		return idx == 0 ? F_FD_CPORT : F_FD_SPORT;
+	case F_FD_NET:
+		return idx == 0 ? F_FD_CIP : F_FD_SIP;
+	case F_FD_CNET:
+		return F_FD_CIP;
+	case F_FD_SNET:
+		return F_FD_SIP;
+	case F_FD_RNET:
+		return F_FD_RIP;
+	default:
+		return f;
+	}
+}
+
 static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t cap)
 {
 	const struct event *ev = c->ev;
@@ -234,18 +272,6 @@ static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, siz
 	case F_FD_SOCKFAMILY:
 		set_cstr(v, names_sockfamily(k->family));
 		break;
-	case F_FD_LPORT: {
-		/* listen and accept (and bind, its address given) hold this end
-		 * as the server's; every other act as the client's */
-		unsigned sc = ev->hdr->syscall;
-		int server = sc == AS_SC_LISTEN || sc == AS_SC_BIND || (k->cflags & AS_CF_PEER);
-
-		if (ip && server)
-			set_num(v, k->dport);
-		else if (ip && local)
-			set_num(v, k->sport);
-		break;
-	}
 	default:
 		break;
 	}

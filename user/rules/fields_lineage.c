@@ -42,6 +42,10 @@ int fields_any_range(struct evctx *c, int f, int *first)
 {
 	const struct as_lineage *l;
 
+	if (fields_table[f].flags & FA_BOTH) {
+		*first = 0; /* the client's, then the server's */
+		return 1;
+	}
 	if (f != F_PROC_LINEAGE_NAME && f != F_PROC_LINEAGE_PID && f != F_PROC_LINEAGE_EXEPATH) {
 		*first = 1; /* proc.aname, proc.apid: from the parent up */
 		return c->ev->hdr->n_anc < AS_MAX_ANCESTORS ? c->ev->hdr->n_anc : AS_MAX_ANCESTORS;

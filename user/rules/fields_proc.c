@@ -144,6 +144,52 @@ static void fields_get_parent(struct evctx *c, int f, struct fval *v, char *buf,
 	}
 }
 
+/* An ancestor's argv[0] from its table entry (pid 0: none) */
+static void set_exe_of(struct evctx *c, uint32_t pid, struct fval *v)
+{
+	const struct proc_entry *pe = c->pt && pid ? proctable_lookup(c->pt, pid) : NULL;
+
+	if (pe && pe->args && pe->args_len)
+		set_str(v, pe->args, strnlen(pe->args, pe->args_len));
+}
+
+/* proc.aexe[N]: [0] the process's argv[0] (proc.exe), [1] the parent's
+ * (proc.pexe), ...; with no index in an output, every ancestor's from the
+ * parent up, space separated, as proc.aname prints */
+static void fields_get_aexe(struct evctx *c, int32_t idx, struct fval *v, char *buf, size_t cap)
+{
+	const struct as_hdr *h = c->ev->hdr;
+	int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS;
+	const char *s;
+	uint32_t len;
+	size_t pos = 0;
+	struct fval a;
+
+	if (idx == 0) {
+		s = fields_proc_args(c, &len);
+		if (s && len)
+			set_str(v, s, strnlen(s, len));
+		return;
+	}
+	if (idx > 0) {
+		if (idx - 1 < n)
+			set_exe_of(c, h->anc[idx - 1].pid, v);
+		return;
+	}
+	buf[0] = 0;
+	for (int i = 0; i < n; i++) {
+		a = (struct fval){ .type = T_STR };
+		set_exe_of(c, h->anc[i].pid, &a);
+		if (!a.present)
+			continue;
+		if (pos + a.len + 2 > cap)
+			break;
+		pos += (size_t)snprintf(buf + pos, cap - pos, "%s%.*s", pos ? " " : "", (int)a.len, a.s);
+	}
+	if (pos)
+		set_str(v, buf, pos);
+}
+
 /* proc.is_exe_*: the exec's own flags, else what the table kept from it */
 static void fields_get_exe_kind(struct evctx *c, int f, struct fval *v)
 {

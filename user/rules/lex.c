@@ -58,23 +58,6 @@ int lex_ident(struct lex *l, struct tok *t)
 	return 1;
 }
 
-int lex_farg(struct lex *l, struct tok *t)
-{
-	size_t p = l->pos;
-
-	if (p >= l->len || l->s[p] != '[')
-		return 0;
-	p++;
-	while (p < l->len && l->s[p] != ']')
-		p++;
-	if (p >= l->len)
-		return -1;
-	t->off = l->pos + 1;
-	t->len = p - l->pos - 1;
-	l->pos = p + 1;
-	return 1;
-}
-
 int lex_bare(struct lex *l, struct tok *t)
 {
 	size_t p;

@@ -23,8 +23,6 @@ int lex_eof(struct lex *l);
 int lex_keyword(struct lex *l, const char *kw);
 /* Field or macro name: [A-Za-z_][A-Za-z0-9_]*(.[A-Za-z0-9_]+)* */
 int lex_ident(struct lex *l, struct tok *t);
-/* Field argument "[...]" right after a name; 1 found, 0 none, -1 unterminated. */
-int lex_farg(struct lex *l, struct tok *t);
 /* Bare value: [^ \b\t\n\r(),="']+ */
 int lex_bare(struct lex *l, struct tok *t);
 /* Quoted value, its escapes decoded into out (malloc), as libsinsp reads it.

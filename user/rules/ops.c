@@ -8,7 +8,7 @@
 const struct op_info ops_table[OP_MAX] = { OP_LIST(OP_ROW) };
 #undef OP_ROW
 
-#define XFORM_ROW(id, n, r) [XF_##id] = { .name = n, .result = r },
+#define XFORM_ROW(id, n, r, a) [XF_##id] = { .name = n, .result = r, .args = a },
 const struct xform_info xforms_table[XF_MAX] = { XFORM_LIST(XFORM_ROW) };
 #undef XFORM_ROW
 
@@ -19,6 +19,14 @@ const char *const mods_table[MOD_MAX] = { MOD_LIST(MOD_ROW) };
 static int is_word(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+static int joins_next(const char *s)
+{
+	size_t n = !strncmp(s, "and", 3) ? 3 : !strncmp(s, "or", 2) ? 2 : 0;
+
+	return n && (s[n] == ' ' || s[n] == '\t' || s[n] == '\n' || s[n] == '\r' ||
+		     s[n] == '\b' || s[n] == '(');
 }
 
 int ops_match(const char *s, size_t *len)
@@ -32,8 +40,12 @@ int ops_match(const char *s, size_t *len)
 
 		if (strncmp(s, t, n) != 0)
 			continue;
-		if (isalpha((unsigned char)t[0]) && is_word(s[n]))
-			continue; /* "inx" is not "in" */
+		/* "inx" is not "in"; but libsinsp reads "existsand x" as "exists
+		 * and x" (filter_parser.ut.cpp parse_operators): a unary operator
+		 * ends where "and" or "or" and a blank or '(' start */
+		if (isalpha((unsigned char)t[0]) && is_word(s[n]) &&
+		    !(ops_table[i].kind == OK_UNARY && joins_next(s + n)))
+			continue;
 		if (n > best_len) {
 			best = i;
 			best_len = n;

@@ -76,10 +76,8 @@ void parse_free(struct ast *a)
 		return;
 	parse_free(a->l);
 	parse_free(a->r);
-	free(a->lhs.name);
-	free(a->lhs.arg);
-	free(a->rhs.name);
-	free(a->rhs.arg);
+	parse_fref_free(&a->lhs);
+	parse_fref_free(&a->rhs);
 	for (size_t i = 0; i < a->nvals; i++)
 		free(a->vals[i]);
 	free(a->vals);

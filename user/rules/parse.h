@@ -30,9 +30,16 @@ void parse_near(const struct parser *p, char *buf, size_t cap);
 /* parse_operand.c; each 0 or -errno (the error set) */
 int parse_fref(struct parser *p, struct fref *f); /* field, [arg], transformer(field) */
 int parse_xform(struct parser *p); /* a transformer name and '(' (consumed), or -1 */
+/* parse_call.c: the arguments of call xf (its name and '(' read, at off)
+ * up to its ')'; *out is set even on error (parse_fref_free frees it) */
+int parse_call(struct parser *p, int xf, size_t off, struct xcall **out);
+void parse_xcall_free(struct xcall *x);
+struct xcall *parse_xcall_copy(const struct xcall *x);
 /* val(field) or a transformer on the right: 1 parsed, 0 none here, -EINVAL */
 int parse_rhs_field(struct parser *p, struct ast *a);
 int parse_value(struct parser *p, struct ast *a, int in_list);
+/* lex_quoted's -2 (a bad escape, why, at) as the parse error */
+void parse_quoted_err(struct parser *p, const char *why, size_t at);
 int parse_list(struct parser *p, struct ast *a);
 /* op oneof|anyof|allof (list) after a's operator: 1 with *out the
  * comparisons it stands for (a unchanged), 0 no modifier here, -errno */

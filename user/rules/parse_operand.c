@@ -64,6 +64,15 @@ static int add_list_item(struct parser *p, struct ast *a, const char *item)
 	return add_val(p, a, strdup(item), 0);
 }
 
+void parse_quoted_err(struct parser *p, const char *why, size_t at)
+{
+	if (!strncmp(why, "unsupported", 11))
+		parse_err(p, at, "unsupported escape sequence '\\%c' in a quoted string",
+			  p->l.s[at + 1]);
+	else
+		parse_err(p, at, "%s", why);
+}
+
 /* A value: quoted, or bare; a bare list name in a list expands to its items. */
 int parse_value(struct parser *p, struct ast *a, int in_list)
 {
@@ -79,11 +88,7 @@ int parse_value(struct parser *p, struct ast *a, int in_list)
 		return r;
 	}
 	if (r == -2) {
-		if (!strncmp(why, "unsupported", 11))
-			parse_err(p, at, "unsupported escape sequence '\\%c' in a quoted string",
-			     p->l.s[at + 1]);
-		else
-			parse_err(p, at, "%s", why);
+		parse_quoted_err(p, why, at);
 		return -EINVAL;
 	}
 	if (r < 0) {
@@ -156,41 +161,96 @@ int parse_list(struct parser *p, struct ast *a)
 	}
 }
 
-/* field, [arg], or transformer(field) */
+/* [arg] right after a field name, as libsinsp's parser reads it
+ * (filter_parser.ut.cpp parse_str): a quoted string, decoded, or a bare
+ * string of anything but blanks, brackets and quotes; then ']'. 1 read, 0
+ * none here, -EINVAL (the error set). */
+static int parse_farg(struct parser *p, struct fref *f)
+{
+	const char *s = p->l.s, *why = NULL;
+	size_t e, at = 0;
+	struct tok t;
+	int r;
+
+	if (p->l.pos >= p->l.len || s[p->l.pos] != '[')
+		return 0;
+	p->l.pos++;
+	if (p->l.pos < p->l.len && (s[p->l.pos] == '"' || s[p->l.pos] == '\'')) {
+		r = lex_quoted(&p->l, &t, &f->arg, &why, &at);
+		if (r == -2) {
+			parse_quoted_err(p, why, at);
+			return -EINVAL;
+		}
+		if (r <= 0) {
+			parse_err(p, p->l.pos, r == -ENOMEM ? "out of memory" :
+					       "unterminated quoted string");
+			return -EINVAL;
+		}
+	} else {
+		for (e = p->l.pos; e < p->l.len && s[e] && !strchr(" \b\t\n\r[]\"'", s[e]); e++)
+			;
+		if (e == p->l.pos) {
+			parse_err(p, p->l.pos,
+				  "expected a quoted or bare argument after '[' of field '%s'", f->name);
+			return -EINVAL;
+		}
+		f->arg = strndup(s + p->l.pos, e - p->l.pos);
+		if (!f->arg) {
+			parse_err(p, p->l.pos, "out of memory");
+			return -EINVAL;
+		}
+		p->l.pos = e;
+	}
+	f->has_arg = 1;
+	if (p->l.pos >= p->l.len || s[p->l.pos] != ']') {
+		parse_err(p, p->l.pos, "expected ']' after the argument of field '%s'", f->name);
+		return -EINVAL;
+	}
+	p->l.pos++;
+	return 1;
+}
+
+/* field, [arg], transformer(field), or a call: join(...), concat(...), getopt(...) */
 int parse_fref(struct parser *p, struct fref *f)
 {
-	struct tok t, ta;
+	struct tok t;
 	char buf[32];
 
 	lex_ws(&p->l);
 	f->off = p->l.pos;
 	for (;;) {
-		int x = parse_xform(p);
+		size_t at;
+		int x;
 
+		lex_ws(&p->l);
+		at = p->l.pos;
+		x = parse_xform(p);
 		if (x < 0)
 			break;
+		if (xforms_table[x].args == XA_MULTI) {
+			if (parse_call(p, x, at, &f->mx))
+				return -EINVAL;
+			break;
+		}
 		if (f->nxf >= COND_MAX_XFORMS) {
 			parse_err(p, p->l.pos, "more than %d nested transformers", COND_MAX_XFORMS);
 			return -EINVAL;
 		}
 		f->xf[f->nxf++] = x;
 	}
-	if (!lex_ident(&p->l, &t)) {
-		parse_near(p, buf, sizeof(buf));
-		parse_err(p, p->l.pos, "expected a field name, found %s", buf);
-		return -EINVAL;
-	}
-	f->name = parse_dup_tok(p, &t);
-	switch (lex_farg(&p->l, &ta)) {
-	case 1:
-		f->arg = strndup(p->l.s + ta.off, ta.len);
-		f->has_arg = 1;
-		break;
-	case -1:
-		parse_err(p, ta.off, "unterminated '[' after field '%s'", f->name);
-		return -EINVAL;
-	default:
-		break;
+	if (f->mx) {
+		f->name = strdup(xforms_table[f->mx->xf].name);
+	} else {
+		if (!lex_ident(&p->l, &t)) {
+			parse_near(p, buf, sizeof(buf));
+			parse_err(p, p->l.pos, "expected a field name, found %s", buf);
+			return -EINVAL;
+		}
+		f->name = parse_dup_tok(p, &t);
+		if (!f->name)
+			return -ENOMEM;
+		if (parse_farg(p, f) < 0)
+			return -EINVAL;
 	}
 	for (int i = 0; i < f->nxf; i++) {
 		if (!lex_char(&p->l, ')')) {
@@ -202,14 +262,27 @@ int parse_fref(struct parser *p, struct fref *f)
 	return f->name ? 0 : -ENOMEM;
 }
 
-/* A transformer name followed by '(' at pos (consumed); -1 when none. */
+void parse_fref_free(struct fref *f)
+{
+	free(f->name);
+	free(f->arg);
+	parse_xcall_free(f->mx);
+	f->name = f->arg = NULL;
+	f->mx = NULL;
+}
+
+/* A transformer name followed at once by '(' (consumed); -1 when none. As
+ * libsinsp's parser: "b64 (x)" is not a transformer. */
 int parse_xform(struct parser *p)
 {
 	for (int x = XF_NONE + 1; x < XF_MAX; x++) {
 		size_t save = p->l.pos;
 
-		if (lex_keyword(&p->l, xforms_table[x].name) && lex_char(&p->l, '('))
+		if (lex_keyword(&p->l, xforms_table[x].name) && p->l.pos < p->l.len &&
+		    p->l.s[p->l.pos] == '(') {
+			p->l.pos++;
 			return x;
+		}
 		p->l.pos = save;
 	}
 	return -1;
@@ -262,7 +335,8 @@ static int fref_copy(struct fref *d, const struct fref *s)
 	*d = *s;
 	d->name = strdup(s->name);
 	d->arg = s->arg ? strdup(s->arg) : NULL;
-	return d->name && (!s->arg || d->arg) ? 0 : -ENOMEM;
+	d->mx = s->mx ? parse_xcall_copy(s->mx) : NULL;
+	return d->name && (!s->arg || d->arg) && (!s->mx || d->mx) ? 0 : -ENOMEM;
 }
 
 /* a's comparison with its i-th value alone */

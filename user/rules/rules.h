@@ -18,6 +18,9 @@
 #define COND_MAX_MACRO_DEPTH 64 /* macros inside macros while compiling a rule */
 #define COND_MAX_LEN (256 * 1024) /* one condition after appends; Falco's biggest is ~4 KiB */
 #define COND_MAX_XFORMS 4 /* transformers nested around one field */
+/* arguments of one join/concat/getopt call, list items included; Falco sets
+ * none, the longest seen in its tests is 8 */
+#define COND_MAX_XARGS 64
 #define RULES_MAX_FILE (16 * 1024 * 1024) /* one rules file; falco_rules.yaml is ~64 KiB */
 #define RULES_MAX_ITEMS 100000 /* items across all files */
 #define ENGINE_MSG_MAX 512 /* one diagnostic sentence */
@@ -161,6 +164,11 @@ struct slot {
 	int xform; /* enum xform applied to parent slot, XF_NONE for a plain field */
 	int parent;
 	int type; /* result type */
+	/* a join/concat/getopt (xcall.c): its arguments, list items inline, and
+	 * where the list among them is (xcall.c says which argument is which) */
+	struct slot_arg *margs;
+	size_t nmargs;
+	int list; /* the value is a list (getopt): NUL-separated strings, v.n of them */
 	int any; /* proc.aname/proc.apid with no index: any ancestor */
 	int direct; /* a plain fields_direct_ok field: comparisons read it in place */
 	char *text; /* as written */
@@ -214,6 +222,13 @@ struct cmp_prefix {
  * the field on the right), what the syscall fixes, its answer for the
  * current event, and, tagged by kind, how eval.c answers it inline.
  */
+/* an IP network constant (FF_NET fields) */
+struct ipnet {
+	int family; /* AF_INET, AF_INET6 */
+	unsigned bits; /* prefix length */
+	unsigned char addr[16];
+};
+
 struct cmp {
 	int slot;
 	int op; /* enum op_id */
@@ -228,6 +243,8 @@ struct cmp {
 	 * components of one with wildcards (* ? [), matched by fnmatch */
 	unsigned char *setwild;
 	int64_t *nset; /* numeric set */
+	struct ipnet *nets; /* an FF_NET field's constants: c->s's or c->set's, parsed */
+	size_t nnets;
 	size_t nsetv;
 	/* string sets: bit min(len, SET_LEN_BITS - 1) of every string's length,
 	 * and bit b of every first byte b; a value missing from either is not in
@@ -446,16 +463,48 @@ struct engine {
 	} second;
 };
 
+/* One argument of a join/concat/getopt as its slot sees it: a field's slot,
+ * or a constant (slot -1). */
+struct slot_arg {
+	int slot;
+	char *s;
+	size_t len;
+	int in_list; /* an item of the call's list argument */
+};
+
 /* ---- AST ---- */
 enum ast_kind { A_AND, A_OR, A_NOT, A_CMP, A_MACRO, A_CONST };
 
+struct xcall;
+
 struct fref {
-	char *name;
+	char *name; /* the field; for a call (mx), the transformer's name */
 	char *arg; /* inside [...] or after evt.arg. */
 	int has_arg;
 	int xf[COND_MAX_XFORMS];
 	int nxf;
 	size_t off;
+	struct xcall *mx; /* innermost is a join/concat/getopt call, not a field */
+};
+
+/* An argument of a call as written: a field (with its transformers or a call
+ * of its own), a quoted string or number, or a parenthesised list of those. */
+enum xarg_kind { XA_FIELD, XA_CONST, XA_LIST };
+
+struct xarg {
+	int kind;
+	size_t off;
+	struct fref f; /* XA_FIELD */
+	char *s; /* XA_CONST */
+	struct xarg *items; /* XA_LIST */
+	size_t nitems;
+};
+
+struct xcall {
+	int xf; /* enum xform, an XA_MULTI one */
+	size_t off;
+	struct xarg *args;
+	size_t nargs;
 };
 
 struct ast {
@@ -516,13 +565,29 @@ int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size
 		 struct scset *evmask, int *evtype_named, struct cond_err *err);
 /* slot.c: the slot of f (shared when equal), or -errno with err */
 int slot_find(struct engine *e, const struct fref *f, struct cond_err *err);
+/* slot.c: the slot k describes, an existing equal one or a new one (k's
+ * margs then belong to it; else the caller frees them); or -ENOMEM */
+int slot_add(struct engine *e, const struct slot *k);
+void slot_free(struct slot *s);
+/* xcall.c: the slot of a join/concat/getopt call, its arguments checked as
+ * libsinsp checks them; or -errno with err */
+int xcall_slot(struct engine *e, const struct xcall *x, struct cond_err *err);
+struct evctx;
+/* xcall.c: a call slot's value for this event, into its buffer */
+void xcall_fill(struct evctx *c, struct slot *s);
+/* parse_operand.c: a field reference's allocations (its call's too) */
+void parse_fref_free(struct fref *f);
 #define CHECK_T_IP 3 /* the check type of an IP address field: bit 1 << 3 is OT_IP */
+#define CHECK_T_NET 5 /* the check type of an IP network field (FF_NET): bit 1 << 5 is OT_NET */
 /* the type an operator is checked against (ops.h OT_*): the slot's, but an
  * IP address field apart from other strings, as libsinsp has it */
 int slot_check_type(const struct slot *sl);
 const char *slot_check_type_name(int t);
 /* an IP address constant as the field prints it (inet_ntop), or NULL */
 char *slot_ip_canonical(const char *v);
+/* a network constant, a.b.c.d/len or an IPv6 one (a bare address: all its
+ * bits); 0, or -EINVAL when v is none */
+int slot_ip_net(const char *v, struct ipnet *n);
 /* specialise.c: how eval.c answers a compiled comparison against constants
  * (its kind, table, per-syscall fold, field read in place). 0 or -ENOMEM. */
 int specialise_cmp(struct cmp *c, const struct slot *sl);

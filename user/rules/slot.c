@@ -32,12 +32,14 @@ int slot_check_type(const struct slot *sl)
 {
 	if (sl->type == T_STR && sl->xform == XF_NONE && (fields_table[sl->field].flags & FF_IP))
 		return CHECK_T_IP;
+	if (sl->type == T_STR && sl->xform == XF_NONE && (fields_table[sl->field].flags & FF_NET))
+		return CHECK_T_NET;
 	return sl->type;
 }
 
 const char *slot_check_type_name(int t)
 {
-	return t == CHECK_T_IP ? "IP address" : fields_type_name(t);
+	return t == CHECK_T_IP ? "IP address" : t == CHECK_T_NET ? "IP network" : fields_type_name(t);
 }
 
 /* An IP address constant in the text the field prints (inet_ntop's), so
@@ -54,7 +56,44 @@ char *slot_ip_canonical(const char *v)
 	return strdup(out);
 }
 
-static int find_or_add_slot(struct engine *e, const struct slot *k)
+int slot_ip_net(const char *v, struct ipnet *n)
+{
+	char a[INET6_ADDRSTRLEN + 8], *slash, *end;
+	unsigned long bits;
+
+	if (strlen(v) >= sizeof(a))
+		return -EINVAL;
+	strcpy(a, v);
+	slash = strchr(a, '/');
+	if (slash)
+		*slash = 0;
+	n->family = strchr(a, ':') ? AF_INET6 : AF_INET;
+	memset(n->addr, 0, sizeof(n->addr));
+	if (inet_pton(n->family, a, n->addr) != 1)
+		return -EINVAL;
+	n->bits = n->family == AF_INET ? 32 : 128;
+	if (slash) {
+		bits = strtoul(slash + 1, &end, 10);
+		if (!slash[1] || *end || bits > n->bits)
+			return -EINVAL;
+		n->bits = (unsigned)bits;
+	}
+	return 0;
+}
+
+void slot_free(struct slot *s)
+{
+	free(s->arg);
+	free(s->text);
+	free(s->buf);
+	for (size_t i = 0; i < s->nmargs; i++)
+		free(s->margs[i].s);
+	free(s->margs);
+}
+
+/* a call's slot (margs) is equal to another by its text, which spells every
+ * argument out */
+int slot_add(struct engine *e, const struct slot *k)
 {
 	struct slot *s;
 
@@ -62,7 +101,8 @@ static int find_or_add_slot(struct engine *e, const struct slot *k)
 		s = &e->slots[i];
 		if (s->field == k->field && s->idx == k->idx && s->xform == k->xform &&
 		    s->parent == k->parent &&
-		    ((!s->arg && !k->arg) || (s->arg && k->arg && !strcmp(s->arg, k->arg))))
+		    ((!s->arg && !k->arg) || (s->arg && k->arg && !strcmp(s->arg, k->arg))) &&
+		    (!k->margs || !strcmp(s->text, k->text)))
 			return (int)i;
 	}
 	if (e->nslots == e->capslots) {
@@ -76,7 +116,8 @@ static int find_or_add_slot(struct engine *e, const struct slot *k)
 	}
 	s = &e->slots[e->nslots];
 	*s = *k;
-	s->direct = k->xform == XF_NONE && !k->any && !k->arg && fields_direct_ok(k->field);
+	s->direct = k->xform == XF_NONE && !k->any && !k->arg && !k->margs &&
+		    fields_direct_ok(k->field);
 	s->arg = k->arg ? strdup(k->arg) : NULL;
 	s->text = strdup(k->text);
 	s->cap = FIELDS_BUF_MAX;
@@ -86,6 +127,7 @@ static int find_or_add_slot(struct engine *e, const struct slot *k)
 		free(s->arg);
 		free(s->text);
 		free(s->buf);
+		s->margs = NULL; /* still the caller's */
 		return -ENOMEM;
 	}
 	return (int)e->nslots++;
@@ -98,6 +140,13 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 	int id = fields_lookup(f->name), s;
 	const char *arg = f->has_arg ? f->arg : NULL;
 
+	if (f->mx) {
+		s = xcall_slot(e, f->mx, err);
+		if (s < 0)
+			return s;
+		id = 0;
+		goto xforms;
+	}
 	if (id < 0 && !f->has_arg)
 		id = fields_lookup_dotted(f->name, &arg); /* evt.arg.NAME, container.label.KEY */
 	if (id < 0) {
@@ -151,17 +200,24 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 			serr(err, 0, "field '%s' does not take an argument", f->name);
 			return -EINVAL;
 		}
+		k.any = !!(fields_table[id].flags & FA_BOTH); /* either end's value */
 		snprintf(text, sizeof(text), "%s", f->name);
 	}
 	k.text = text;
-	s = find_or_add_slot(e, &k);
+	s = slot_add(e, &k);
 	if (s < 0)
 		goto nomem;
+xforms:
 	for (int i = f->nxf; i-- > 0;) {
-		struct slot x = { .field = id, .idx = k.idx, .xform = f->xf[i], .parent = s,
-				  .any = 0 };
+		struct slot x = { .field = id, .idx = e->slots[s].idx, .xform = f->xf[i],
+				  .parent = s, .any = 0 };
 		char t2[600];
 
+		if (e->slots[s].list && f->xf[i] != XF_LEN) {
+			serr(err, 0, "transformer %s() of the list '%s' is not supported by agent-sentinel (len() is)",
+			     xforms_table[f->xf[i]].name, e->slots[s].text);
+			return -EINVAL;
+		}
 		if (slot_check_type(&e->slots[s]) != T_STR) {
 			serr(err, 0, "transformer %s() needs a string, '%s' is a%s %s",
 			     xforms_table[f->xf[i]].name, e->slots[s].text,
@@ -175,9 +231,9 @@ int slot_find(struct engine *e, const struct fref *f, struct cond_err *err)
 			return -EINVAL;
 		}
 		x.type = xforms_table[f->xf[i]].result;
-		snprintf(t2, sizeof(t2), "%s(%s)", xforms_table[f->xf[i]].name, e->slots[s].text);
+		snprintf(t2, sizeof(t2), "%s(%.580s)", xforms_table[f->xf[i]].name, e->slots[s].text);
 		x.text = t2;
-		s = find_or_add_slot(e, &x);
+		s = slot_add(e, &x);
 		if (s < 0)
 			goto nomem;
 	}

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "rules.h"
+#include "diag.h"
 
 void engine_diag(struct diag *d, const struct srcpos *p, int is_err, const char *kind,
 		 const char *name, const char *fmt, ...)
@@ -15,8 +16,8 @@ void engine_diag(struct diag *d, const struct srcpos *p, int is_err, const char 
 		d->warnings++;
 	if (!d->f)
 		return;
-	fprintf(d->f, "%s:%u:%u: %s: ", p && p->file ? p->file : "<rules>", p ? p->line : 0,
-		p ? p->col : 0, is_err ? "error" : "warning");
+	diag_at(d->f, p && p->file ? p->file : "<rules>", p ? p->line : 0, p ? p->col : 0);
+	fprintf(d->f, "%s: ", is_err ? "error" : "warning");
 	if (kind)
 		fprintf(d->f, "%s '%s': ", kind, name ? name : "");
 	va_start(ap, fmt);

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <yaml.h>
 #include "rules.h"
+#include "yamlutil.h"
 
 #define YAMLLOAD_MAX_DEPTH 16 /* item > exceptions > exception > values > value > scalar is 6 */
 #define YAMLLOAD_MAX_NODES 1000000 /* values converted per file: stops alias bombs */
@@ -100,14 +101,14 @@ static int convert(struct yctx *c, yaml_document_t *doc, yaml_node_t *n, struct 
 		v->quoted = n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 		return v->s ? 0 : -ENOMEM;
 	case YAML_SEQUENCE_NODE: {
-		size_t cnt = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+		size_t cnt = yamlutil_len(n);
 
 		v->kind = YV_SEQ;
 		v->items = calloc(cnt ? cnt : 1, sizeof(*v->items));
 		if (!v->items)
 			return -ENOMEM;
 		for (size_t i = 0; i < cnt; i++) {
-			yaml_node_t *in = yaml_document_get_node(doc, n->data.sequence.items.start[i]);
+			yaml_node_t *in = yamlutil_item(doc, n, i);
 			int rc;
 
 			v->n = i + 1;
@@ -121,7 +122,7 @@ static int convert(struct yctx *c, yaml_document_t *doc, yaml_node_t *n, struct 
 		return 0;
 	}
 	case YAML_MAPPING_NODE: {
-		size_t cnt = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+		size_t cnt = yamlutil_len(n);
 
 		v->kind = YV_MAP;
 		v->items = calloc(cnt ? cnt : 1, sizeof(*v->items));
@@ -130,13 +131,11 @@ static int convert(struct yctx *c, yaml_document_t *doc, yaml_node_t *n, struct 
 		if (!v->items || !v->keys || !v->keypos)
 			return -ENOMEM;
 		for (size_t i = 0; i < cnt; i++) {
-			yaml_node_pair_t *pr = &n->data.mapping.pairs.start[i];
-			yaml_node_t *k = yaml_document_get_node(doc, pr->key);
-			yaml_node_t *val = yaml_document_get_node(doc, pr->value);
+			yaml_node_t *k, *val;
 			int rc;
 
 			v->n = i + 1;
-			if (!k || !val)
+			if (!yamlutil_pair(doc, n, i, &k, &val))
 				return -EINVAL;
 			pos_of(c, k, &v->keypos[i]);
 			if (k->type != YAML_SCALAR_NODE) {
@@ -183,9 +182,8 @@ static int load_doc(struct yctx *c, yaml_document_t *doc, yaml_node_t *root)
 		engine_diag(c->d, &p, 1, NULL, NULL, "rules file content is not a sequence of items");
 		return -EINVAL;
 	}
-	for (yaml_node_item_t *it = root->data.sequence.items.start;
-	     it < root->data.sequence.items.top; it++) {
-		yaml_node_t *n = yaml_document_get_node(doc, *it);
+	for (size_t i = 0; i < yamlutil_len(root); i++) {
+		yaml_node_t *n = yamlutil_item(doc, root, i);
 		struct yval v;
 		int rc;
 
