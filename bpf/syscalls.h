@@ -41,6 +41,9 @@
 #define AS_NR_LISTEN 50
 #define AS_NR_ACCEPT4 288
 #define AS_NR_SENDMMSG 307
+#define AS_NR_DUP 32
+#define AS_NR_DUP2 33
+#define AS_NR_DUP3 292
 #elif defined(__TARGET_ARCH_arm64)
 #define AS_NR_OPEN -1 /* none: openat only */
 #define AS_NR_CREAT -1
@@ -72,6 +75,9 @@
 #define AS_NR_LISTEN 201
 #define AS_NR_ACCEPT4 242
 #define AS_NR_SENDMMSG 269
+#define AS_NR_DUP 23
+#define AS_NR_DUP2 -1 /* none: dup3 only */
+#define AS_NR_DUP3 24
 #else
 #error "syscall numbers and registers for this architecture"
 #endif
@@ -112,6 +118,9 @@ static __always_inline __u32 as_sc_of(long nr)
 	case AS_NR_LISTEN: return AS_SC_LISTEN;
 	case AS_NR_ACCEPT4: return AS_SC_ACCEPT4;
 	case AS_NR_SENDMMSG: return AS_SC_SENDMMSG;
+	case AS_NR_DUP: return AS_SC_DUP;
+	case AS_NR_DUP2: return AS_SC_DUP2;
+	case AS_NR_DUP3: return AS_SC_DUP3;
 	default: return AS_SC_NONE;
 	}
 }

@@ -14,6 +14,10 @@ open's record carries the string as passed when a rule reads fd.nameraw
 (bpf/file.bpf.c). The PTRACE pair tests evt.dir=> (Falco's enter event):
 the one record of a syscall is its enter and its exit (rules/README.md), so
 they fire.
+"Contact K8S API Server From Container" compares fd.sip.name with
+kubernetes.default.svc.cluster.local: agent-sentinel runs in a private mount
+namespace whose /etc/hosts maps that name to 127.0.0.3 (the host's file is
+left alone), and a process in a container connects there.
 A container is a cgroup whose path holds a 64-hex id, as docker, containerd
 and cri-o make them (container.id); the acts in "containers" join such a
 cgroup first. container.privileged comes from the runtime: debugfs runs in a
@@ -45,6 +49,8 @@ IMAGE = "docker.io/library/as-busybox:1.35"
 # debugfs after the runtime has answered for the container (a lookup takes a
 # few ms; the first events of a container may come before it)
 DEBUGFS = ["sh", "-c", "sleep 2; debugfs as-falco-debugfs"]
+K8S_API = "kubernetes.default.svc.cluster.local"  # the rules' k8s_api_server macro
+K8S_API_IP = "127.0.0.3"
 
 
 def kernel_has_modules():
@@ -123,6 +129,11 @@ class FalcoDefaults(unittest.TestCase):
         srv.listen(4)
         self.addCleanup(srv.close)
         self.port = srv.getsockname()[1]
+        api = socket.socket()
+        api.bind((K8S_API_IP, 0))
+        api.listen(4)
+        self.addCleanup(api.close)
+        api_port = api.getsockname()[1]
         sh = subprocess.DEVNULL
         py = self.named("nginx", "/usr/bin/python3.11")
         # Read sensitive file trusted after startup: a server older than 5 s
@@ -189,6 +200,9 @@ class FalcoDefaults(unittest.TestCase):
             revsh = self.named("revshell", "/usr/bin/python3.11")
             self.in_container(revsh, "-c", "import os, socket; s = socket.create_connection("
                               "('127.0.0.1', %d)); os.dup2(s.fileno(), 0)" % self.port)
+            # Contact K8S API Server From Container
+            self.in_container(revsh, "-c", "import socket; socket.create_connection("
+                              "('%s', %d)).close()" % (K8S_API_IP, api_port))
             # a terminal shell started by a runtime's entrypoint (script(1) gives the tty)
             runc = self.named("runc", "/bin/dash")
             self.in_container("script", "-qec", "%s -c 'bash -c \"true as-falco-tty\"'" % runc,
@@ -198,9 +212,16 @@ class FalcoDefaults(unittest.TestCase):
             os.rmdir(self.cg)
 
     def test_every_loaded_rule_we_capture_fires(self):
-        with Sentinel("--rules", FALCO_RULES, "-o", "rule_matching=all",
-                      "-o", "container_engines.containerd_sockets=" + self.containerd.sock,
-                      "-o", "container_engines.lookup_timeout_ms=300") as s:
+        hosts = os.path.join(self.tmp, "hosts")
+        with open("/etc/hosts") as f, open(hosts, "w") as out:
+            out.write(f.read() + "\n%s %s\n" % (K8S_API_IP, K8S_API))
+        s = Sentinel("--rules", FALCO_RULES, "-o", "rule_matching=all",
+                     "-o", "container_engines.containerd_sockets=" + self.containerd.sock,
+                     "-o", "container_engines.lookup_timeout_ms=300")
+        # its own /etc/hosts, in a mount namespace of its own (exec: same pid)
+        s.args = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                  'mount --bind "$0" /etc/hosts && exec "$@"', hosts] + s.args
+        with s:
             self.run_acts()
         self.assertEqual(s.returncode, 0, s.stderr)
         # ours: our paths, the memfd's or an argument's as-falco (other tests run too)
@@ -231,6 +252,7 @@ class FalcoDefaults(unittest.TestCase):
             "Drop and execute new binary in container": "/merged/dropped",
             "Redirect STDOUT/STDIN to Network Connection in Container": "fd.sip=127.0.0.1 "
             "connection=127.0.0.1:",
+            "Contact K8S API Server From Container": "->%s:" % K8S_API_IP,
         }
         if not kernel_has_modules():
             del want["Linux Kernel Module Injection Detected"]
