@@ -356,6 +356,8 @@ class Files(EventCase):
             f.write("data")
         flink = self.p("flink")
         os.symlink(target, flink)
+        mlink = self.p("mlink")  # a second link, for the rename: the walk runs after the
+        os.symlink(target, mlink)  # acts, and must find flink where the chmod found it
         rel = self.p("rel")  # ../<dir of elsewhere>/<elsewhere>, relative
         os.symlink(os.path.relpath(elsewhere, self.dir), rel)
         with file_acts_with() as a:
@@ -363,15 +365,15 @@ class Files(EventCase):
             pt, rt = a.run("truncate", flink, "1")
             pl, rl = a.run("lchown", flink, "-1", "-1")
             pm, rm = a.run("mkdir", rel + "/../" + os.path.basename(elsewhere) + "/d", "0700")
-            pr, rr = a.run("rename", flink, self.p("flink2"))
+            pr, rr = a.run("rename", mlink, self.p("mlink2"))
         self.assertEqual([rc, rt, rl, rm, rr], [["0"]] * 5)
         self.assertEqual(os.stat(target).st_size, 1)
         self.fields(self.one(a, pc, "chmod"), fs__path__name=target, fs__path__nameraw=flink)
         self.fields(self.one(a, pt, "truncate"), fs__path__name=target)
         self.fields(self.one(a, pl, "lchown"), fs__path__name=flink)
         self.fields(self.one(a, pm, "mkdir"), fs__path__name=elsewhere + "/d")
-        self.fields(self.one(a, pr, "rename"), fs__path__source=flink,
-                    fs__path__target=self.p("flink2"))
+        self.fields(self.one(a, pr, "rename"), fs__path__source=mlink,
+                    fs__path__target=self.p("mlink2"))
 
     def test_links_of_another_mount_namespace(self):
         """A link that exists only in the process's own mount namespace (a
@@ -383,7 +385,7 @@ class Files(EventCase):
         mnt = self.p("mnt")
         os.mkdir(mnt)
         link = mnt + "/link"
-        script = ("mount -t tmpfs none %s && ln -s %s %s && %s mkdir %s/d 0700 && sleep 1"
+        script = ("mount -t tmpfs none %s && ln -s %s %s && %s mkdir %s/d 0700 && sleep 2"
                   % (mnt, elsewhere, link, AS_ACTS, link))
         with file_acts_with() as a:
             subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],

@@ -142,6 +142,15 @@ class FalcoDefaults(unittest.TestCase):
         # Run shell untrusted: a web server spawns a shell
         subprocess.run([py, "-c", "import subprocess; subprocess.run(['sh', '-c', 'true', '%s'])"
                         % t], check=True)
+        # Disallowed SSH Connection Non Standard Port: an ssh (argv[0]) connects out
+        # to port 443 of a public address: TEST-NET-2's 198.51.100.1 on the loopback
+        # of a network namespace of its own, so nothing leaves the host
+        ssh = self.named("ssh", "/usr/bin/python3.11")
+        subprocess.run(["unshare", "-n", "sh", "-c",
+                        "ip link set lo up && ip addr add 198.51.100.1/32 dev lo && exec \"$0\" "
+                        "-c \"import socket; l = socket.create_server(('198.51.100.1', 443)); "
+                        "socket.create_connection(('198.51.100.1', 443)).close()  # as-falco\"",
+                        ssh], check=True)
         # System user interactive: nobody runs login
         login = self.named("login", "/bin/true")
         subprocess.run([AS_ACTS, "as-user", "65534", "exec", login], check=False, stdout=sh)
@@ -253,6 +262,7 @@ class FalcoDefaults(unittest.TestCase):
             "Redirect STDOUT/STDIN to Network Connection in Container": "fd.sip=127.0.0.1 "
             "connection=127.0.0.1:",
             "Contact K8S API Server From Container": "->%s:" % K8S_API_IP,
+            "Disallowed SSH Connection Non Standard Port": "->198.51.100.1:443 lport=",
         }
         if not kernel_has_modules():
             del want["Linux Kernel Module Injection Detected"]
