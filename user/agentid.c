@@ -60,18 +60,26 @@ int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t np
 	return 0;
 }
 
+/* Called for every lineage entry of every event a rule tests for an agent
+ * tree: the first byte settles almost every entry without a call. */
 static int agentid_name_is(const char *comm)
 {
 	if (!agentid.configured) {
 		for (size_t i = 0; i < sizeof(agentid_default) / sizeof(agentid_default[0]); i++)
-			if (!strncmp(comm, agentid_default[i], AS_COMM_LEN))
+			if (comm[0] == agentid_default[i][0] &&
+			    !strncmp(comm, agentid_default[i], AS_COMM_LEN))
 				return 1;
 		return 0;
 	}
 	for (size_t i = 0; i < agentid.nnames; i++)
-		if (!strncmp(comm, agentid.names[i], AS_COMM_LEN))
+		if (comm[0] == agentid.names[i][0] && !strncmp(comm, agentid.names[i], AS_COMM_LEN))
 			return 1;
 	return 0;
+}
+
+int agentid_pinned(void)
+{
+	return agentid.npins != 0;
 }
 
 int agentid_is_agent(const struct as_lin_ent *e, const char *exe)

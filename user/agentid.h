@@ -32,6 +32,9 @@ int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t np
 void agentid_free(void);
 /* Is this lineage entry (exe: its path, NULL unknown) an agent? */
 int agentid_is_agent(const struct as_lin_ent *e, const char *exe);
+/* Are agents pinned by executable (agents.exe_paths)? Without pins the
+ * exe argument of agentid_is_agent is not read. */
+int agentid_pinned(void);
 /* The pinned executables ([0..n)), NULL when none. */
 const struct agentid_pin *agentid_pins(size_t *n);
 /* The names the kernel pre-filter tests for "an agent is in the lineage":

@@ -32,10 +32,20 @@ static const char *lineage_exe(struct evctx *c, const struct as_lineage *l, int 
 /* Index of the nearest agent in the lineage, or -1. */
 static int lineage_agent(struct evctx *c, const struct as_lineage *l)
 {
-	for (int i = 0; i < l->n && i < AS_LINEAGE_MAX; i++)
-		if (agentid_is_agent(&l->e[i], lineage_exe(c, l, i)))
-			return i;
-	return -1;
+	/* the executable paths only matter when agents are pinned by path */
+	int need_exe = agentid_pinned();
+
+	if (c->agent_done)
+		return c->agent_idx; /* once per event, however many fields ask */
+	c->agent_done = 1;
+	c->agent_idx = -1;
+	for (int i = 0; i < l->n && i < AS_LINEAGE_MAX; i++) {
+		if (agentid_is_agent(&l->e[i], need_exe ? lineage_exe(c, l, i) : NULL)) {
+			c->agent_idx = i;
+			break;
+		}
+	}
+	return c->agent_idx;
 }
 
 int fields_any_range(struct evctx *c, int f, int *first)

@@ -608,6 +608,8 @@ struct evctx {
 	unsigned sc; /* the event's syscall; AS_SC_NONE when it is not of its type */
 	uint32_t gen; /* e->gen for this event */
 	uint32_t ocls; /* an open: EVAL_OCLS_OPEN | engine_open_class; else 0 */
+	int agent_done; /* agent_idx is known */
+	int agent_idx; /* the nearest agent in the lineage, -1: none */
 };
 int eval_rule(struct evctx *c, const struct rule *r);
 /* A comparison against a constant value (no val() on the right). */
