@@ -40,6 +40,9 @@ int parse_rhs_field(struct parser *p, struct ast *a);
 int parse_value(struct parser *p, struct ast *a, int in_list);
 /* lex_quoted's -2 (a bad escape, why, at) as the parse error */
 void parse_quoted_err(struct parser *p, const char *why, size_t at);
+/* lex_quoted's result r as the parse error it is (0 when r >= 0): out of
+ * memory, a bad escape (why, at), or a string with no closing quote at t */
+int parse_quoted_fail(struct parser *p, int r, const struct tok *t, const char *why, size_t at);
 int parse_list(struct parser *p, struct ast *a);
 /* op oneof|anyof|allof (list) after a's operator: 1 with *out the
  * comparisons it stands for (a unchanged), 0 no modifier here, -errno */

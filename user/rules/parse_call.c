@@ -167,18 +167,8 @@ static int parse_arg(struct parser *p, struct xarg *a, int in_list, const char *
 		a->kind = XA_CONST;
 		return 0;
 	}
-	if (r == -ENOMEM) {
-		parse_err(p, p->l.pos, "out of memory");
-		return r;
-	}
-	if (r == -2) {
-		parse_quoted_err(p, why, at);
-		return -EINVAL;
-	}
-	if (r < 0) {
-		parse_err(p, t.off, "unterminated quoted string");
-		return -EINVAL;
-	}
+	if (r < 0)
+		return parse_quoted_fail(p, r, &t, why, at);
 	if (lex_char(&p->l, '(')) {
 		if (in_list) {
 			parse_err(p, a->off, "a list in %s() cannot hold a list", fn);

@@ -73,6 +73,21 @@ void parse_quoted_err(struct parser *p, const char *why, size_t at)
 		parse_err(p, at, "%s", why);
 }
 
+int parse_quoted_fail(struct parser *p, int r, const struct tok *t, const char *why, size_t at)
+{
+	if (r >= 0)
+		return 0;
+	if (r == -ENOMEM) {
+		parse_err(p, p->l.pos, "out of memory");
+		return r;
+	}
+	if (r == -2)
+		parse_quoted_err(p, why, at);
+	else
+		parse_err(p, t->off, "unterminated quoted string");
+	return -EINVAL;
+}
+
 /* A value: quoted, or bare; a bare list name in a list expands to its items. */
 int parse_value(struct parser *p, struct ast *a, int in_list)
 {
@@ -83,18 +98,8 @@ int parse_value(struct parser *p, struct ast *a, int in_list)
 	int r = lex_quoted(&p->l, &t, &q, &why, &at);
 	char buf[32];
 
-	if (r == -ENOMEM) {
-		parse_err(p, p->l.pos, "out of memory");
-		return r;
-	}
-	if (r == -2) {
-		parse_quoted_err(p, why, at);
-		return -EINVAL;
-	}
-	if (r < 0) {
-		parse_err(p, t.off, "unterminated quoted string");
-		return -EINVAL;
-	}
+	if (r < 0)
+		return parse_quoted_fail(p, r, &t, why, at);
 	if (r > 0) {
 		/* libsinsp's list resolver sees values, not quotes: a quoted item
 		 * naming a list (one with a space, say) expands too */
