@@ -19,6 +19,8 @@
 #include "names.h"
 #include "sctable.h"
 #include "attach.h"
+#include "parload.h"
+#include "corebtf.h"
 #include "clock.h"
 #include "privs.h"
 #include "sentinel.skel.h"
@@ -87,45 +89,116 @@ static int preflight(void)
 #define LOADER_VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 #define LOADER_TYPED_KFUNC "bpf_rdonly_cast" /* Linux 6.2 */
 #define LOADER_COMPAT_ENV "AGENT_SENTINEL_COMPAT_READS"
+/* Set to 1: CO-RE against the kernel's whole BTF, not the trimmed copy. */
+#define LOADER_FULL_BTF_ENV "AGENT_SENTINEL_FULL_BTF"
+#define LOADER_FD_PATH_MAX 32 /* "/proc/self/fd/" and an int */
+
+/* The kernel's BTF, mapped (or read where sysfs BTF cannot be mapped, on
+ * older kernels): for the kfunc test and the CO-RE copy, not parsed here. */
+struct loader_vmlinux {
+	void *data;
+	size_t size;
+	int mapped;
+};
+
+static int loader_vmlinux_open(struct loader_vmlinux *v)
+{
+	struct stat st;
+	int fd;
+
+	memset(v, 0, sizeof(*v));
+	fd = open(LOADER_VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		close(fd);
+		return -ENOENT;
+	}
+	v->data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (v->data != MAP_FAILED) {
+		v->size = (size_t)st.st_size;
+		v->mapped = 1;
+	} else {
+		char *b = malloc((size_t)st.st_size);
+		ssize_t n = 1;
+
+		/* a sysfs read may stop short of the size asked for */
+		while (b && v->size < (size_t)st.st_size && n > 0) {
+			n = read(fd, b + v->size, (size_t)st.st_size - v->size);
+			if (n > 0)
+				v->size += (size_t)n;
+		}
+		v->data = b;
+	}
+	close(fd);
+	return v->data && v->size ? 0 : -EIO;
+}
+
+static void loader_vmlinux_close(struct loader_vmlinux *v)
+{
+	if (v->mapped)
+		munmap(v->data, v->size);
+	else
+		free(v->data);
+	memset(v, 0, sizeof(*v));
+}
 
 /* Does the kernel's BTF name the kfunc the typed reads need? A search of its
  * string table (a few ms), not a parse: libbpf parses it again anyway. */
-static int loader_kernel_has_typed_reads(void)
+static int loader_kernel_has_typed_reads(const struct loader_vmlinux *v)
 {
 	static const char needle[] = "\0" LOADER_TYPED_KFUNC "\0";
 	const char *env = getenv(LOADER_COMPAT_ENV);
-	struct stat st;
-	void *m;
-	int fd, found = 0;
 
 	if (env && env[0] && strcmp(env, "0"))
 		return 0; /* asked for helper reads (the tests cover both ways) */
-	fd = open(LOADER_VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) == 0 && st.st_size > 0) {
-		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			found = memmem(m, (size_t)st.st_size, needle, sizeof(needle) - 1) != NULL;
-			munmap(m, (size_t)st.st_size);
-		} else {
-			/* where sysfs BTF cannot be mapped (older kernels): read it all
-			 * (a sysfs read may stop short of the size asked for) */
-			char *b = malloc((size_t)st.st_size);
-			size_t got = 0;
-			ssize_t n = 1;
+	return v->size && memmem(v->data, v->size, needle, sizeof(needle) - 1) != NULL;
+}
 
-			while (b && got < (size_t)st.st_size && n > 0) {
-				n = read(fd, b + got, (size_t)st.st_size - got);
-				if (n > 0)
-					got += (size_t)n;
-			}
-			found = got && memmem(b, got, needle, sizeof(needle) - 1) != NULL;
-			free(b);
+/* Open the skeleton with the CO-RE copy of the kernel's BTF where one can
+ * be made (user/corebtf.c; *btf_fd is then its fd, to close after loading). */
+static struct sentinel_bpf *loader_open(const struct corebtf_kernel *k, const void *elf,
+					size_t elf_sz, char *btf_path, size_t path_sz,
+					int *btf_fd, int verbose)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	const char *env = getenv(LOADER_FULL_BTF_ENV);
+
+	*btf_fd = -1;
+	btf_path[0] = '\0';
+	if (k->n && !(env && !strcmp(env, "1"))) {
+		*btf_fd = corebtf_make(k, elf, elf_sz, btf_path, path_sz);
+		if (*btf_fd < 0) {
+			if (verbose)
+				diag_info("CO-RE against the kernel's whole BTF: no trimmed copy (%s)",
+					  strerror(-*btf_fd));
+			btf_path[0] = '\0';
+		} else {
+			oo.btf_custom_path = btf_path;
 		}
 	}
-	close(fd);
-	return found;
+	return sentinel_bpf__open_opts(&oo);
+}
+
+/* The typed reads need the kfunc and the kernel's id of each struct they
+ * cast to; without either, every read is a helper call. */
+static int loader_set_typed_reads(struct sentinel_bpf *skel, const struct loader_vmlinux *v,
+				  const struct corebtf_kernel *k)
+{
+	static const char *const names[] = {
+#define LOADER_KT_NAME(name) #name,
+		AS_KTYPE_LIST(LOADER_KT_NAME)
+#undef LOADER_KT_NAME
+	};
+
+	if (!loader_kernel_has_typed_reads(v) || !k->n)
+		return 0;
+	for (unsigned i = 0; i < AS_KT_MAX; i++) {
+		skel->rodata->cfg_ktype_id[i] = corebtf_struct_id(k, names[i]);
+		if (!skel->rodata->cfg_ktype_id[i])
+			return 0;
+	}
+	return 1;
 }
 
 static void explain_load_error(int err)
@@ -156,28 +229,39 @@ static void loader_set_sys_spec(struct loader *l)
 	}
 }
 
-int loader_start(struct loader *l, const struct loader_opts *o)
+static int loader_load_skel(void *skel)
 {
+	return sentinel_bpf__load(skel);
+}
+
+/* What a start-up attempt shares: the kernel's BTF and the object's bytes. */
+struct loader_kernel {
+	struct loader_vmlinux vml;
+	struct corebtf_kernel kbtf;
+	const void *elf;
+	size_t elf_sz;
 	const char *tracefs;
-	uint64_t t0, t1, t2;
-	int err, ncpu;
+};
 
-	memset(l, 0, sizeof(*l));
-	loader_verbose = o->verbose;
-	libbpf_set_print(loader_libbpf_print);
-	err = preflight();
-	if (err)
-		return err;
-	tracefs = tracefs_dir();
-	if (!tracefs) {
-		diag_err("tracefs is not mounted at %s and cannot be mounted there (%s): "
-			 "mount -t tracefs tracefs %s",
-			 LOADER_TRACEFS, strerror(errno), LOADER_TRACEFS);
-		return -ENOENT;
-	}
+static void loader_unload(struct loader *l)
+{
+	attach_detach_all(&l->at);
+	parload_close(&l->pl);
+	sentinel_bpf__destroy(l->skel);
+	l->skel = NULL;
+}
 
-	t0 = clock_mono_now();
-	l->skel = sentinel_bpf__open();
+/* Open, configure and load the object, CO-RE relocated against the trimmed
+ * BTF (trim) or the kernel's whole one. 0 or -errno, said already. */
+static int loader_load(struct loader *l, const struct loader_opts *o, struct loader_kernel *k,
+		       int trim)
+{
+	char btf_path[LOADER_FD_PATH_MAX];
+	int btf_fd = -1, err, ncpu;
+	struct corebtf_kernel none = { 0 };
+
+	l->skel = loader_open(trim ? &k->kbtf : &none, k->elf, k->elf_sz, btf_path,
+			      sizeof(btf_path), &btf_fd, o->verbose);
 	if (!l->skel) {
 		err = -errno;
 		diag_err("cannot open the BPF object: %s", strerror(-err));
@@ -187,16 +271,17 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 	if (ncpu <= 0) {
 		diag_err("cannot count possible CPUs: %s", strerror(-ncpu));
 		err = ncpu;
-		goto fail;
+		goto out;
 	}
 	bpf_map__set_max_entries(l->skel->maps.scratch, (uint32_t)ncpu);
 	err = bpf_map__set_max_entries(l->skel->maps.events, o->ringbuf_bytes);
 	if (err) {
 		diag_err("ring buffer size %u rejected: %s", o->ringbuf_bytes, strerror(-err));
-		goto fail;
+		goto out;
 	}
 	l->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
-	l->skel->rodata->cfg_typed_reads = (uint8_t)loader_kernel_has_typed_reads();
+	l->skel->rodata->cfg_typed_reads = (uint8_t)loader_set_typed_reads(l->skel, &k->vml,
+									   &k->kbtf);
 	if (o->verbose)
 		diag_info("kernel memory read %s", l->skel->rodata->cfg_typed_reads ?
 				  "through typed pointers (" LOADER_TYPED_KFUNC ")" :
@@ -204,29 +289,76 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
 	loader_set_sys_spec(l);
 
-	err = attach_plan(&l->at, l->skel->obj, tracefs, o->verbose);
+	err = attach_plan(&l->at, l->skel->obj, k->tracefs, o->verbose);
 	if (err)
-		goto fail;
-
-	t1 = clock_mono_now();
-	err = sentinel_bpf__load(l->skel);
+		goto out;
+	err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,
+			   btf_fd >= 0 ? btf_path : NULL, loader_load_skel, l->skel, o->verbose);
+	if (err && btf_fd >= 0 && err != -EPERM && err != -EACCES) {
+		/* a bug of user/corebtf.c, not the kernel's refusal: say so, then
+		 * do it libbpf's way */
+		diag_warn("loading against the trimmed kernel BTF failed (%s): "
+			  "loading against the whole BTF", strerror(-err));
+		err = -EAGAIN;
+		goto out;
+	}
 	if (err) {
 		explain_load_error(err);
-		goto fail;
+		goto out;
 	}
+	for (uint32_t i = 0; i < l->at.n; i++)
+		l->at.links[i].prog = parload_program(&l->pl, l->at.links[i].prog);
+out:
+	if (btf_fd >= 0)
+		close(btf_fd); /* read by libbpf at load: no longer needed */
+	if (err)
+		loader_unload(l);
+	return err;
+}
+
+int loader_start(struct loader *l, const struct loader_opts *o)
+{
+	struct loader_kernel k = { 0 };
+	uint64_t t0, t1, t2;
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	loader_verbose = o->verbose;
+	libbpf_set_print(loader_libbpf_print);
+	err = preflight();
+	if (err)
+		return err;
+	k.tracefs = tracefs_dir();
+	if (!k.tracefs) {
+		diag_err("tracefs is not mounted at %s and cannot be mounted there (%s): "
+			 "mount -t tracefs tracefs %s",
+			 LOADER_TRACEFS, strerror(errno), LOADER_TRACEFS);
+		return -ENOENT;
+	}
+
+	t0 = clock_mono_now();
+	k.elf = sentinel_bpf__elf_bytes(&k.elf_sz);
+	/* no BTF, or a malformed one: libbpf says so when it needs it */
+	if (!loader_vmlinux_open(&k.vml))
+		corebtf_open(&k.kbtf, k.vml.data, k.vml.size);
+	t1 = clock_mono_now();
+	err = loader_load(l, o, &k, 1);
+	if (err == -EAGAIN)
+		err = loader_load(l, o, &k, 0);
+	corebtf_close(&k.kbtf);
+	loader_vmlinux_close(&k.vml);
+	if (err)
+		return err;
 	t2 = clock_mono_now();
 	err = loader_retarget(l, o);
-	if (err)
-		goto fail;
+	if (err) {
+		loader_unload(l);
+		return err;
+	}
 	l->open_ns = t1 - t0;
 	l->load_ns = t2 - t1;
 	l->attach_ns = clock_mono_now() - t2;
 	return 0;
-fail:
-	attach_detach_all(&l->at);
-	sentinel_bpf__destroy(l->skel);
-	l->skel = NULL;
-	return err;
 }
 
 /* Programs read cfg_open_filter while it changes: open every class first,
@@ -323,11 +455,8 @@ int loader_retarget(struct loader *l, const struct loader_opts *o)
 
 void loader_stop(struct loader *l)
 {
-	if (!l->skel)
-		return;
-	attach_detach_all(&l->at);
-	sentinel_bpf__destroy(l->skel);
-	l->skel = NULL;
+	if (l->skel)
+		loader_unload(l);
 }
 
 int loader_ringbuf_fd(const struct loader *l)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "abi.h"
 #include "attach.h"
+#include "parload.h"
 
 /* 4 MiB: ~8,000 typical events of slack, and 100,000 alerting opens at full
  * speed lost none in tests/bench; libbpf maps the data area twice, so it
@@ -53,6 +54,7 @@ struct loader_opts {
 struct loader {
 	struct sentinel_bpf *skel;
 	struct attach_set at; /* the tracepoints each program serves */
+	struct parload pl; /* the second copy that verified half of the programs */
 	uint64_t open_ns, load_ns, attach_ns; /* start-up phases, for -v */
 };
 
