@@ -26,10 +26,12 @@
  */
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
 const volatile __u8 cfg_typed_reads = 0;
+/* The kernel's BTF id of each struct of AS_KTYPE_LIST, set by the loader. */
+const volatile __u32 cfg_ktype_id[AS_KT_MAX] = {};
 
-#define AS_KPTR(type, p)                                                               \
-	(cfg_typed_reads ? (type *)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type)) \
-			 : (type *)(p))
+#define AS_KPTR(name, p)                                                                   \
+	(cfg_typed_reads ? (struct name *)bpf_rdonly_cast((void *)(p), cfg_ktype_id[AS_KT_##name]) \
+			 : (struct name *)(p))
 /* p->field, through whichever kind of pointer AS_KPTR gave */
 #define AS_RD(p, field) (cfg_typed_reads ? (p)->field : BPF_CORE_READ(p, field))
 /* p->a->b (BPF_CORE_READ cannot nest) */
@@ -128,7 +130,7 @@ static long as_anc_step(__u32 i, struct as_anc_walk *w)
 
 __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 {
-	struct task_struct *task = AS_KPTR(struct task_struct, bpf_get_current_task());
+	struct task_struct *task = AS_KPTR(task_struct, bpf_get_current_task());
 	const struct cred *cred;
 	__u64 id = bpf_get_current_pid_tgid();
 
@@ -266,7 +268,7 @@ __noinline __u32 as_verdict_compute(__u64 task_p, struct as_lineage *lin)
 
 __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
 {
-	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
+	struct task_struct *task = AS_KPTR(task_struct, task_p);
 	struct fdtable *fdt = AS_RD2(task, files, fdt);
 	struct file *f = 0;
 
@@ -286,7 +288,7 @@ __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
 			struct kiocb *slot;
 
 			asm volatile("" : "+r"(at)); /* cast the sum, not fds */
-			slot = AS_KPTR(struct kiocb, at);
+			slot = AS_KPTR(kiocb, at);
 			*(volatile __u64 *)&s->word[0] = (__u64)slot->ki_filp;
 			return *(volatile __u64 *)&s->word[0];
 		}
@@ -381,7 +383,7 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 			      __u32 copy)
 {
 	struct as_scratch *s = as_scratch();
-	struct task_struct *task = AS_KPTR(struct task_struct, task_p);
+	struct task_struct *task = AS_KPTR(task_struct, task_p);
 	__u64 mnt_p = vfsmnt_p - bpf_core_field_offset(struct mount, mnt);
 	struct as_walk w = {
 		.start = start,
@@ -389,9 +391,9 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 		.flags = AS_PATH_TRUNC, /* unless the walk reaches a root */
 	};
 
-	w.dentry = AS_KPTR(struct dentry, dentry_p);
-	w.vfsmnt = AS_KPTR(struct vfsmount, vfsmnt_p);
-	w.mnt = AS_KPTR(struct mount, mnt_p);
+	w.dentry = AS_KPTR(dentry, dentry_p);
+	w.vfsmnt = AS_KPTR(vfsmount, vfsmnt_p);
+	w.mnt = AS_KPTR(mount, mnt_p);
 	{
 		struct vfsmount *vfsmnt = w.vfsmnt;
 
@@ -484,7 +486,7 @@ static long as_render_step(__u32 j, struct as_render *rd)
 
 __noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 {
-	struct file *f = AS_KPTR(struct file, file_p);
+	struct file *f = AS_KPTR(file, file_p);
 	struct as_render rd = { .c = { .mask = mask }, .need = cfg_open_filter.plen_max };
 	struct as_scratch *s = as_scratch();
 	__u64 walked;

@@ -110,6 +110,38 @@ class Paths(unittest.TestCase):
         self.assertGreater(len(a), 5)
         self.assertEqual(a, b)
 
+    def test_trimmed_btf_and_two_threads_give_the_same_events(self):
+        """Start-up relocates against a trimmed copy of the kernel's BTF and
+        verifies the programs on two threads (user/corebtf.c, parload.c).
+        Side by side with libbpf's own way (whole BTF, one thread), the
+        same acts must give the same events, for every program: exec, fork,
+        exit, open, the generic exits, connect, setuid."""
+        libbpf = {"AGENT_SENTINEL_FULL_BTF": "1", "AGENT_SENTINEL_SERIAL_LOAD": "1"}
+        with Sentinel("--trace", "-v") as fast, Sentinel("--trace", "-v", env=libbpf) as plain:
+            pids = [workload("open", self.dir + "/abs.txt")[0],
+                    workload("openat-cwd", "rel.txt", cwd=self.sub)[0],
+                    workload("open", self.dir + "/missing/x")[0]]
+            for cmd in ("mkdir %s/d && mv %s/d %s/e && rmdir %s/e" % ((self.dir,) * 4),
+                        "cat %s/abs.txt > /dev/null" % self.dir):
+                subprocess.run(["sh", "-c", cmd], check=True)
+        self.assertIn("programs verified on two threads", fast.stderr)
+        self.assertNotIn("programs verified on two threads", plain.stderr)
+        self.assertNotIn("no trimmed copy", fast.stderr)
+        self.assertNotIn("trimmed kernel BTF failed", fast.stderr)
+
+        def ours(events):
+            out = []
+            for e in events:
+                if e.get("proc.pid") in pids or self.dir in str(e.get("fd.name", "")) or \
+                        self.dir in str(e.get("fs.path.name", "")) + str(e.get("proc.cmdline", "")):
+                    e = {k: v for k, v in e.items() if k not in ("evt.num", "evt.time", "evt.rawtime",
+                                                            "evt.time.iso8601", "proc.duration")}
+                    out.append(repr(sorted(e.items())))
+            return sorted(out)
+        a, b = ours(fast.events()), ours(plain.events())
+        self.assertGreater(len(a), 8)
+        self.assertEqual(a, b)
+
     def test_hostile_names(self):
         # an invalid UTF-8 byte, a newline, a control byte, a quote
         raw = self.dir.encode() + b"/bad\xff\nname\x01\"q"
