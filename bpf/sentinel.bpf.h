@@ -153,6 +153,29 @@ struct {
 	__type(value, struct as_lineage);
 } lineage SEC(".maps") __weak;
 
+/* The last verdict taken on each CPU: a thread's next event there (a loop
+ * of opens, of sends) then costs two loads instead of a task-storage
+ * lookup (~90 ns of the ~100 an event outside every agent tree costs). It
+ * holds while the same thread (pointer and start time) has not exec'ed
+ * since (self_exec_id) and the names are the same (gen): exactly what the
+ * per-thread verdict in task_state is kept for (walk.bpf.c). */
+struct as_vcache {
+	__u64 task;
+	__u64 start_ns;
+	__u64 exec_id;
+	__u32 gen;
+	__u32 verdict;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct as_vcache);
+} vcache SEC(".maps") __weak;
+
+#define AS_VERDICT_MISS 0x100 /* as_vcache_get: not cached (verdicts fit a byte) */
+
 /* Pre-filter derived from the rules (user/rules/kfilter.c): names the kernel
  * tests, and per process the first ancestor level whose name is one of them. */
 #define AS_VERDICT_NONE 0xff /* no ancestor within cfg_filter_walk matches */
@@ -219,34 +242,56 @@ static __always_inline struct as_task_state *as_task_state(int create)
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
-/* Does an event of this type from the current thread pass the pre-filter?
- * The verdict is cached per thread (st, when there is one) until the thread
- * execs or the names change. */
+/* The current thread's verdict under gen: cached per thread (st, when there
+ * is one) until the thread execs or the names change. */
+static __always_inline __u32 as_verdict_of(struct as_task_state *st, __u32 gen)
+{
+	__u8 v;
+
+	if (st && st->verdict_gen == gen)
+		return st->verdict;
+	v = as_verdict_compute(bpf_get_current_task(), as_lineage_cur());
+	if (st) {
+		st->verdict = v;
+		st->verdict_gen = gen;
+	}
+	return v;
+}
+
+/* Does an event of this type from the current thread pass the pre-filter? */
 static __always_inline int as_filter_pass_st(struct as_task_state *st, __u32 type)
 {
-	__u32 gen = cfg_filter_gen;
-	__u8 d, v;
+	__u8 d;
 
 	if (type >= AS_EV_MAX) /* AS_EV_MAX: not filtered */
 		return 1;
 	d = cfg_filter_depth[type];
 	if (!d)
 		return 1;
-	if (st && st->verdict_gen == gen)
-		return st->verdict < d;
-	v = as_verdict_compute(bpf_get_current_task(), as_lineage_cur());
-	if (st) {
-		st->verdict = v;
-		st->verdict_gen = gen;
-	}
-	return v < d;
+	return as_verdict_of(st, cfg_filter_gen) < d;
 }
+
+/* This CPU's cached verdict for the current thread, or AS_VERDICT_MISS; and
+ * caching one (walk.bpf.c: global functions, where typed reads are). */
+__u32 as_vcache_get(__u32 gen);
+int as_vcache_put(__u32 gen, __u32 verdict);
 
 static __always_inline int as_filter_pass(__u32 type)
 {
-	if (type >= AS_EV_MAX || !cfg_filter_depth[type])
+	__u32 gen = cfg_filter_gen, v;
+	__u8 d;
+
+	if (type >= AS_EV_MAX)
 		return 1;
-	return as_filter_pass_st(as_task_state(1), type);
+	d = cfg_filter_depth[type];
+	if (!d)
+		return 1;
+	v = as_vcache_get(gen);
+	if (v == AS_VERDICT_MISS) {
+		v = as_verdict_of(as_task_state(1), gen);
+		as_vcache_put(gen, v);
+	}
+	return v < d;
 }
 
 /* A new program, maybe a new name: judge the thread afresh. */

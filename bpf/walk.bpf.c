@@ -264,6 +264,40 @@ __noinline __u32 as_verdict_compute(__u64 task_p, struct as_lineage *lin)
 	return lw.hit ? AS_VERDICT_LINEAGE : AS_VERDICT_NONE;
 }
 
+/* ---- the per-CPU verdict cache (sentinel.bpf.h: struct as_vcache) ---- */
+
+__noinline __u32 as_vcache_get(__u32 gen)
+{
+	__u32 zero = 0;
+	struct as_vcache *c = bpf_map_lookup_elem(&vcache, &zero);
+	__u64 t = bpf_get_current_task();
+	struct task_struct *task;
+
+	if (!c || c->task != t || c->gen != gen)
+		return AS_VERDICT_MISS;
+	task = AS_KPTR(task_struct, t);
+	if (AS_RD(task, self_exec_id) != c->exec_id || AS_RD(task, start_time) != c->start_ns)
+		return AS_VERDICT_MISS;
+	return c->verdict;
+}
+
+__noinline int as_vcache_put(__u32 gen, __u32 verdict)
+{
+	__u32 zero = 0;
+	struct as_vcache *c = bpf_map_lookup_elem(&vcache, &zero);
+	__u64 t = bpf_get_current_task();
+	struct task_struct *task = AS_KPTR(task_struct, t);
+
+	if (!c)
+		return 0;
+	c->task = t;
+	c->start_ns = AS_RD(task, start_time);
+	c->exec_id = AS_RD(task, self_exec_id);
+	c->gen = gen;
+	c->verdict = verdict;
+	return 0;
+}
+
 /* ---- a task's file table ------------------------------------------------ */
 
 __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)

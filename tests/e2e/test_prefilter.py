@@ -121,6 +121,25 @@ class Prefilter(unittest.TestCase):
         self.assertGreater(len(linked), 0)
         self.assertEqual(self.opens_of(rec_f, self.outside + "/linked"), len(linked))
 
+    def test_a_thread_judged_outside_is_judged_again_after_exec(self):
+        """A thread's verdict is cached per thread and per CPU (bpf/
+        sentinel.bpf.h: as_vcache): the same thread, outside every agent
+        tree, opens many times (cached "no"), then execs an agent binary and
+        writes as the agent itself. The write must alert; the opens before
+        must not reach userspace."""
+        claude = os.path.join(self.tmp, "claude")
+        before, after = self.outside + "/before-exec", self.outside + "/after-exec"
+        script = ("for i in 1 2 3 4 5 6 7 8; do echo x > {b}; done; "
+                  "exec {c} -c 'echo x > {a}'").format(b=before, a=after, c=claude)
+        rec = os.path.join(self.tmp, "exec.asrec")
+        with Sentinel("--rules", RULE_FILES[0], "--record", rec) as s:
+            # taskset: one CPU, so the cached verdict is the one looked at
+            subprocess.run(["taskset", "-c", "0", "sh", "-c", script], check=True)
+        self.assertEqual(self.opens_of(rec, before), 0)
+        self.assertEqual(self.opens_of(rec, after), 1)
+        hits = [e for e in s.events() if e["output_fields"].get("fd.name") == after]
+        self.assertEqual(len(hits), 1, s.events())
+
     def opens_of(self, recording, path):
         r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,
                            text=True)
