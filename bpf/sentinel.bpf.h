@@ -288,8 +288,11 @@ static __always_inline int as_filter_pass(__u32 type)
 		return 1;
 	v = as_vcache_get(gen);
 	if (v == AS_VERDICT_MISS) {
-		v = as_verdict_of(as_task_state(1), gen);
-		as_vcache_put(gen, v);
+		struct as_task_state *st = as_task_state(1);
+
+		v = as_verdict_of(st, gen);
+		if (st) /* no storage: judged afresh each time, as without the cache */
+			as_vcache_put(gen, v);
 	}
 	return v < d;
 }

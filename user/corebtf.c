@@ -46,6 +46,8 @@
 #define COREBTF_MAX_ROOTS 256
 #define COREBTF_HASH_SLOTS 1024 /* open addressing, a power of two > 2 * roots */
 #define COREBTF_EXT_HDR_CORE 32 /* btf_ext_header up to core_relo_len */
+#define COREBTF_RELO_REC 16 /* struct bpf_core_relo: insn_off, type_id, access_str_off, kind */
+#define COREBTF_PROBES_MAX 4096 /* string-table probes before giving up (never near) */
 
 struct corebtf_roots {
 	const char *name[COREBTF_MAX_ROOTS];
@@ -160,6 +162,28 @@ static Elf_Data *corebtf_section(Elf *e, const char *want)
 	return NULL;
 }
 
+/* Relocation kinds (libbpf's enum bpf_core_relo_kind) whose result against
+ * the copy is libbpf's against the whole BTF: field relocations (by-value
+ * closure, any pointer compatible with any), enum values, and type
+ * existence or size of a struct, union or enum (compatible without looking
+ * inside). A type id (renumbered here), a type match (which follows
+ * pointers), or existence or size of any other root would differ silently:
+ * no copy for such an object. */
+static int corebtf_relo_ok(uint32_t kind, const struct btf_type *root)
+{
+	enum { FIELD_LAST = 5, TYPE_ID_LOCAL = 6, TYPE_ID_TARGET = 7, TYPE_EXISTS = 8,
+	       TYPE_SIZE = 9, ENUMVAL_EXISTS = 10, ENUMVAL_VALUE = 11 };
+	unsigned k = root ? BTF_INFO_KIND(root->info) : 0;
+
+	if (kind <= FIELD_LAST || kind == TYPE_ID_LOCAL || kind == ENUMVAL_EXISTS ||
+	    kind == ENUMVAL_VALUE)
+		return 1;
+	if (kind == TYPE_EXISTS || kind == TYPE_SIZE)
+		return k == BTF_KIND_STRUCT || k == BTF_KIND_UNION || k == BTF_KIND_ENUM ||
+		       k == BTF_KIND_ENUM64;
+	return 0; /* TYPE_ID_TARGET, TYPE_MATCHES, and kinds libbpf 1.1 does not know */
+}
+
 /* The names of the root types of the object's CO-RE relocations: the
  * type_id of each record of .BTF.ext's core_relo part (struct
  * bpf_core_relo: insn_off, type_id, access_str_off, kind), named in .BTF. */
@@ -178,12 +202,14 @@ static int corebtf_object_roots(const void *elf, size_t elf_sz, struct corebtf_r
 		return -EPROTO;
 	btf = corebtf_section(e, ".BTF");
 	ext = corebtf_section(e, ".BTF.ext");
-	if (!btf || !ext || ext->d_size < COREBTF_EXT_HDR_CORE)
+	if (!btf || !ext || !btf->d_buf || !ext->d_buf || ext->d_size < COREBTF_EXT_HDR_CORE)
+		goto out; /* a NOBITS section has no bytes */
+	p = ext->d_buf;
+	if (p[0] != (BTF_MAGIC & 0xff) || p[1] != (BTF_MAGIC >> 8))
 		goto out;
-	*local = btf__new(btf->d_buf, btf->d_size);
+	*local = btf__new(btf->d_buf, (uint32_t)btf->d_size);
 	if (!*local)
 		goto out;
-	p = ext->d_buf;
 	memcpy(&hdr_len, p + 4, 4);
 	if (hdr_len < COREBTF_EXT_HDR_CORE)
 		goto out;
@@ -194,7 +220,7 @@ static int corebtf_object_roots(const void *elf, size_t elf_sz, struct corebtf_r
 	p += hdr_len + core_off;
 	endp = p + core_len;
 	memcpy(&rec_size, p, 4);
-	if (rec_size < 8)
+	if (rec_size < COREBTF_RELO_REC)
 		goto out;
 	for (p += 4; endp - p >= 8;) {
 		uint32_t num;
@@ -204,12 +230,17 @@ static int corebtf_object_roots(const void *elf, size_t elf_sz, struct corebtf_r
 		if ((size_t)(endp - p) / rec_size < num)
 			goto out;
 		for (uint32_t i = 0; i < num; i++, p += rec_size) {
-			uint32_t id;
+			uint32_t id, kind;
 			const struct btf_type *t;
 			const char *name;
 
 			memcpy(&id, p + 4, 4);
+			memcpy(&kind, p + 12, 4);
 			t = btf__type_by_id(*local, id);
+			if (!corebtf_relo_ok(kind, t)) {
+				err = -ENOTSUP;
+				goto out;
+			}
 			name = t ? btf__name_by_offset(*local, t->name_off) : NULL;
 			if (name && name[0] && corebtf_root_add(r, name))
 				goto out;
@@ -243,10 +274,11 @@ int corebtf_open(struct corebtf_kernel *k, const void *raw, size_t size)
 	size_t off, end, cap = 0;
 
 	memset(k, 0, sizeof(*k));
-	if (size < sizeof(*h) || h->magic != BTF_MAGIC || h->hdr_len > size ||
+	if (size < sizeof(*h) || size > UINT32_MAX || h->magic != BTF_MAGIC || h->hdr_len > size ||
+	    (h->hdr_len | h->type_off | h->type_len) % 4 ||
 	    (size_t)h->hdr_len + h->type_off + h->type_len > size ||
 	    (size_t)h->hdr_len + h->str_off + h->str_len > size)
-		return -EPROTO;
+		return -EPROTO; /* types are 4-byte aligned words */
 	k->raw = raw;
 	k->strs = (const char *)raw + h->hdr_len + h->str_off;
 	k->str_len = h->str_len;
@@ -314,10 +346,11 @@ uint32_t corebtf_struct_id(const struct corebtf_kernel *k, const char *name)
 	return 0;
 }
 
-/* The ids type id holds by value (see the top of the file), pointers not
- * followed; fn(ctx, &ref) for each, which may rewrite it. */
-static void corebtf_refs(struct btf_type *t, int follow_ptr,
-			 void (*fn)(void *ctx, uint32_t *ref), void *ctx)
+/* The ids type t holds by value (see the top of the file), pointers not
+ * followed unless follow_ptr; fn(ctx, &ref) for each. Only the copy being
+ * emitted is ever rewritten through ref (corebtf_renumber). */
+static void corebtf_refs(const struct btf_type *t, int follow_ptr,
+			 void (*fn)(void *ctx, const uint32_t *ref), void *ctx)
 {
 	uint32_t vlen = BTF_INFO_VLEN(t->info);
 
@@ -336,7 +369,7 @@ static void corebtf_refs(struct btf_type *t, int follow_ptr,
 		fn(ctx, &t->type);
 		break;
 	case BTF_KIND_ARRAY: {
-		struct btf_array *a = (struct btf_array *)(t + 1);
+		const struct btf_array *a = (const struct btf_array *)(t + 1);
 
 		fn(ctx, &a->type);
 		fn(ctx, &a->index_type);
@@ -345,12 +378,12 @@ static void corebtf_refs(struct btf_type *t, int follow_ptr,
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		for (uint32_t i = 0; i < vlen; i++)
-			fn(ctx, &((struct btf_member *)(t + 1))[i].type);
+			fn(ctx, &((const struct btf_member *)(t + 1))[i].type);
 		break;
 	case BTF_KIND_FUNC_PROTO:
 		fn(ctx, &t->type);
 		for (uint32_t i = 0; i < vlen; i++)
-			fn(ctx, &((struct btf_param *)(t + 1))[i].type);
+			fn(ctx, &((const struct btf_param *)(t + 1))[i].type);
 		break;
 	default: /* INT ENUM ENUM64 FWD FLOAT: nothing; DATASEC DECL_TAG: never kept */
 		break;
@@ -415,7 +448,7 @@ struct corebtf_gen {
 	int err;
 };
 
-static void corebtf_keep(void *ctx, uint32_t *ref)
+static void corebtf_keep(void *ctx, const uint32_t *ref)
 {
 	struct corebtf_gen *g = ctx;
 
@@ -425,11 +458,12 @@ static void corebtf_keep(void *ctx, uint32_t *ref)
 	}
 }
 
-static void corebtf_renumber(void *ctx, uint32_t *ref)
+/* ref points into the image being emitted (corebtf_emit's own memory). */
+static void corebtf_renumber(void *ctx, const uint32_t *ref)
 {
 	struct corebtf_gen *g = ctx;
 
-	*ref = *ref < g->k->n ? g->newid[*ref] : 0; /* 0: void, for a pointer not kept */
+	*(uint32_t *)ref = *ref < g->k->n ? g->newid[*ref] : 0; /* 0: void, a pointee not kept */
 }
 
 static void corebtf_restring(void *ctx, uint32_t *off)
@@ -444,6 +478,10 @@ static void corebtf_restring(void *ctx, uint32_t *off)
 	for (h = key * 2654435761u;; h++) {
 		uint32_t i = h & (g->scap - 1);
 
+		if (h - key * 2654435761u >= COREBTF_PROBES_MAX) {
+			g->err = -E2BIG; /* cannot happen at half full; never loop */
+			return;
+		}
 		if (g->skey[i] == key) {
 			*off = g->sval[i];
 			return;
@@ -481,14 +519,18 @@ static int corebtf_emit(struct corebtf_gen *g, uint8_t **out, size_t *out_sz)
 	struct btf_header *h;
 	uint8_t *img;
 
+	size_t names = 0;
+
 	for (uint32_t id = 1; id < k->n; id++)
 		if (g->newid[id]) {
+			const struct btf_type *t = corebtf_type(k, id);
+
 			g->newid[id] = next++;
-			tlen += sizeof(struct btf_type) +
-				(size_t)corebtf_type_extra(corebtf_type(k, id));
+			tlen += sizeof(struct btf_type) + (size_t)corebtf_type_extra(t);
+			names += 1 + BTF_INFO_VLEN(t->info); /* its own, members' or values' */
 		}
 	g->scap = 1;
-	while (g->scap < 4 * next + 64)
+	while (g->scap < 2 * names + 64) /* at most half full */
 		g->scap <<= 1;
 	g->skey = calloc(g->scap, sizeof(*g->skey));
 	g->sval = calloc(g->scap, sizeof(*g->sval));
@@ -583,7 +625,7 @@ int corebtf_make(const struct corebtf_kernel *k, const void *elf, size_t elf_sz,
 			goto out;
 		}
 	for (uint32_t q = 0; q < g.qlen; q++) /* everything held by value */
-		corebtf_refs((struct btf_type *)corebtf_type(k, g.queue[q]), 0, corebtf_keep, &g);
+		corebtf_refs(corebtf_type(k, g.queue[q]), 0, corebtf_keep, &g);
 	err = corebtf_emit(&g, &img, &img_sz);
 	if (err)
 		goto out;

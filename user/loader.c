@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <bpf/btf.h>
 #include "diag.h"
 #include "abi.h"
 #include "loader.h"
@@ -191,14 +192,22 @@ static int loader_set_typed_reads(struct sentinel_bpf *skel, const struct loader
 #undef LOADER_KT_NAME
 	};
 
-	if (!loader_kernel_has_typed_reads(v) || !k->n)
+	struct btf *whole = NULL;
+	int ok = 1;
+
+	if (!loader_kernel_has_typed_reads(v))
 		return 0;
-	for (unsigned i = 0; i < AS_KT_MAX; i++) {
-		skel->rodata->cfg_ktype_id[i] = corebtf_struct_id(k, names[i]);
-		if (!skel->rodata->cfg_ktype_id[i])
-			return 0;
+	if (!k->n) /* a BTF corebtf cannot index (a new kind): libbpf's parse */
+		whole = btf__load_vmlinux_btf();
+	for (unsigned i = 0; ok && i < AS_KT_MAX; i++) {
+		int id = k->n ? (int)corebtf_struct_id(k, names[i]) :
+		     whole ? btf__find_by_name_kind(whole, names[i], BTF_KIND_STRUCT) : 0;
+
+		skel->rodata->cfg_ktype_id[i] = id > 0 ? (uint32_t)id : 0;
+		ok = id > 0;
 	}
-	return 1;
+	btf__free(whole);
+	return ok;
 }
 
 static void explain_load_error(int err)
@@ -265,7 +274,7 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 	if (!l->skel) {
 		err = -errno;
 		diag_err("cannot open the BPF object: %s", strerror(-err));
-		return err;
+		goto out;
 	}
 	ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0) {
@@ -294,9 +303,9 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 		goto out;
 	err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,
 			   btf_fd >= 0 ? btf_path : NULL, loader_load_skel, l->skel, o->verbose);
-	if (err && btf_fd >= 0 && err != -EPERM && err != -EACCES) {
-		/* a bug of user/corebtf.c, not the kernel's refusal: say so, then
-		 * do it libbpf's way */
+	if (err && btf_fd >= 0) {
+		/* perhaps a bug of user/corebtf.c (a wrong offset comes back from
+		 * the verifier as EACCES too): say so, then do it libbpf's way */
 		diag_warn("loading against the trimmed kernel BTF failed (%s): "
 			  "loading against the whole BTF", strerror(-err));
 		err = -EAGAIN;

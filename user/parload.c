@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,11 +31,33 @@
 #define PARLOAD_MAX_PROGS 64
 #define PARLOAD_MAX_MAPS 64
 
+/* The CPUs this process may run on (its affinity, its cpuset). */
+static int parload_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+}
+
+/* libbpf up to 1.4 maps a skeleton's globals onto whatever map fd the
+ * object has when the skeleton is loaded, reused or not; from 1.5 that is
+ * done where libbpf creates the map itself, so a reused .bss would leave
+ * the skeleton's pointers on private memory and the loader's writes to the
+ * filter lost (libbpf 137978f42251). Serial load there. */
+static int parload_libbpf_ok(void)
+{
+	return libbpf_major_version() == 1 && libbpf_minor_version() < 5;
+}
+
 struct parload_side {
 	struct bpf_object *obj;
 	int err;
 };
 
+/* Two bpf_object__load() at once: each object is its own, and the one
+ * global libbpf 1.1 shares between them, its cache of kernel feature
+ * probes, is written once per feature with the same answer (READ_ONCE /
+ * WRITE_ONCE in libbpf). */
 static void *parload_thread(void *arg)
 {
 	struct parload_side *s = arg;
@@ -113,6 +136,8 @@ static int parload_btf_fd(struct bpf_object *obj)
 	if (!copy)
 		return -ENOMEM;
 	fd = btf__load_into_kernel(copy) ? -errno : dup(btf__fd(copy));
+	if (fd == -1)
+		fd = -errno; /* dup's */
 	btf__free(copy);
 	return fd;
 }
@@ -127,10 +152,11 @@ static int parload_share_maps(struct bpf_object *a, struct bpf_object *b)
 	btf_fd = parload_btf_fd(a);
 	if (btf_fd < 0)
 		return btf_fd;
-	for (ma = bpf_object__next_map(a, NULL), mb = bpf_object__next_map(b, NULL); ma;
+	for (ma = bpf_object__next_map(a, NULL), mb = bpf_object__next_map(b, NULL); ma || mb;
 	     ma = bpf_object__next_map(a, ma), mb = bpf_object__next_map(b, mb)) {
-		if (!mb || strcmp(bpf_map__name(ma), bpf_map__name(mb)) || n == PARLOAD_MAX_MAPS) {
-			err = -EINVAL;
+		if (!ma || !mb || strcmp(bpf_map__name(ma), bpf_map__name(mb)) ||
+		    n == PARLOAD_MAX_MAPS) {
+			err = -EINVAL; /* not two copies of one object */
 			break;
 		}
 		fds[n] = parload_create_map(ma, btf_fd);
@@ -206,7 +232,7 @@ int parload_load(struct parload *pl, struct bpf_object *obj, const void *elf, si
 	int err;
 
 	memset(pl, 0, sizeof(*pl));
-	if ((env && !strcmp(env, "1")) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if ((env && !strcmp(env, "1")) || parload_cpus() < 2 || !parload_libbpf_ok())
 		return load_first(arg);
 	second.obj = bpf_object__open_mem(elf, elf_sz, &oo);
 	if (!second.obj)
@@ -217,8 +243,8 @@ int parload_load(struct parload *pl, struct bpf_object *obj, const void *elf, si
 	if (err) {
 		/* maps already shared stay so: they are the object's, made as libbpf would */
 		if (verbose)
-			diag_info("programs verified on one thread: sharing the maps failed (%s)",
-				  strerror(-err));
+			diag_info("programs verified on one thread: cannot share the maps or split "
+				  "the programs (%s)", strerror(-err));
 		bpf_object__close(second.obj);
 		return load_first(arg);
 	}

@@ -126,7 +126,10 @@ class Paths(unittest.TestCase):
                 subprocess.run(["sh", "-c", cmd], check=True)
         self.assertIn("programs verified on two threads", fast.stderr)
         self.assertNotIn("programs verified on two threads", plain.stderr)
-        self.assertNotIn("no trimmed copy", fast.stderr)
+        if os.listdir("/sys/kernel/btf") == ["vmlinux"]:
+            # with module BTF, a root found only in a module (ovl_inode when
+            # overlayfs is one) leaves libbpf's search to libbpf: no copy
+            self.assertNotIn("no trimmed copy", fast.stderr)
         self.assertNotIn("trimmed kernel BTF failed", fast.stderr)
 
         def ours(events):

@@ -2,6 +2,7 @@
 /* corebtf: the trimmed copy of the running kernel's BTF that libbpf
  * relocates against (the same relocations either way are checked end to
  * end by tests/e2e/test_paths.py), and malformed BTF refused. */
+#include <elf.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -141,6 +142,10 @@ static void test_malformed_btf_refused(void **state)
 	t->info = (t->info & ~(0x1fu << 24)) | (31u << 24);
 	assert_int_equal(corebtf_open(&kb, copy, k->size), -EPROTO);
 	memcpy(copy, k->raw, k->size);
+	memcpy(copy, k->raw, k->size);
+	((struct btf_header *)copy)->type_off = 2; /* types are 4-byte words */
+	assert_int_equal(corebtf_open(&kb, copy, k->size), -EPROTO);
+	memcpy(copy, k->raw, k->size);
 	/* a struct whose members run past the type section */
 	((struct btf_header *)copy)->type_len = 20;
 	assert_int_equal(corebtf_open(&kb, copy, k->size), -EPROTO);
@@ -152,12 +157,76 @@ static void test_malformed_btf_refused(void **state)
 	corebtf_close(&kb);
 }
 
+/* The section header of name in a copy of an ELF64 object, or NULL. */
+static Elf64_Shdr *elf_section(uint8_t *elf, const char *name)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)elf;
+	Elf64_Shdr *sh = (Elf64_Shdr *)(elf + eh->e_shoff);
+	const char *names = (const char *)elf + sh[eh->e_shstrndx].sh_offset;
+
+	for (unsigned i = 0; i < eh->e_shnum; i++)
+		if (!strcmp(names + sh[i].sh_name, name))
+			return &sh[i];
+	return NULL;
+}
+
+static uint8_t *object_copy(size_t *sz)
+{
+	const void *elf = sentinel_bpf__elf_bytes(sz);
+	uint8_t *copy = malloc(*sz);
+
+	assert_non_null(copy);
+	memcpy(copy, elf, *sz);
+	return copy;
+}
+
+/* Objects the copy cannot serve are refused, never read past their end:
+ * a .BTF.ext without bytes (NOBITS), a bad magic, a relocation whose
+ * answer would differ against a renumbered copy (a kernel type id). */
+static void test_objects_it_cannot_serve(void **state)
+{
+	struct kernel *k = *state;
+	struct corebtf_kernel kb;
+	char path[32];
+	size_t sz;
+	uint8_t *o;
+	Elf64_Shdr *ext;
+	uint32_t hdr_len, core_off;
+
+	assert_int_equal(corebtf_open(&kb, k->raw, k->size), 0);
+	o = object_copy(&sz);
+	ext = elf_section(o, ".BTF.ext");
+	assert_non_null(ext);
+	ext->sh_type = SHT_NOBITS;
+	assert_true(corebtf_make(&kb, o, sz, path, sizeof(path)) < 0);
+	free(o);
+
+	o = object_copy(&sz);
+	ext = elf_section(o, ".BTF.ext");
+	o[ext->sh_offset] ^= 0xff; /* .BTF.ext magic */
+	assert_true(corebtf_make(&kb, o, sz, path, sizeof(path)) < 0);
+	free(o);
+
+	o = object_copy(&sz);
+	ext = elf_section(o, ".BTF.ext");
+	memcpy(&hdr_len, o + ext->sh_offset + 4, 4);
+	memcpy(&core_off, o + ext->sh_offset + 24, 4);
+	/* the first record of the first section: rec_size, sec_name_off, num,
+	 * then insn_off, type_id, access_str_off, kind */
+	uint32_t kind = 7; /* BPF_CORE_TYPE_ID_TARGET */
+	memcpy(o + ext->sh_offset + hdr_len + core_off + 4 + 8 + 12, &kind, 4);
+	assert_int_equal(corebtf_make(&kb, o, sz, path, sizeof(path)), -ENOTSUP);
+	free(o);
+	corebtf_close(&kb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_struct_ids_are_the_kernels),
 		cmocka_unit_test(test_trimmed_copy_keeps_the_roots_layout),
 		cmocka_unit_test(test_malformed_btf_refused),
+		cmocka_unit_test(test_objects_it_cannot_serve),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
