@@ -5,6 +5,7 @@
  * (rulecomp.c). Which keys an item takes, and which of them override may
  * append or replace, is the key tables below.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -22,6 +23,27 @@ static const struct item_key list_keys[] = {
 	{ "list", 0 }, { "items", KEY_APPEND | KEY_REPLACE }, { "append", 0 }, { "override", 0 },
 };
 #define LIST_NKEYS (sizeof(list_keys) / sizeof(list_keys[0]))
+
+/* Falco's reader warns about names its condition grammar cannot refer to
+ * (LOAD_INVALID_MACRO_NAME, LOAD_INVALID_LIST_NAME): a macro is an
+ * identifier, [a-zA-Z]+[a-zA-Z0-9_]*; a list a bare string, no blank and
+ * none of ( ) " ' = ,. The item still loads. */
+static int name_is_ident(const char *s)
+{
+	if (!isalpha((unsigned char)*s))
+		return 0;
+	while (*s && (isalnum((unsigned char)*s) || *s == '_'))
+		s++;
+	return !*s;
+}
+
+static int name_is_bare(const char *s)
+{
+	for (; *s; s++)
+		if (isspace((unsigned char)*s) || strchr("()\"'=,", *s))
+			return 0;
+	return 1;
+}
 
 static int collect_list(struct rules_loader *L, const struct yval *m)
 {
@@ -41,6 +63,9 @@ static int collect_list(struct rules_loader *L, const struct yval *m)
 	/* Falco 0.44 rejects what it does not know (falco PR 3805) */
 	if (keys_unknown(L, m, list_keys, LIST_NKEYS, 1, "list", name))
 		return -EINVAL;
+	if (!name_is_bare(name))
+		engine_diag(&L->d, &m->pos, 0, "list", name,
+			    "list has an invalid name: list names should match the regular expression [^()\"'[:space:]=,]+");
 	if (keys_override(L, m, "list", name, list_keys, LIST_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "list", name, &app) < 0)
@@ -129,6 +154,9 @@ static int collect_macro(struct rules_loader *L, const struct yval *m)
 	/* Falco 0.44 rejects what it does not know (falco PR 3805) */
 	if (keys_unknown(L, m, macro_keys, MACRO_NKEYS, 1, "macro", name))
 		return -EINVAL;
+	if (!name_is_ident(name))
+		engine_diag(&L->d, &m->pos, 0, "macro", name,
+			    "macro has an invalid name: macro names should match the regular expression [a-zA-Z]+[a-zA-Z0-9_]*");
 	if (keys_override(L, m, "macro", name, macro_keys, MACRO_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "macro", name, &app) < 0)
