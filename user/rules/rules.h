@@ -502,6 +502,7 @@ struct xarg {
 
 struct xcall {
 	int xf; /* enum xform, an XA_MULTI one */
+	char sel; /* getopt(...)[c]: the one option c's value; 0 for the list */
 	size_t off;
 	struct xarg *args;
 	size_t nargs;

@@ -177,7 +177,8 @@ int xcall_slot(struct engine *e, const struct xcall *x, struct cond_err *err)
 	struct xbuild b = { 0 };
 	struct xfacts fa[COND_MAX_XARGS];
 	struct slot k = { .field = 0, .idx = -1, .xform = x->xf, .parent = -1, .type = T_STR,
-			  .list = x->xf == XF_GETOPT };
+			  .list = x->xf == XF_GETOPT && !x->sel };
+	char sel[2] = { x->sel, 0 };
 	char *text = NULL;
 	size_t tlen = 0;
 	int rc = -ENOMEM, s;
@@ -198,6 +199,10 @@ int xcall_slot(struct engine *e, const struct xcall *x, struct cond_err *err)
 			goto fail;
 	}
 	fputc(')', b.text);
+	if (x->sel) {
+		fprintf(b.text, "[%c]", x->sel);
+		k.arg = sel; /* slot_add copies it */
+	}
 	if (fclose(b.text)) {
 		b.text = NULL;
 		goto nomem;
@@ -357,8 +362,9 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 	struct xiter os = { .c = c, .a = sl->margs, .i = sl->nmargs - 1, .hi = sl->nmargs };
 	struct xiter it = { .c = c, .a = sl->margs, .hi = sl->nmargs - 1 };
 	unsigned char valid[256] = { 0 }, with_arg[256] = { 0 };
-	const char *opts, *w, *v;
-	size_t on, wn, vn;
+	const char *opts, *w, *v, *got = NULL;
+	size_t on, wn, vn, gotn = 0;
+	unsigned char sel = sl->arg ? (unsigned char)sl->arg[0] : 0;
 	int r;
 
 	if (xnext(&os, &opts, &on) != 1)
@@ -383,6 +389,24 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 
 			if (!isalnum(ch) || !valid[ch])
 				continue;
+			if (sel) { /* getopt(...)[c]: the last c wins */
+				if (!with_arg[ch]) {
+					if (ch == sel)
+						got = w + i, gotn = 1;
+					continue;
+				}
+				if (i + 1 < wn) {
+					if (ch == sel)
+						got = w + i + 1, gotn = wn - i - 1;
+					break;
+				}
+				r = xnext(&it, &v, &vn);
+				if (r < 0)
+					return -1;
+				if (ch == sel)
+					got = r ? v : "", gotn = r ? vn : 0;
+				break;
+			}
 			if (emit(o, w + i, 1))
 				return -1;
 			if (!with_arg[ch])
@@ -400,7 +424,12 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 			break;
 		}
 	}
-	return r < 0 ? -1 : 0;
+	if (r < 0)
+		return -1;
+	/* an option not given has no value, as in libs */
+	if (sel)
+		return got && !put(o, got, gotn) ? 0 : -1;
+	return 0;
 }
 
 void xcall_fill(struct evctx *c, struct slot *s)
