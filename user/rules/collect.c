@@ -515,6 +515,62 @@ static int parse_version(const char *s, int v[3])
 	return *s ? -EINVAL : 0;
 }
 
+/* One plugin requirement, {name, version}, as Falco's reader checks it. */
+static int plugin_req(struct rules_loader *L, const struct yval *r, const char *what)
+{
+	const char *keys[] = { "name", "version" };
+
+	if (r->kind != YV_MAP) {
+		engine_diag(&L->d, &r->pos, 1, NULL, NULL, "%s must be a mapping", what);
+		return -EINVAL;
+	}
+	for (size_t k = 0; k < 2; k++) {
+		const struct yval *v = yamlload_get(r, keys[k], NULL);
+
+		if (!v || v->kind != YV_SCALAR || !v->s[0]) {
+			engine_diag(&L->d, v ? &v->pos : &r->pos, 1, NULL, NULL,
+				    "%s has no mapping for key '%s'", what, keys[k]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* required_plugin_versions: a sequence of {name, version, alternatives:
+ * [{name, version}]}, checked as Falco's reader does (an error loads no
+ * rule). Falco then refuses to start unless a loaded plugin satisfies each
+ * entry; agent-sentinel loads none, and says once that it goes on: a rule
+ * that needs a plugin's fields is skipped as not supported. */
+static int collect_plugin_versions(struct rules_loader *L, const struct yval *m,
+				   const struct yval *v)
+{
+	if (v->kind != YV_SEQ) {
+		engine_diag(&L->d, &v->pos, 1, NULL, NULL,
+			    "value of required_plugin_versions must be a sequence");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const struct yval *alt;
+
+		if (plugin_req(L, &v->items[i], "plugin version"))
+			return -EINVAL;
+		alt = yamlload_get(&v->items[i], "alternatives", NULL);
+		if (!alt)
+			continue;
+		if (alt->kind != YV_SEQ) {
+			engine_diag(&L->d, &alt->pos, 1, NULL, NULL,
+				    "value of plugin version alternatives must be a sequence");
+			return -EINVAL;
+		}
+		for (size_t k = 0; k < alt->n; k++)
+			if (plugin_req(L, &alt->items[k], "plugin version alternative"))
+				return -EINVAL;
+	}
+	engine_diag(&L->d, &m->pos, 0, NULL, NULL,
+		    "required_plugin_versions ignored: agent-sentinel loads no plugins");
+	return 0;
+}
+
 int collect_item(struct rules_loader *L, const struct yval *m)
 {
 	const struct yval *v;
@@ -550,11 +606,8 @@ int collect_item(struct rules_loader *L, const struct yval *m)
 		}
 		return 0;
 	}
-	if (yamlload_get(m, "required_plugin_versions", NULL)) {
-		engine_diag(&L->d, &m->pos, 0, NULL, NULL,
-			    "required_plugin_versions ignored: agent-sentinel loads no plugins");
-		return 0;
-	}
+	if ((v = yamlload_get(m, "required_plugin_versions", NULL)))
+		return collect_plugin_versions(L, m, v);
 	engine_diag(&L->d, &m->pos, 0, NULL, NULL, "unknown top level item%s%s",
 		    m->n ? " with key " : "", m->n ? m->keys[0] : "");
 	return 0;

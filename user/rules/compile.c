@@ -580,6 +580,10 @@ static struct scset evmask(const struct ast *a, int neg, int depth)
 	case A_CMP:
 		if (!is_evtype(NULL, a))
 			return scset_all();
+		/* every event has a type: Falco's one-set, whose complement is
+		 * empty (test_filter_evttype_resolver.cpp check_properties) */
+		if (a->op == OP_EXISTS)
+			return neg ? none : scset_all();
 		s = evtype_set(a, NULL);
 		if (a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_IN || a->op == OP_INTERSECTS)
 			return neg ? scset_not(s) : s;
