@@ -250,6 +250,13 @@ static int compile_regex(const struct ast *a, struct cmp *c, const char *v,
 		free(pat);
 		return -ENOMEM;
 	}
+	if (constchk_regex(v, m, sizeof(m))) {
+		free(pat);
+		free(c->re);
+		c->re = NULL;
+		cerr(err, a, 0, "invalid regex '%s': %s", v, m);
+		return -EINVAL;
+	}
 	snprintf(pat, n, "^(%s)$", v);
 	rc = regcomp(c->re, pat, REG_EXTENDED | REG_NOSUB);
 	free(pat);
@@ -260,67 +267,6 @@ static int compile_regex(const struct ast *a, struct cmp *c, const char *v,
 	c->re = NULL;
 	cerr(err, a, 0, "invalid regex '%s': %s", v, m);
 	return -EINVAL;
-}
-
-/* A string an equality compares that reads like a pattern (a glob's '*', a
- * regex's '.*', '^' or '$' at the ends): equality takes it literally, which
- * a rule rarely means. Warned once per compile, like Falco's other load
- * warnings. */
-static void warn_pattern(const struct ast *a, const char *v, struct cond_err *err)
-{
-	size_t n = strlen(v);
-
-	if (err->warn[0] || !(a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_NE ||
-			      a->op == OP_IN || a->op == OP_INTERSECTS))
-		return;
-	if (!strchr(v, '*') && !(n > 1 && v[0] == '^') && !(n > 1 && v[n - 1] == '$'))
-		return;
-	snprintf(err->warn, sizeof(err->warn),
-		 "'%s' looks like a pattern, but '%s' compares it as a plain string (glob, regex or pmatch match patterns)",
-		 v, ops_table[a->op].text);
-	err->warn_at = a;
-}
-
-/* As libs' compiler (check_warnings_field_value, _transformer_value): a
- * constant that, its blanks removed, names a field Falco knows or is a
- * transformer call was most likely meant as one (val(), or written without
- * quotes); it still compares as the string. Warned once per compile. */
-static void warn_field_like(const struct ast *a, const char *v, struct cond_err *err)
-{
-	char s[ENGINE_MSG_MAX / 4], name[ENGINE_MSG_MAX / 4];
-	size_t n = 0, k;
-
-	if (err->warn[0])
-		return;
-	for (const char *p = v; *p && n + 1 < sizeof(s); p++)
-		if (!isspace((unsigned char)*p))
-			s[n++] = *p;
-	s[n] = 0;
-	k = strcspn(s, "[");
-	if (k && (k == n || s[n - 1] == ']') && k < sizeof(name)) {
-		memcpy(name, s, k);
-		name[k] = 0;
-		/* a name, not a class prefix: "k8s.gcr.io/x" is an image */
-		if (strchr(name, '.') && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_.") == k &&
-		    (fields_lookup(name) >= 0 || fields_falco_known(name))) {
-			snprintf(err->warn, sizeof(err->warn),
-				 "'%s' may be a valid field misused as a const string value", v);
-			err->warn_at = a;
-			return;
-		}
-	}
-	for (int x = 0; x <= XF_MAX; x++) {
-		const char *t = x == XF_MAX ? "val" : x == XF_NONE ? NULL : xforms_table[x].name;
-		size_t tn = t ? strlen(t) : 0;
-
-		if (t && n >= tn + 2 && !strncmp(s, t, tn) && s[tn] == '(' && s[n - 1] == ')') {
-			snprintf(err->warn, sizeof(err->warn),
-				 "'%s' may be a valid field transformer misused as a const string value",
-				 v);
-			err->warn_at = a;
-			return;
-		}
-	}
 }
 
 /* The one constant of an OK_SCALAR operator, by the field's check type and
@@ -372,10 +318,8 @@ static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot 
 		if (!c->s)
 			return -ENOMEM;
 		c->len = strlen(v);
-		if (sl->type == T_STR) {
-			warn_pattern(a, v, err);
-			warn_field_like(a, v, err);
-		}
+		if (sl->type == T_STR)
+			constchk_warn(a, v, err);
 	}
 	if (ops_table[a->op].flags & OF_REGEX)
 		return compile_regex(a, c, v, err);
@@ -411,10 +355,8 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		c->set[i] = ip ? slot_ip_canonical(a->vals[i]) : strdup(a->vals[i]);
-		if (!ip && c->set[i]) {
-			warn_pattern(a, c->set[i], err);
-			warn_field_like(a, c->set[i], err);
-		}
+		if (!ip && c->set[i])
+			constchk_warn(a, c->set[i], err);
 		if (!c->set[i] && ip) {
 			cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", a->vals[i],
 			     sl->text);
