@@ -268,6 +268,14 @@ static int emit(struct xout *o, const char *s, size_t n)
 	return 0;
 }
 
+/* getopt(...)[c]: the one value so far, replaced; *found set */
+static int keep(struct xout *o, int *found, const char *s, size_t n)
+{
+	*found = 1;
+	o->len = 0;
+	return put(o, s, n);
+}
+
 #define XNUM_MAX 24 /* an int64 in decimal, sign and NUL */
 
 /* The values of margs[lo..hi), a list's items flattened, one at a time. */
@@ -362,10 +370,10 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 	struct xiter os = { .c = c, .a = sl->margs, .i = sl->nmargs - 1, .hi = sl->nmargs };
 	struct xiter it = { .c = c, .a = sl->margs, .hi = sl->nmargs - 1 };
 	unsigned char valid[256] = { 0 }, with_arg[256] = { 0 };
-	const char *opts, *w, *v, *got = NULL;
-	size_t on, wn, vn, gotn = 0;
+	const char *opts, *w, *v;
+	size_t on, wn, vn;
 	unsigned char sel = sl->arg ? (unsigned char)sl->arg[0] : 0;
-	int r;
+	int r, found = 0;
 
 	if (xnext(&os, &opts, &on) != 1)
 		return -1;
@@ -389,22 +397,23 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 
 			if (!isalnum(ch) || !valid[ch])
 				continue;
-			if (sel) { /* getopt(...)[c]: the last c wins */
+			if (sel) { /* getopt(...)[c]: the last c wins, copied at once (a
+				    * number's text is the iterator's, rewritten by the next) */
 				if (!with_arg[ch]) {
-					if (ch == sel)
-						got = w + i, gotn = 1;
+					if (ch == sel && keep(o, &found, w + i, 1))
+						return -1;
 					continue;
 				}
 				if (i + 1 < wn) {
-					if (ch == sel)
-						got = w + i + 1, gotn = wn - i - 1;
+					if (ch == sel && keep(o, &found, w + i + 1, wn - i - 1))
+						return -1;
 					break;
 				}
 				r = xnext(&it, &v, &vn);
 				if (r < 0)
 					return -1;
-				if (ch == sel)
-					got = r ? v : "", gotn = r ? vn : 0;
+				if (ch == sel && keep(o, &found, r ? v : "", r ? vn : 0))
+					return -1;
 				break;
 			}
 			if (emit(o, w + i, 1))
@@ -427,9 +436,7 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 	if (r < 0)
 		return -1;
 	/* an option not given has no value, as in libs */
-	if (sel)
-		return got && !put(o, got, gotn) ? 0 : -1;
-	return 0;
+	return sel && !found ? -1 : 0;
 }
 
 void xcall_fill(struct evctx *c, struct slot *s)
