@@ -83,8 +83,9 @@ void constchk_warn(const struct ast *a, const char *v, struct cond_err *err)
  * nested repetitions and large counts take it exponential time or memory,
  * at load. Refused as RE2 refuses them (a repetition of a repetition, but
  * for one lazy '?', and a count, or counts nested into one another, over
- * RE2's 1000), and repetitions nested deeper than CONSTCHK_NEST_MAX, which
- * RE2 would take.
+ * RE2's 1000, and a back-reference, which RE2 does not have and glibc's
+ * matcher backtracks on), and repetitions nested deeper than
+ * CONSTCHK_NEST_MAX, which RE2 would take.
  */
 #define CONSTCHK_REPEAT_MAX 1000 /* RE2's kMaxRepeat */
 /* regcomp's time doubles with each level: 8 take some 40 ms, 16 over 8 s */
@@ -195,6 +196,12 @@ int constchk_regex(const char *v, char *why, size_t n)
 			top--;
 			quant = 0;
 		} else {
+			if (*p == '\\' && p[1] >= '1' && p[1] <= '9') {
+				/* a back-reference: RE2 has none, and glibc's
+				 * matcher backtracks on one, per event */
+				snprintf(why, n, "invalid escape sequence: \\%c", p[1]);
+				return -1;
+			}
 			if (*p == '\\' && p[1])
 				p++;
 			else if (*p == '[')
