@@ -71,8 +71,34 @@ static void warn_field_like(const struct ast *a, const char *v, struct cond_err 
 	}
 }
 
+/* As libs' compiler (check_warnings_regex_value): a regex whose only
+ * special characters are a leading '^', a trailing '$' and '.*' or '.+'
+ * (or '.?') at either end is a plain comparison in disguise. */
+static void warn_regex(const struct ast *a, const char *v, struct cond_err *err)
+{
+	size_t n = strlen(v);
+
+	if (err->warn[0] || !(ops_table[a->op].flags & OF_REGEX))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if ((i == 0 && v[i] == '^') || (i == n - 1 && v[i] == '$'))
+			continue;
+		if (((i == 0 && n > 1) || i + 2 == n) && v[i] == '.' && strchr("+*?", v[i + 1])) {
+			i++;
+			continue;
+		}
+		if (strchr(".+*?^$()[]{}|\\", v[i]))
+			return;
+	}
+	snprintf(err->warn, sizeof(err->warn),
+		 "regex check with '%s' may be optimized with simpler operators such as '=', 'contains', 'startswith', 'endswith'",
+		 v);
+	err->warn_at = a;
+}
+
 void constchk_warn(const struct ast *a, const char *v, struct cond_err *err)
 {
+	warn_regex(a, v, err);
 	warn_pattern(a, v, err);
 	warn_field_like(a, v, err);
 }
