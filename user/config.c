@@ -136,15 +136,26 @@ static int config_result(const struct config_ctx *c)
 
 /* ---- the file ---- */
 
-static void config_yaml_error(FILE *diag, const char *path, const yaml_parser_t *p)
+/* a libyaml problem and context are short fixed strings; a -o key is a
+ * config key (config_keys.c), short too */
+#define CONFIG_YAML_MSG_MAX 512
+
+/* one_line: p read a -o value, where libyaml's end of input is past a line
+ * break it adds: the column is the byte offset on line 1 */
+static void config_yaml_error(FILE *diag, const char *path, const yaml_parser_t *p, int one_line)
 {
+	char msg[CONFIG_YAML_MSG_MAX];
+	size_t line, col;
+
 	if (!diag)
 		return;
-	diag_at(diag, path, p->problem_mark.line + 1, p->problem_mark.column + 1);
-	fprintf(diag, "invalid YAML: %s", p->problem ? p->problem : "cannot parse");
-	if (p->context)
-		fprintf(diag, " (%s on line %zu)", p->context, p->context_mark.line + 1);
-	fputc('\n', diag);
+	yamlutil_parse_error(p, msg, sizeof(msg), &line, &col);
+	if (one_line) {
+		line = 1;
+		col = p->problem_mark.index + 1;
+	}
+	diag_at(diag, path, line, col);
+	fprintf(diag, "%s\n", msg);
 }
 
 int config_load_file(struct config *cfg, const char *path, FILE *diag)
@@ -172,14 +183,14 @@ int config_load_file(struct config *cfg, const char *path, FILE *diag)
 	}
 	yaml_parser_set_input_file(&parser, f);
 	if (!yaml_parser_load(&parser, &doc)) {
-		config_yaml_error(diag, path, &parser);
+		config_yaml_error(diag, path, &parser, 0);
 		err = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
 		goto out_parser;
 	}
 	/* one document: a second one would be silently ignored otherwise */
 	if (yaml_document_get_root_node(&doc)) {
 		if (!yaml_parser_load(&parser, &next)) {
-			config_yaml_error(diag, path, &parser);
+			config_yaml_error(diag, path, &parser, 0);
 			err = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
 			goto out_doc;
 		}
@@ -276,10 +287,12 @@ int config_set(struct config *cfg, const char *key, const char *value, FILE *dia
 		}
 		yaml_parser_set_input_string(&parser, (const unsigned char *)value, strlen(value));
 		if (!yaml_parser_load(&parser, &doc)) {
-			if (diag)
-				fprintf(diag, "-o %s: invalid YAML at column %zu: %s\n", key,
-					parser.problem_mark.index + 1, /* one line: byte offset */
-					parser.problem ? parser.problem : "cannot parse");
+			if (diag) { /* the value is the "file": -o KEY:1:COL */
+				char where[CONFIG_YAML_MSG_MAX];
+
+				snprintf(where, sizeof(where), "-o %s", key);
+				config_yaml_error(diag, where, &parser, 1);
+			}
 			err = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
 			yaml_parser_delete(&parser);
 			goto out;

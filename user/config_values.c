@@ -12,19 +12,7 @@
 #include <syslog.h>
 #include "config_int.h"
 #include "rules/engine.h"
-
-static const struct {
-	const char *name;
-	int value;
-} config_facilities[] = {
-    {"auth", LOG_AUTH},	    {"authpriv", LOG_AUTHPRIV}, {"cron", LOG_CRON},
-    {"daemon", LOG_DAEMON}, {"ftp", LOG_FTP},		{"kern", LOG_KERN},
-    {"local0", LOG_LOCAL0}, {"local1", LOG_LOCAL1},	{"local2", LOG_LOCAL2},
-    {"local3", LOG_LOCAL3}, {"local4", LOG_LOCAL4},	{"local5", LOG_LOCAL5},
-    {"local6", LOG_LOCAL6}, {"local7", LOG_LOCAL7},	{"lpr", LOG_LPR},
-    {"mail", LOG_MAIL},	    {"news", LOG_NEWS},		{"syslog", LOG_SYSLOG},
-    {"user", LOG_USER},	    {"uucp", LOG_UUCP},
-};
+#include "outputs/outputs.h"
 
 /* Prometheus duration units, largest first, as Falco's parse_prometheus_interval. */
 static const struct {
@@ -194,22 +182,6 @@ static const char *config_fmt_size(uint64_t v, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 	return buf;
-}
-
-static int config_parse_facility(const char *s)
-{
-	for (size_t i = 0; i < ARRAY_LEN(config_facilities); i++)
-		if (!strcasecmp(s, config_facilities[i].name))
-			return config_facilities[i].value;
-	return -1;
-}
-
-static const char *config_facility_name(int f)
-{
-	for (size_t i = 0; i < ARRAY_LEN(config_facilities); i++)
-		if (config_facilities[i].value == f)
-			return config_facilities[i].name;
-	return "?";
 }
 
 static int config_valid_url(const char *s)
@@ -423,7 +395,7 @@ void config_apply_key(struct config_ctx *c, const struct config_key *k,
 			config_err(c, at, k->name, "expected first or all, got %s", GOT(n));
 		break;
 	case CONFIG_T_FACILITY:
-		v = config_parse_facility(s);
+		v = outputs_syslog_facility_parse(s);
 		if (v < 0)
 			config_err(c, at, k->name,
 				   "expected a syslog facility (auth, authpriv, cron, daemon, ftp, "
@@ -497,7 +469,7 @@ int config_format(const struct config *cfg, const char *key, char *buf, size_t l
 					 : "first");
 		break;
 	case CONFIG_T_FACILITY:
-		o = (size_t)snprintf(buf, len, "%s", config_facility_name(*(const int *)field));
+		o = (size_t)snprintf(buf, len, "%s", outputs_syslog_facility_name(*(const int *)field));
 		break;
 	}
 	return o >= len ? -ENOSPC : 0;

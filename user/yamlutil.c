@@ -67,3 +67,17 @@ int yamlutil_pair(yaml_document_t *doc, const yaml_node_t *map, size_t i, yaml_n
 	*val = yaml_document_get_node(doc, p->value);
 	return *key && *val;
 }
+
+void yamlutil_parse_error(const yaml_parser_t *p, char *msg, size_t cap, size_t *line,
+			  size_t *col)
+{
+	int n = snprintf(msg, cap, "invalid YAML: %s",
+			 p->problem ? p->problem :
+			 p->error == YAML_MEMORY_ERROR ? "out of memory" : "cannot parse");
+
+	if (p->context && n >= 0 && (size_t)n < cap)
+		snprintf(msg + n, cap - (size_t)n, " (%s on line %zu)", p->context,
+			 p->context_mark.line + 1);
+	*line = p->problem_mark.line + 1;
+	*col = p->problem_mark.column + 1;
+}

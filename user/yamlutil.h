@@ -14,6 +14,13 @@
  * -EINVAL when s is none of them. */
 int yamlutil_bool(const char *s, int *out);
 
+/* Why libyaml could not parse a YAML input, worded once for all of them
+ * (rules files, the config file, -o values, agent-egress's config):
+ * "invalid YAML: PROBLEM (CONTEXT on line N)" into msg, and in *line and
+ * *col (1-based) where libyaml stopped, for the caller's FILE:LINE:COL. */
+void yamlutil_parse_error(const yaml_parser_t *p, char *msg, size_t cap, size_t *line,
+			  size_t *col);
+
 /* Where n starts, from 1 (line 1, column 1 for no node). */
 static inline size_t yamlutil_line(const yaml_node_t *n)
 {

@@ -738,8 +738,8 @@ static void test_options(void **state)
 	free(diag);
 	diag = set_opt(&cfg, "rules_files", "[/a.yaml", &rc);
 	assert_int_equal(rc, -EINVAL);
-	assert_string_equal(diag, "-o rules_files: invalid YAML at column 9: did not find "
-				  "expected ',' or ']'\n");
+	assert_string_equal(diag, "-o rules_files:1:9: invalid YAML: did not find expected ',' or "
+				  "']' (while parsing a flow sequence on line 1)\n");
 	free(diag);
 	{
 		struct diagbuf d;

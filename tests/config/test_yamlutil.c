@@ -134,6 +134,41 @@ static void test_diag_at(void **state)
 	free(text);
 }
 
+/* yamlutil_parse_error: the one wording of a libyaml failure, with the
+ * position where libyaml stopped; without a context, no parenthesis */
+static void test_parse_error(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+		size_t line, col;
+	} cases[] = {
+	    {"a: [b\n", "invalid YAML: did not find expected ',' or ']' (while parsing a flow "
+			"sequence on line 1)", 2, 1},
+	    {"a: b\n  c: d\n", "invalid YAML: mapping values are not allowed in this context", 2, 4},
+	};
+	char msg[512];
+	size_t line, col;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		yaml_parser_t p;
+		yaml_document_t doc;
+
+		assert_true(yaml_parser_initialize(&p));
+		yaml_parser_set_input_string(&p, (const unsigned char *)cases[i].text,
+					     strlen(cases[i].text));
+		assert_false(yaml_parser_load(&p, &doc));
+		yamlutil_parse_error(&p, msg, sizeof(msg), &line, &col);
+		assert_string_equal(msg, cases[i].msg);
+		assert_int_equal(line, cases[i].line);
+		assert_int_equal(col, cases[i].col);
+		/* a short buffer is cut, never overrun */
+		yamlutil_parse_error(&p, msg, 8, &line, &col);
+		assert_string_equal(msg, "invalid");
+		yaml_parser_delete(&p);
+	}
+}
+
 static void test_priority_list(void **state)
 {
 	char buf[128], small[12];
@@ -157,6 +192,7 @@ int main(void)
 	    cmocka_unit_test(test_null),
 	    cmocka_unit_test(test_walk),
 	    cmocka_unit_test(test_diag_at),
+	    cmocka_unit_test(test_parse_error),
 	    cmocka_unit_test(test_priority_list),
 	};
 

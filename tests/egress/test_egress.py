@@ -528,7 +528,7 @@ class BadInput(Base):
             ("- good.test\n", "1:1: expected a mapping of configuration keys"),
             ("connections_total: -1\n", "1:20: connections_total: expected a whole number from 1 to 100000000"),
             ("idle_timeout_ms: soon\n", "1:18: idle_timeout_ms: expected a whole number from 1 to 100000000"),
-            ("allow: [good.test\n", "2:1: did not find expected ',' or ']'"),
+            ("allow: [good.test\n", "2:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence on line 1)"),
         ]
         for text, message in cases:
             with self.subTest(text=text):

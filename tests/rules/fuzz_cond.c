@@ -2,8 +2,8 @@
 /* libFuzzer: any bytes as a condition (with a few lists and macros defined)
  * and as an exception value must compile or be rejected cleanly, every
  * diagnostic at FILE:LINE:COL. The corpus (corpus/cond) seeds the paths of
- * transformers on both sides, join/concat/getopt calls, modifiers, field
- * arguments and escapes. */
+ * transformers on both sides, join/concat/getopt calls (getopt's [c]),
+ * modifiers, field arguments, escapes and list names with a blank. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 static const char prelude[] =
 	"- list: l1\n  items: [a, \"b c\", '\"q\"']\n"
 	"- list: l2\n  items: [l1, d]\n"
+	"- list: l 3\n  items: [e, \"f g\"]\n"
 	"- macro: m1\n  condition: proc.name = x\n"
 	"- macro: m2\n  condition: m1 or evt.type in (l2)\n"
 	"- rule: r\n  desc: d\n  output: \"%proc.name %fd.name\"\n  priority: INFO\n"

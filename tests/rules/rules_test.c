@@ -24,6 +24,8 @@
  *   C: condition
  *   E: event spec
  *   R: 1 | 0 | error MESSAGE | warn MESSAGE (loads with that one warning)
+ *      | 1 warn MESSAGE | 0 warn MESSAGE (loads with that one warning, and
+ *      the condition gives 1 or 0 on the event)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -700,13 +702,21 @@ static int run_cond_file(const char *file)
 				if (!is_err && (rc || !strstr(diag.s, ": warning: ")))
 					check(file, name, "rc", "0 and a warning", diag.s);
 			} else {
+				const char *w = strstr(r, " warn ");
 				size_t n = 0;
 
 				for (const char *p = out.s; p && *p; p++)
 					n += *p == '\n';
-				snprintf(want, sizeof(want), "%s", r);
+				snprintf(want, sizeof(want), "%.*s", (int)(w ? (size_t)(w - r) : strlen(r)), r);
 				snprintf(got, sizeof(got), "%zu", n);
-				if (diag.len) {
+				if (w) {
+					const char *m = diag.s ? strstr(diag.s, "rule 't': ") : NULL;
+					char wmsg[SPEC_MAX];
+
+					snprintf(wmsg, sizeof(wmsg), "%s\n", w + 6);
+					check(file, name, "warning", wmsg,
+					      m && strstr(diag.s, ": warning: ") ? m + 10 : diag.s ? diag.s : "");
+				} else if (diag.len) {
 					snprintf(got, sizeof(got), "diag: %s", diag.s);
 				}
 				check(file, name, cond, want, got);

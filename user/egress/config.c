@@ -135,11 +135,12 @@ static int egress_config_file(struct egress_cfgctx *c)
 	yaml_parser_set_input_file(&parser, f);
 	ok = yaml_parser_load(&parser, &doc);
 	if (!ok) {
-		char where[1024];
+		char where[1024], msg[512];
+		size_t line, col;
 
-		diag_fmt_at(where, sizeof(where), c->path, parser.problem_mark.line + 1,
-			    parser.problem_mark.column + 1);
-		elog("%s%s", where, parser.problem ? parser.problem : "bad YAML");
+		yamlutil_parse_error(&parser, msg, sizeof(msg), &line, &col);
+		diag_fmt_at(where, sizeof(where), c->path, line, col);
+		elog("%s%s", where, msg);
 		c->errors++;
 	} else {
 		c->doc = &doc;

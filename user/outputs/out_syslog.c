@@ -64,6 +64,14 @@ int outputs_syslog_facility_parse(const char *name)
 	return -EINVAL;
 }
 
+const char *outputs_syslog_facility_name(int facility)
+{
+	for (size_t i = 0; i < sizeof(out_syslog_facilities) / sizeof(out_syslog_facilities[0]); i++)
+		if (out_syslog_facilities[i].facility == facility)
+			return out_syslog_facilities[i].name;
+	return "?";
+}
+
 int out_syslog_level(int prio)
 {
 	/* enum engine_priority: 1 Emergency .. 8 Debug; LOG_EMERG 0 .. LOG_DEBUG 7 */

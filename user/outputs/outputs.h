@@ -110,5 +110,8 @@ void outputs_close(struct outputs *o, long timeout_ms);
 /* Syslog facility by name ("user", "daemon", "local0".."local7", "auth", ...),
  * as a <syslog.h> LOG_* value; -EINVAL if unknown. For the config parser. */
 int outputs_syslog_facility_parse(const char *name);
+/* Its name as the config prints it ("local3"); "?" if none. The one table of
+ * facility names (out_syslog.c) serves both. */
+const char *outputs_syslog_facility_name(int facility);
 
 #endif /* AS_OUTPUTS_H */

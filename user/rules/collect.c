@@ -5,6 +5,7 @@
  * (rulecomp.c). Which keys an item takes, and which of them override may
  * append or replace, is the key tables below.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -22,6 +23,27 @@ static const struct item_key list_keys[] = {
 	{ "list", 0 }, { "items", KEY_APPEND | KEY_REPLACE }, { "append", 0 }, { "override", 0 },
 };
 #define LIST_NKEYS (sizeof(list_keys) / sizeof(list_keys[0]))
+
+/* Falco's reader warns about names its condition grammar cannot refer to
+ * (LOAD_INVALID_MACRO_NAME, LOAD_INVALID_LIST_NAME): a macro is an
+ * identifier, [a-zA-Z]+[a-zA-Z0-9_]*; a list a bare string, no blank and
+ * none of ( ) " ' = ,. The item still loads. */
+static int name_is_ident(const char *s)
+{
+	if (!isalpha((unsigned char)*s))
+		return 0;
+	while (*s && (isalnum((unsigned char)*s) || *s == '_'))
+		s++;
+	return !*s;
+}
+
+static int name_is_bare(const char *s)
+{
+	for (; *s; s++)
+		if (isspace((unsigned char)*s) || strchr("()\"'=,", *s))
+			return 0;
+	return 1;
+}
 
 static int collect_list(struct rules_loader *L, const struct yval *m)
 {
@@ -41,6 +63,9 @@ static int collect_list(struct rules_loader *L, const struct yval *m)
 	/* Falco 0.44 rejects what it does not know (falco PR 3805) */
 	if (keys_unknown(L, m, list_keys, LIST_NKEYS, 1, "list", name))
 		return -EINVAL;
+	if (!name_is_bare(name))
+		engine_diag(&L->d, &m->pos, 0, "list", name,
+			    "list has an invalid name: list names should match the regular expression [^()\"'[:space:]=,]+");
 	if (keys_override(L, m, "list", name, list_keys, LIST_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "list", name, &app) < 0)
@@ -129,6 +154,9 @@ static int collect_macro(struct rules_loader *L, const struct yval *m)
 	/* Falco 0.44 rejects what it does not know (falco PR 3805) */
 	if (keys_unknown(L, m, macro_keys, MACRO_NKEYS, 1, "macro", name))
 		return -EINVAL;
+	if (!name_is_ident(name))
+		engine_diag(&L->d, &m->pos, 0, "macro", name,
+			    "macro has an invalid name: macro names should match the regular expression [a-zA-Z]+[a-zA-Z0-9_]*");
 	if (keys_override(L, m, "macro", name, macro_keys, MACRO_NKEYS, &o))
 		return -EINVAL;
 	if (keys_bool(L, m, "append", "macro", name, &app) < 0)
@@ -487,6 +515,62 @@ static int parse_version(const char *s, int v[3])
 	return *s ? -EINVAL : 0;
 }
 
+/* One plugin requirement, {name, version}, as Falco's reader checks it. */
+static int plugin_req(struct rules_loader *L, const struct yval *r, const char *what)
+{
+	const char *keys[] = { "name", "version" };
+
+	if (r->kind != YV_MAP) {
+		engine_diag(&L->d, &r->pos, 1, NULL, NULL, "%s must be a mapping", what);
+		return -EINVAL;
+	}
+	for (size_t k = 0; k < 2; k++) {
+		const struct yval *v = yamlload_get(r, keys[k], NULL);
+
+		if (!v || v->kind != YV_SCALAR || !v->s[0]) {
+			engine_diag(&L->d, v ? &v->pos : &r->pos, 1, NULL, NULL,
+				    "%s has no mapping for key '%s'", what, keys[k]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* required_plugin_versions: a sequence of {name, version, alternatives:
+ * [{name, version}]}, checked as Falco's reader does (an error loads no
+ * rule). Falco then refuses to start unless a loaded plugin satisfies each
+ * entry; agent-sentinel loads none, and says once that it goes on: a rule
+ * that needs a plugin's fields is skipped as not supported. */
+static int collect_plugin_versions(struct rules_loader *L, const struct yval *m,
+				   const struct yval *v)
+{
+	if (v->kind != YV_SEQ) {
+		engine_diag(&L->d, &v->pos, 1, NULL, NULL,
+			    "value of required_plugin_versions must be a sequence");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const struct yval *alt;
+
+		if (plugin_req(L, &v->items[i], "plugin version"))
+			return -EINVAL;
+		alt = yamlload_get(&v->items[i], "alternatives", NULL);
+		if (!alt)
+			continue;
+		if (alt->kind != YV_SEQ) {
+			engine_diag(&L->d, &alt->pos, 1, NULL, NULL,
+				    "value of plugin version alternatives must be a sequence");
+			return -EINVAL;
+		}
+		for (size_t k = 0; k < alt->n; k++)
+			if (plugin_req(L, &alt->items[k], "plugin version alternative"))
+				return -EINVAL;
+	}
+	engine_diag(&L->d, &m->pos, 0, NULL, NULL,
+		    "required_plugin_versions ignored: agent-sentinel loads no plugins");
+	return 0;
+}
+
 int collect_item(struct rules_loader *L, const struct yval *m)
 {
 	const struct yval *v;
@@ -522,11 +606,8 @@ int collect_item(struct rules_loader *L, const struct yval *m)
 		}
 		return 0;
 	}
-	if (yamlload_get(m, "required_plugin_versions", NULL)) {
-		engine_diag(&L->d, &m->pos, 0, NULL, NULL,
-			    "required_plugin_versions ignored: agent-sentinel loads no plugins");
-		return 0;
-	}
+	if ((v = yamlload_get(m, "required_plugin_versions", NULL)))
+		return collect_plugin_versions(L, m, v);
 	engine_diag(&L->d, &m->pos, 0, NULL, NULL, "unknown top level item%s%s",
 		    m->n ? " with key " : "", m->n ? m->keys[0] : "");
 	return 0;

@@ -250,6 +250,13 @@ static int compile_regex(const struct ast *a, struct cmp *c, const char *v,
 		free(pat);
 		return -ENOMEM;
 	}
+	if (constchk_regex(v, m, sizeof(m))) {
+		free(pat);
+		free(c->re);
+		c->re = NULL;
+		cerr(err, a, 0, "invalid regex '%s': %s", v, m);
+		return -EINVAL;
+	}
 	snprintf(pat, n, "^(%s)$", v);
 	rc = regcomp(c->re, pat, REG_EXTENDED | REG_NOSUB);
 	free(pat);
@@ -260,25 +267,6 @@ static int compile_regex(const struct ast *a, struct cmp *c, const char *v,
 	c->re = NULL;
 	cerr(err, a, 0, "invalid regex '%s': %s", v, m);
 	return -EINVAL;
-}
-
-/* A string an equality compares that reads like a pattern (a glob's '*', a
- * regex's '.*', '^' or '$' at the ends): equality takes it literally, which
- * a rule rarely means. Warned once per compile, like Falco's other load
- * warnings. */
-static void warn_pattern(const struct ast *a, const char *v, struct cond_err *err)
-{
-	size_t n = strlen(v);
-
-	if (err->warn[0] || !(a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_NE ||
-			      a->op == OP_IN || a->op == OP_INTERSECTS))
-		return;
-	if (!strchr(v, '*') && !(n > 1 && v[0] == '^') && !(n > 1 && v[n - 1] == '$'))
-		return;
-	snprintf(err->warn, sizeof(err->warn),
-		 "'%s' looks like a pattern, but '%s' compares it as a plain string (glob, regex or pmatch match patterns)",
-		 v, ops_table[a->op].text);
-	err->warn_at = a;
 }
 
 /* The one constant of an OK_SCALAR operator, by the field's check type and
@@ -331,7 +319,7 @@ static int compile_scalar(const struct ast *a, struct cmp *c, const struct slot 
 			return -ENOMEM;
 		c->len = strlen(v);
 		if (sl->type == T_STR)
-			warn_pattern(a, v, err);
+			constchk_warn(a, v, err);
 	}
 	if (ops_table[a->op].flags & OF_REGEX)
 		return compile_regex(a, c, v, err);
@@ -368,7 +356,7 @@ static int compile_set(const struct ast *a, struct cmp *c, const struct slot *sl
 	for (size_t i = 0; i < n; i++) {
 		c->set[i] = ip ? slot_ip_canonical(a->vals[i]) : strdup(a->vals[i]);
 		if (!ip && c->set[i])
-			warn_pattern(a, c->set[i], err);
+			constchk_warn(a, c->set[i], err);
 		if (!c->set[i] && ip) {
 			cerr(err, a, 0, "'%s' is not an IP address, as field '%s' needs", a->vals[i],
 			     sl->text);
@@ -534,6 +522,10 @@ static struct scset evmask(const struct ast *a, int neg, int depth)
 	case A_CMP:
 		if (!is_evtype(NULL, a))
 			return scset_all();
+		/* every event has a type: Falco's one-set, whose complement is
+		 * empty (test_filter_evttype_resolver.cpp check_properties) */
+		if (a->op == OP_EXISTS)
+			return neg ? none : scset_all();
 		s = evtype_set(a, NULL);
 		if (a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_IN || a->op == OP_INTERSECTS)
 			return neg ? scset_not(s) : s;

@@ -81,9 +81,27 @@ int except_collect(struct rules_loader *L, struct rule_def *r, const struct yval
 		}
 		keys_unknown(L, x, exc_keys, sizeof(exc_keys) / sizeof(exc_keys[0]), 0, "rule",
 			     r->name);
+		/* Falco's LOAD_EXCEPTION_NAME_NOT_UNIQUE: within one item */
+		for (size_t k = 0; k < i; k++) {
+			const struct yval *pn = ev->items[k].kind == YV_MAP ?
+							yamlload_get(&ev->items[k], "name", NULL) :
+							NULL;
+
+			if (pn && pn->kind == YV_SCALAR && !strcmp(pn->s, nv->s)) {
+				engine_diag(&L->d, &x->pos, 0, "rule", r->name,
+					    "multiple definitions of exception '%s' in the same rule",
+					    nv->s);
+				break;
+			}
+		}
 		fv = yamlload_get(x, "fields", NULL);
 		cv = yamlload_get(x, "comps", NULL);
 		vv = yamlload_get(x, "values", NULL);
+		/* Falco's LOAD_APPEND_NO_VALUES */
+		if (merge && !vv)
+			engine_diag(&L->d, &x->pos, 0, "rule", r->name,
+				    "exception '%s': overriding/appending exception with no values",
+				    nv->s);
 		if (vv && vv->kind != YV_SEQ && vv->kind != YV_NONE) {
 			engine_diag(&L->d, &vv->pos, 1, "rule", r->name,
 				    "exception '%s': value of 'values' is not a sequence", nv->s);

@@ -60,6 +60,7 @@ struct xcall *parse_xcall_copy(const struct xcall *s)
 	if (!d)
 		return NULL;
 	d->xf = s->xf;
+	d->sel = s->sel;
 	d->off = s->off;
 	d->args = calloc(s->nargs ? s->nargs : 1, sizeof(*d->args));
 	if (!d->args) {
@@ -235,5 +236,27 @@ int parse_call(struct parser *p, int xf, size_t off, struct xcall **out)
 		}
 	}
 	p->depth--;
+	/* libs 0.25's field argument on a call: getopt(args, optstr)[c] keeps
+	 * the last value of option c alone; no other call takes one */
+	if (p->l.pos < p->l.len && p->l.s[p->l.pos] == '[') {
+		size_t at = p->l.pos, end = at + 1;
+
+		while (end < p->l.len && p->l.s[end] != ']')
+			end++;
+		if (end >= p->l.len) {
+			parse_err(p, at, "unterminated '[' after %s()", fn);
+			return -EINVAL;
+		}
+		if (xf != XF_GETOPT) {
+			parse_err(p, at, "transformer '%s' does not support field arguments", fn);
+			return -EINVAL;
+		}
+		if (end != at + 2) {
+			parse_err(p, at, "getopt() field argument must be a single option character");
+			return -EINVAL;
+		}
+		x->sel = p->l.s[at + 1];
+		p->l.pos = end + 1;
+	}
 	return 0;
 }

@@ -88,6 +88,34 @@ int parse_quoted_fail(struct parser *p, int r, const struct tok *t, const char *
 	return -EINVAL;
 }
 
+/* Falco expands list names in the condition's text (rule_loader_compiler's
+ * resolve_list), so a list whose name has blanks ("test list") is found
+ * there too, where a bare value would end at the first blank: the longest
+ * such name at p's position, followed by a delimiter or the end. */
+static const struct list_def *blank_list_at(struct parser *p)
+{
+	const struct list_def *best = NULL;
+	size_t bn = 0, off = p->l.pos;
+
+	for (size_t i = 0; i < p->env->nlists; i++) {
+		const char *name = p->env->lists[i].name;
+		size_t n = strlen(name);
+
+		if (!strpbrk(name, " \t\n\r") || n <= bn || p->l.len - off < n ||
+		    memcmp(p->l.s + off, name, n) != 0)
+			continue;
+		if (off + n < p->l.len && !strchr(" \t\n\r(),=", p->l.s[off + n]))
+			continue;
+		best = &p->env->lists[i];
+		bn = n;
+	}
+	if (best) {
+		p->env->lists[best - p->env->lists].used = 1;
+		p->l.pos += bn;
+	}
+	return best;
+}
+
 /* A value: quoted, or bare; a bare list name in a list expands to its items. */
 int parse_value(struct parser *p, struct ast *a, int in_list)
 {
@@ -112,6 +140,17 @@ int parse_value(struct parser *p, struct ast *a, int in_list)
 			if (add_list_item(p, a, ld->items[i]))
 				return -ENOMEM;
 		return 0;
+	}
+	if (in_list) {
+		const struct list_def *ld;
+
+		lex_ws(&p->l);
+		ld = blank_list_at(p);
+		for (size_t i = 0; ld && i < ld->nitems; i++)
+			if (add_list_item(p, a, ld->items[i]))
+				return -ENOMEM;
+		if (ld)
+			return 0;
 	}
 	if (!lex_bare(&p->l, &t)) {
 		parse_near(p, buf, sizeof(buf));
@@ -506,12 +545,16 @@ static int parse_one_rhs(struct parser *p, void *a)
 	return parse_rhs_field(p, a) == 1 ? 0 : -EINVAL;
 }
 
-/* val(f) or a transformer call: a value that stands for a field. */
+/* val(f) or a transformer call: a value that stands for a field. Written
+ * with a blank ("toupper( proc.pname)") it is a string, as Falco reads an
+ * exception value (test_rule_loader.cpp exceptions_values_transformer_space;
+ * its compiler then warns about it), where an exception's field may have
+ * blanks (exceptions_fields_transformer_space_quoted). */
 static int is_field_call(const char *v)
 {
 	size_t n = strlen(v);
 
-	if (!n || v[n - 1] != ')')
+	if (!n || v[n - 1] != ')' || strpbrk(v, " \t\n\r"))
 		return 0;
 	if (!strncmp(v, "val(", 4))
 		return 1;

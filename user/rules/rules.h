@@ -502,6 +502,7 @@ struct xarg {
 
 struct xcall {
 	int xf; /* enum xform, an XA_MULTI one */
+	char sel; /* getopt(...)[c]: the one option c's value; 0 for the list */
 	size_t off;
 	struct xarg *args;
 	size_t nargs;
@@ -561,6 +562,10 @@ struct cond_err {
 	char warn[ENGINE_MSG_MAX];
 	const struct ast *warn_at;
 };
+/* constchk.c: the load warnings a constant gets (the first of a compile
+ * into err->warn), and the guard of a regex: 0, or -1 with why. */
+void constchk_warn(const struct ast *a, const char *v, struct cond_err *err);
+int constchk_regex(const char *v, char *why, size_t n);
 int compile_cond(struct engine *e, const struct ast *a, struct insn **code, size_t *ncode,
 		 struct scset *evmask, int *evtype_named, struct cond_err *err);
 /* slot.c: the slot of f (shared when equal), or -errno with err */

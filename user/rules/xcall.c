@@ -177,7 +177,8 @@ int xcall_slot(struct engine *e, const struct xcall *x, struct cond_err *err)
 	struct xbuild b = { 0 };
 	struct xfacts fa[COND_MAX_XARGS];
 	struct slot k = { .field = 0, .idx = -1, .xform = x->xf, .parent = -1, .type = T_STR,
-			  .list = x->xf == XF_GETOPT };
+			  .list = x->xf == XF_GETOPT && !x->sel };
+	char sel[2] = { x->sel, 0 };
 	char *text = NULL;
 	size_t tlen = 0;
 	int rc = -ENOMEM, s;
@@ -198,6 +199,10 @@ int xcall_slot(struct engine *e, const struct xcall *x, struct cond_err *err)
 			goto fail;
 	}
 	fputc(')', b.text);
+	if (x->sel) {
+		fprintf(b.text, "[%c]", x->sel);
+		k.arg = sel; /* slot_add copies it */
+	}
 	if (fclose(b.text)) {
 		b.text = NULL;
 		goto nomem;
@@ -261,6 +266,14 @@ static int emit(struct xout *o, const char *s, size_t n)
 	o->len++; /* keep the NUL */
 	o->count++;
 	return 0;
+}
+
+/* getopt(...)[c]: the one value so far, replaced; *found set */
+static int keep(struct xout *o, int *found, const char *s, size_t n)
+{
+	*found = 1;
+	o->len = 0;
+	return put(o, s, n);
 }
 
 #define XNUM_MAX 24 /* an int64 in decimal, sign and NUL */
@@ -359,7 +372,8 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 	unsigned char valid[256] = { 0 }, with_arg[256] = { 0 };
 	const char *opts, *w, *v;
 	size_t on, wn, vn;
-	int r;
+	unsigned char sel = sl->arg ? (unsigned char)sl->arg[0] : 0;
+	int r, found = 0;
 
 	if (xnext(&os, &opts, &on) != 1)
 		return -1;
@@ -383,6 +397,25 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 
 			if (!isalnum(ch) || !valid[ch])
 				continue;
+			if (sel) { /* getopt(...)[c]: the last c wins, copied at once (a
+				    * number's text is the iterator's, rewritten by the next) */
+				if (!with_arg[ch]) {
+					if (ch == sel && keep(o, &found, w + i, 1))
+						return -1;
+					continue;
+				}
+				if (i + 1 < wn) {
+					if (ch == sel && keep(o, &found, w + i + 1, wn - i - 1))
+						return -1;
+					break;
+				}
+				r = xnext(&it, &v, &vn);
+				if (r < 0)
+					return -1;
+				if (ch == sel && keep(o, &found, r ? v : "", r ? vn : 0))
+					return -1;
+				break;
+			}
 			if (emit(o, w + i, 1))
 				return -1;
 			if (!with_arg[ch])
@@ -400,7 +433,10 @@ static int xgetopt(struct evctx *c, const struct slot *sl, struct xout *o)
 			break;
 		}
 	}
-	return r < 0 ? -1 : 0;
+	if (r < 0)
+		return -1;
+	/* an option not given has no value, as in libs */
+	return sel && !found ? -1 : 0;
 }
 
 void xcall_fill(struct evctx *c, struct slot *s)

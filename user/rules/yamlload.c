@@ -245,13 +245,14 @@ int yamlload_parse(struct yfile *f, struct diag *d)
 		yaml_node_t *root;
 
 		if (!yaml_parser_load(&p, &doc)) {
-			struct srcpos pos = { .file = f->name,
-					      .line = (uint32_t)p.problem_mark.line + 1,
-					      .col = (uint32_t)p.problem_mark.column + 1 };
+			char msg[ENGINE_MSG_MAX];
+			size_t line, col;
+			struct srcpos pos = { .file = f->name };
 
-			engine_diag(d, &pos, 1, NULL, NULL, "invalid YAML: %s%s%s",
-				    p.problem ? p.problem : "parse error",
-				    p.context ? " " : "", p.context ? p.context : "");
+			yamlutil_parse_error(&p, msg, sizeof(msg), &line, &col);
+			pos.line = (uint32_t)line;
+			pos.col = (uint32_t)col;
+			engine_diag(d, &pos, 1, NULL, NULL, "%s", msg);
 			rc = -EINVAL;
 			break;
 		}
