@@ -500,11 +500,15 @@ static __attribute__((noinline)) int eval_list(const struct cmp *c, const struct
 	return c->op == OP_IN;
 }
 
+static int eval_comm_any(const struct evctx *ctx, const struct cmp *c);
+
 static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
 {
 	const struct slot *s;
 	struct fval v;
 
+	if (c->kind == CK_COMM_ANY)
+		return eval_comm_any(ctx, c);
 	/* a field read in place costs less than filling its slot */
 	if (c->dfield >= 0 && fields_direct(ctx->ev, c->dfield, c->didx, &v))
 		return cmp_const(c, &v);
@@ -528,13 +532,10 @@ static inline const char *anc_comm(const struct as_hdr *h, int32_t idx)
 }
 
 /* CK_COMM: the comm's image (struct comm_key) against the constants' */
-static int eval_comm(const struct evctx *ctx, const struct cmp *c)
+static inline int eval_comm_of(const struct cmp *c, const char *comm)
 {
-	const char *comm = anc_comm(ctx->ev->hdr, c->as.comm.idx);
 	struct comm_key k;
 
-	if (!comm)
-		return 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	{
 		const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
@@ -567,6 +568,26 @@ static int eval_comm(const struct evctx *ctx, const struct cmp *c)
 		if (c->as.comm.keys[i].w[0] == k.w[0] && c->as.comm.keys[i].w[1] == k.w[1])
 			return !c->as.comm.neg;
 	return c->as.comm.neg;
+}
+
+static int eval_comm(const struct evctx *ctx, const struct cmp *c)
+{
+	const char *comm = anc_comm(ctx->ev->hdr, c->as.comm.idx);
+
+	return comm ? eval_comm_of(c, comm) : 0;
+}
+
+/* CK_COMM_ANY: some ancestor from the parent up, as eval_any over
+ * fields_any_range's range (an event with none has no value) */
+static __attribute__((noinline)) int eval_comm_any(const struct evctx *ctx, const struct cmp *c)
+{
+	const struct as_hdr *h = ctx->ev->hdr;
+	int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS;
+
+	for (int i = 0; i < n; i++)
+		if (eval_comm_of(c, h->anc[i].comm))
+			return 1;
+	return 0;
 }
 
 /* CK_FD_PREFIX on an open: the path starts with the constant */

@@ -190,6 +190,9 @@ enum cmp_kind {
 	CK_GENERIC,
 	CK_OPEN_CLASS, /* evt.is_open_read/write =, != or exists: a bit test */
 	CK_COMM, /* proc.name, proc.pname, proc.aname[N]: =, !=, in, exists */
+	/* proc.aname with no index (any ancestor from the parent up), as
+	 * CK_COMM per ancestor; its answer is kept per event, as generic ones */
+	CK_COMM_ANY,
 	CK_FD_NUM, /* fd.num against numbers; opens inline, others generic */
 	/* fd.name startswith a constant; opens inline, others generic (other
 	 * operators cost more than a lookup: they keep their per-event answer) */
@@ -208,7 +211,7 @@ struct cmp_comm {
 	struct comm_key *keys;
 	size_t nkeys;
 	uint64_t hash; /* bit comm_key_hash() of every key */
-	int32_t idx; /* ancestor index, 0 the process itself */
+	int32_t idx; /* ancestor index, 0 the process itself; -1 for CK_COMM_ANY */
 	int neg; /* true when the comm is none of keys */
 };
 
