@@ -124,8 +124,17 @@ static __attribute__((noinline)) void slot_fill(struct evctx *c, struct slot *s)
 			s->v = (struct fval){ .present = 1, .type = T_NUM, .n = p->n };
 		else
 			xform_apply(s->xform, p, &s->v, s->buf, s->cap);
+	} else if (s->open_flags && c->ev->hdr->type == AS_EV_OPEN) {
+		uint64_t fl = c->ev->u.open->flags;
+
+		if (!s->memo_ok || s->memo_flags != fl) {
+			fields_extract(c, s->field, s->idx, s->arg, &s->v, s->buf, s->cap);
+			s->memo_flags = fl;
+			s->memo_ok = 1;
+		}
 	} else {
 		fields_extract(c, s->field, s->any ? -1 : s->idx, s->arg, &s->v, s->buf, s->cap);
+		s->memo_ok = 0;
 	}
 	s->gen = c->gen;
 }

@@ -171,6 +171,12 @@ struct slot {
 	int list; /* the value is a list (getopt): NUL-separated strings, v.n of them */
 	int any; /* proc.aname/proc.apid with no index: any ancestor */
 	int direct; /* a plain fields_direct_ok field: comparisons read it in place */
+	/* evt.arg.flags by name: on an open its value is trace_open_flags() of
+	 * the flags alone, so v is kept while opens come with the same flags
+	 * (most opens are tested for O_TRUNC); memo_ok: v is of memo_flags */
+	int open_flags;
+	int memo_ok;
+	uint64_t memo_flags;
 	char *text; /* as written */
 	char *buf;
 	size_t cap;
