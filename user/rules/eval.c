@@ -509,15 +509,11 @@ static __attribute__((noinline)) int eval_list(const struct cmp *c, const struct
 	return c->op == OP_IN;
 }
 
-static int eval_comm_any(const struct evctx *ctx, const struct cmp *c);
-
 static int eval_cmp_uncached(struct evctx *ctx, const struct cmp *c)
 {
 	const struct slot *s;
 	struct fval v;
 
-	if (c->kind == CK_COMM_ANY)
-		return eval_comm_any(ctx, c);
 	/* a field read in place costs less than filling its slot */
 	if (c->dfield >= 0 && fields_direct(ctx->ev, c->dfield, c->didx, &v))
 		return cmp_const(c, &v);
@@ -587,16 +583,31 @@ static int eval_comm(const struct evctx *ctx, const struct cmp *c)
 }
 
 /* CK_COMM_ANY: some ancestor from the parent up, as eval_any over
- * fields_any_range's range (an event with none has no value) */
-static __attribute__((noinline)) int eval_comm_any(const struct evctx *ctx, const struct cmp *c)
+ * fields_any_range's range (an event with none has no value); the same
+ * ancestors as last time (byte for byte) have the same answer */
+static __attribute__((noinline)) int eval_comm_any(const struct evctx *ctx, struct cmp *c)
 {
 	const struct as_hdr *h = ctx->ev->hdr;
-	int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS;
+	int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS, i, res = 0;
+	struct comm_key *memo = c->as.comm.memo;
+	struct comm_key k;
 
-	for (int i = 0; i < n; i++)
-		if (eval_comm_of(c, h->anc[i].comm))
-			return 1;
-	return 0;
+	if (c->as.comm.memo_n == n) {
+		for (i = 0; i < n; i++) {
+			memcpy(&k, h->anc[i].comm, sizeof(k));
+			if (k.w[0] != memo[i].w[0] || k.w[1] != memo[i].w[1])
+				break;
+		}
+		if (i == n)
+			return c->as.comm.memo_res;
+	}
+	for (i = 0; i < n && !res; i++)
+		res = eval_comm_of(c, h->anc[i].comm);
+	for (i = 0; i < n; i++)
+		memcpy(&memo[i], h->anc[i].comm, sizeof(memo[i]));
+	c->as.comm.memo_n = n;
+	c->as.comm.memo_res = res;
+	return res;
 }
 
 /* CK_FD_PREFIX on an open: the path starts with the constant */
@@ -639,7 +650,7 @@ static int eval_cmp(struct evctx *ctx, struct cmp *c)
 	}
 	if (c->gen != ctx->gen) {
 		c->gen = ctx->gen;
-		c->res = eval_cmp_uncached(ctx, c);
+		c->res = c->kind == CK_COMM_ANY ? eval_comm_any(ctx, c) : eval_cmp_uncached(ctx, c);
 	}
 	return c->res;
 }

@@ -219,6 +219,13 @@ struct cmp_comm {
 	uint64_t hash; /* bit comm_key_hash() of every key */
 	int32_t idx; /* ancestor index, 0 the process itself; -1 for CK_COMM_ANY */
 	int neg; /* true when the comm is none of keys */
+	/* CK_COMM_ANY: the ancestors' comms as they came (AS_MAX_ANCESTORS of
+	 * them) the last time, and the answer for them: the next event of a
+	 * process mostly has the same, and comparing them costs less than
+	 * masking and looking up each */
+	struct comm_key *memo;
+	int memo_n; /* how many; -1 none yet */
+	int memo_res;
 };
 
 /* CK_FD_PREFIX: the prefix's first bytes (the constant s), masked */

@@ -142,9 +142,14 @@ static int cmp_specialise(struct cmp *c, const struct slot *sl)
 	    !sl->margs) {
 		int rc = specialise_comm(c, -1);
 
-		if (c->kind == CK_COMM)
-			c->kind = CK_COMM_ANY;
-		return rc;
+		if (rc || c->kind != CK_COMM)
+			return rc;
+		c->as.comm.memo = calloc(AS_MAX_ANCESTORS, sizeof(*c->as.comm.memo));
+		if (!c->as.comm.memo)
+			return -ENOMEM;
+		c->as.comm.memo_n = -1;
+		c->kind = CK_COMM_ANY;
+		return 0;
 	}
 	if (!sl->direct)
 		return 0;
