@@ -638,8 +638,14 @@ static int eval_cmp(struct evctx *ctx, struct cmp *c)
 	case CK_COMM:
 		return eval_comm(ctx, c);
 	case CK_FD_NUM:
-		if (ctx->ocls)
-			return cmp_num(c, ctx->ev->res < 0 ? -1 : ctx->ev->res, c->n);
+		if (ctx->ocls) {
+			int64_t fd = ctx->ev->res < 0 ? -1 : ctx->ev->res;
+
+			/* fd.num >= 0 is in most open rules: no call for it */
+			if (c->op == OP_GE)
+				return fd >= c->n;
+			return cmp_num(c, fd, c->n);
+		}
 		break;
 	case CK_FD_PREFIX:
 		if (ctx->ocls)
