@@ -16,8 +16,13 @@ static struct {
 	int configured; /* agentid_set ran: else the default names */
 } agentid;
 
+/* bumped whenever the agent set changes; 0 is never a generation */
+static uint32_t agentid_gen = 1;
+
 void agentid_free(void)
 {
+	if (++agentid_gen == 0)
+		agentid_gen = 1;
 	for (size_t i = 0; i < agentid.npins; i++)
 		free(agentid.pins[i].path);
 	memset(&agentid, 0, sizeof(agentid));
@@ -95,6 +100,19 @@ int agentid_is_agent(const struct as_lin_ent *e, const char *exe)
 			return 1;
 	}
 	return 0;
+}
+
+uint32_t agentid_generation(void)
+{
+	return agentid_gen;
+}
+
+int agentid_nearest_by_name(const struct as_lineage *l)
+{
+	for (int i = 0; i < l->n && i < AS_LINEAGE_MAX; i++)
+		if (agentid_name_is(l->e[i].comm))
+			return i;
+	return -1;
 }
 
 const struct agentid_pin *agentid_pins(size_t *n)

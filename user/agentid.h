@@ -35,6 +35,12 @@ int agentid_is_agent(const struct as_lin_ent *e, const char *exe);
 /* Are agents pinned by executable (agents.exe_paths)? Without pins the
  * exe argument of agentid_is_agent is not read. */
 int agentid_pinned(void);
+/* Changes whenever the agent set does (agentid_set, agentid_free); never 0.
+ * What was worked out from the set is stale when its generation differs. */
+uint32_t agentid_generation(void);
+/* Without pins: the index of the nearest agent in the lineage (entry 0, the
+ * process itself, first), or -1; as agentid_is_agent on each entry. */
+int agentid_nearest_by_name(const struct as_lineage *l);
 /* The pinned executables ([0..n)), NULL when none. */
 const struct agentid_pin *agentid_pins(size_t *n);
 /* The names the kernel pre-filter tests for "an agent is in the lineage":

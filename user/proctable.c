@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lineage.h"
+#include "agentid.h"
 #include "proctable.h"
 #include "container/cgpath.h"
 
@@ -102,6 +103,11 @@ static int entry_set_lineage(struct proctable *pt, struct proc_entry *e,
 	}
 	if (e->lin != l)
 		memcpy(e->lin, l, sizeof(*l));
+	e->lin_agent_gen = 0;
+	if (!agentid_pinned()) {
+		e->lin_agent = (int16_t)agentid_nearest_by_name(e->lin);
+		e->lin_agent_gen = agentid_generation();
+	}
 	return 0;
 }
 

@@ -38,9 +38,14 @@ struct proc_entry {
 	/* the lineage (bpf/events.h): the exec's or /proc's, a fork's derived
 	 * from its creator's as the kernel derives it; NULL unknown */
 	struct as_lineage *lin;
+	/* agentid_nearest_by_name(lin), worked out when lin is set (a rule on
+	 * the agent tree asks it on every event of the process): valid while
+	 * lin_agent_gen is agentid_generation(); 0 when agents are pinned by
+	 * executable (their paths change with the table) */
+	uint32_t lin_agent_gen;
+	int16_t lin_agent;
 	uint8_t used; /* slot state, private to proctable.c */
 	uint8_t container_type; /* enum cgpath_type: how container_id was recognised */
-	uint8_t _pad0[2];
 };
 
 struct proctable;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* proctable: exec/fork/exit bookkeeping, hashing, bounds, cgroups and containers. */
 #include "testutil.h"
+#include "agentid.h"
 #include "proctable.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -243,6 +244,58 @@ static void test_fork_copies_parent(void **state)
 	do_exit(pt, 401);
 	do_exit(pt, 402);
 	assert_int_equal(proctable_count(pt), 0);
+	proctable_free(pt);
+}
+
+/* The nearest agent of a lineage is worked out when the table sets it, and
+ * is stale (fields_lineage.c looks again) once the agent set changes or
+ * agents are pinned by executable. */
+static void test_lineage_agent(void **state)
+{
+	struct proctable *pt = proctable_new(64);
+	const struct proc_entry *e, *c;
+	char name[] = "bash", path[] = "/nonexistent/claude";
+	char *names[] = { name }, *paths[] = { path };
+	struct as_exec x;
+	size_t len;
+	void *rec;
+	uint32_t gen;
+
+	(void)state;
+	agentid_free(); /* the default names */
+	memset(&x, 0, sizeof(x));
+	tu_hdr(&x.hdr, AS_EV_EXEC, AS_SC_EXECVE, 500);
+	strcpy(x.hdr.comm, "bash");
+	x.lin.n = 3;
+	strcpy(x.lin.e[0].comm, "bash");
+	strcpy(x.lin.e[1].comm, "zsh");
+	strcpy(x.lin.e[2].comm, "claude");
+	rec = tu_exec(&x, PC("/f\0"), PC("bash\0"), PC("bash\0bin\0"), PC("\0"), PC("\0"), &len);
+	assert_int_equal(apply_rec(pt, rec, len), 0);
+	e = proctable_lookup(pt, 500);
+	assert_non_null(e);
+	assert_non_null(e->lin);
+	assert_int_equal(e->lin_agent, 2);
+	assert_int_equal(e->lin_agent_gen, agentid_generation());
+	assert_int_equal(agentid_nearest_by_name(e->lin), 2);
+	/* a fork's derived lineage gets its own answer */
+	assert_int_equal(do_fork(pt, 500, 501, NULL), 0);
+	c = proctable_lookup(pt, 501);
+	assert_non_null(c);
+	assert_int_equal(c->lin_agent_gen, agentid_generation());
+	assert_int_equal(c->lin_agent, agentid_nearest_by_name(c->lin));
+	assert_true(c->lin_agent >= 0);
+	/* a new agent set: what the table worked out is stale */
+	gen = agentid_generation();
+	assert_int_equal(agentid_set(names, 1, NULL, 0), 0);
+	assert_int_not_equal(agentid_generation(), gen);
+	assert_int_not_equal(e->lin_agent_gen, agentid_generation());
+	assert_int_equal(agentid_nearest_by_name(e->lin), 0);
+	/* pinned by executable: nothing is worked out by name */
+	assert_int_equal(agentid_set(NULL, 0, paths, 1), 0);
+	assert_int_equal(do_fork(pt, 500, 502, NULL), 0);
+	assert_int_equal(proctable_lookup(pt, 502)->lin_agent_gen, 0);
+	agentid_free();
 	proctable_free(pt);
 }
 
@@ -808,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_failed_exec_changes_nothing),
 		cmocka_unit_test(test_fork_copies_parent),
 		cmocka_unit_test(test_fork_of_unknown_parent),
+		cmocka_unit_test(test_lineage_agent),
 		cmocka_unit_test(test_session_inherited_on_exec),
 		cmocka_unit_test(test_exit_frees),
 		cmocka_unit_test(test_which_types_change_the_table),

@@ -4,6 +4,7 @@
  * syscall table's argument names and formats. */
 #include "testutil.h"
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include "decode.h"
 #include "sctable.h"
@@ -290,6 +291,23 @@ static void test_table_names_and_formats(void **state)
 	assert_string_equal(sctable_format(FMT_OCT, 0755, buf, sizeof(buf)), "0755");
 	assert_string_equal(sctable_format(FMT_ID, 0xffffffffu, buf, sizeof(buf)), "-1");
 	assert_string_equal(sctable_format(FMT_FD, (uint32_t)-100, buf, sizeof(buf)), "-100");
+	/* open flags: the access mode, then the names in table order; a short
+	 * buffer keeps what fits, as snprintf would */
+	assert_string_equal(sctable_format(FMT_OPEN, 0, buf, sizeof(buf)), "O_RDONLY");
+	assert_string_equal(sctable_format(FMT_OPEN, O_WRONLY | O_CREAT | O_TRUNC, buf, sizeof(buf)),
+			    "O_WRONLY|O_CREAT|O_TRUNC");
+	assert_string_equal(sctable_format(FMT_OPEN, O_RDWR | O_CLOEXEC | O_PATH, buf, sizeof(buf)),
+			    "O_RDWR|O_CLOEXEC|O_PATH");
+	{
+		char small[12];
+
+		assert_string_equal(sctable_format(FMT_OPEN, O_WRONLY | O_CREAT, small,
+						   sizeof(small)),
+				    "O_WRONLY|O_");
+		assert_string_equal(sctable_format(FMT_OPEN, O_RDWR, small, 5), "O_RD");
+		assert_string_equal(sctable_format(FMT_OPEN, O_RDONLY | O_APPEND, small, 9),
+				    "O_RDONLY");
+	}
 	/* an unnamed bit shows as a number next to the names */
 	assert_string_equal(sctable_format(FMT_MEMFD, 1 | 0x100, buf, sizeof(buf)),
 			    "MFD_CLOEXEC|0x100");

@@ -88,8 +88,10 @@ void compile_free_cmp(struct cmp *c)
 	free(c->nset);
 	free(c->nets);
 	free(c->skip);
-	if (c->kind == CK_COMM)
+	if (c->kind == CK_COMM || c->kind == CK_COMM_ANY)
 		free(c->as.comm.keys);
+	if (c->kind == CK_COMM_ANY)
+		free(c->as.comm.memo);
 	if (c->re) {
 		regfree(c->re);
 		free(c->re);

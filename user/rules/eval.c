@@ -124,8 +124,17 @@ static __attribute__((noinline)) void slot_fill(struct evctx *c, struct slot *s)
 			s->v = (struct fval){ .present = 1, .type = T_NUM, .n = p->n };
 		else
 			xform_apply(s->xform, p, &s->v, s->buf, s->cap);
+	} else if (s->open_flags && c->ev->hdr->type == AS_EV_OPEN) {
+		uint64_t fl = c->ev->u.open->flags;
+
+		if (!s->memo_ok || s->memo_flags != fl) {
+			fields_extract(c, s->field, s->idx, s->arg, &s->v, s->buf, s->cap);
+			s->memo_flags = fl;
+			s->memo_ok = 1;
+		}
 	} else {
 		fields_extract(c, s->field, s->any ? -1 : s->idx, s->arg, &s->v, s->buf, s->cap);
+		s->memo_ok = 0;
 	}
 	s->gen = c->gen;
 }
@@ -528,13 +537,10 @@ static inline const char *anc_comm(const struct as_hdr *h, int32_t idx)
 }
 
 /* CK_COMM: the comm's image (struct comm_key) against the constants' */
-static int eval_comm(const struct evctx *ctx, const struct cmp *c)
+static inline int eval_comm_of(const struct cmp *c, const char *comm)
 {
-	const char *comm = anc_comm(ctx->ev->hdr, c->as.comm.idx);
 	struct comm_key k;
 
-	if (!comm)
-		return 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	{
 		const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
@@ -569,6 +575,41 @@ static int eval_comm(const struct evctx *ctx, const struct cmp *c)
 	return c->as.comm.neg;
 }
 
+static int eval_comm(const struct evctx *ctx, const struct cmp *c)
+{
+	const char *comm = anc_comm(ctx->ev->hdr, c->as.comm.idx);
+
+	return comm ? eval_comm_of(c, comm) : 0;
+}
+
+/* CK_COMM_ANY: some ancestor from the parent up, as eval_any over
+ * fields_any_range's range (an event with none has no value); the same
+ * ancestors as last time (byte for byte) have the same answer */
+static __attribute__((noinline)) int eval_comm_any(const struct evctx *ctx, struct cmp *c)
+{
+	const struct as_hdr *h = ctx->ev->hdr;
+	int n = h->n_anc < AS_MAX_ANCESTORS ? h->n_anc : AS_MAX_ANCESTORS, i, res = 0;
+	struct comm_key *memo = c->as.comm.memo;
+	struct comm_key k;
+
+	if (c->as.comm.memo_n == n) {
+		for (i = 0; i < n; i++) {
+			memcpy(&k, h->anc[i].comm, sizeof(k));
+			if (k.w[0] != memo[i].w[0] || k.w[1] != memo[i].w[1])
+				break;
+		}
+		if (i == n)
+			return c->as.comm.memo_res;
+	}
+	for (i = 0; i < n && !res; i++)
+		res = eval_comm_of(c, h->anc[i].comm);
+	for (i = 0; i < n; i++)
+		memcpy(&memo[i], h->anc[i].comm, sizeof(memo[i]));
+	c->as.comm.memo_n = n;
+	c->as.comm.memo_res = res;
+	return res;
+}
+
 /* CK_FD_PREFIX on an open: the path starts with the constant */
 static int eval_fd_prefix(const struct cmp *c, const struct event_path *p)
 {
@@ -597,8 +638,14 @@ static int eval_cmp(struct evctx *ctx, struct cmp *c)
 	case CK_COMM:
 		return eval_comm(ctx, c);
 	case CK_FD_NUM:
-		if (ctx->ocls)
-			return cmp_num(c, ctx->ev->res < 0 ? -1 : ctx->ev->res, c->n);
+		if (ctx->ocls) {
+			int64_t fd = ctx->ev->res < 0 ? -1 : ctx->ev->res;
+
+			/* fd.num >= 0 is in most open rules: no call for it */
+			if (c->op == OP_GE)
+				return fd >= c->n;
+			return cmp_num(c, fd, c->n);
+		}
 		break;
 	case CK_FD_PREFIX:
 		if (ctx->ocls)
@@ -609,7 +656,7 @@ static int eval_cmp(struct evctx *ctx, struct cmp *c)
 	}
 	if (c->gen != ctx->gen) {
 		c->gen = ctx->gen;
-		c->res = eval_cmp_uncached(ctx, c);
+		c->res = c->kind == CK_COMM_ANY ? eval_comm_any(ctx, c) : eval_cmp_uncached(ctx, c);
 	}
 	return c->res;
 }

@@ -35,10 +35,21 @@ static int lineage_agent(struct evctx *c, const struct as_lineage *l)
 	/* the executable paths only matter when agents are pinned by path */
 	int need_exe = agentid_pinned();
 
+	const struct proc_entry *pe;
+
 	if (c->agent_done)
 		return c->agent_idx; /* once per event, however many fields ask */
 	c->agent_done = 1;
 	c->agent_idx = -1;
+	if (!need_exe) {
+		/* by name: the process's own lineage was looked at when it was set */
+		pe = entry(c);
+		if (pe && pe->lin == l && pe->lin_agent_gen == agentid_generation())
+			c->agent_idx = pe->lin_agent;
+		else
+			c->agent_idx = agentid_nearest_by_name(l);
+		return c->agent_idx;
+	}
 	for (int i = 0; i < l->n && i < AS_LINEAGE_MAX; i++) {
 		if (agentid_is_agent(&l->e[i], need_exe ? lineage_exe(c, l, i) : NULL)) {
 			c->agent_idx = i;

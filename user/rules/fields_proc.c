@@ -70,7 +70,7 @@ static void fields_get_cgroup(struct evctx *c, struct fval *v, char *buf, size_t
 	const struct proc_entry *pe = entry(c);
 	const char *v2 = fields_proc_str(c, &c->ev->cgroup, offsetof(struct proc_entry, cgroup));
 	const char *all = pe ? pe->cgroups : NULL;
-	size_t n1 = 0;
+	size_t n1 = 0, n2, pos;
 
 	if (!v2)
 		return;
@@ -80,11 +80,22 @@ static void fields_get_cgroup(struct evctx *c, struct fval *v, char *buf, size_t
 
 		n1 = u ? (size_t)(u - all) : strlen(all);
 	}
-	if (n1)
-		snprintf(buf, cap, "%s %.*s", v2, (int)n1, all);
-	else
-		snprintf(buf, cap, "%s", v2);
-	set_cstr(v, buf);
+	/* "<v2> <v1 part>" cut to cap as snprintf would: copies, as this runs
+	 * for every alert that shows the cgroup and v1 lists are long */
+	n2 = strlen(v2);
+	if (n2 > cap - 1)
+		n2 = cap - 1;
+	memcpy(buf, v2, n2);
+	pos = n2;
+	if (n1 && pos < cap - 1) {
+		buf[pos++] = ' ';
+		if (n1 > cap - 1 - pos)
+			n1 = cap - 1 - pos;
+		memcpy(buf + pos, all, n1);
+		pos += n1;
+	}
+	buf[pos] = 0;
+	set_str(v, buf, pos);
 }
 
 /* capabilities, as Falco prints a set: CAP_* names separated by spaces */

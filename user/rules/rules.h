@@ -171,6 +171,12 @@ struct slot {
 	int list; /* the value is a list (getopt): NUL-separated strings, v.n of them */
 	int any; /* proc.aname/proc.apid with no index: any ancestor */
 	int direct; /* a plain fields_direct_ok field: comparisons read it in place */
+	/* evt.arg.flags by name: on an open its value is trace_open_flags() of
+	 * the flags alone, so v is kept while opens come with the same flags
+	 * (most opens are tested for O_TRUNC); memo_ok: v is of memo_flags */
+	int open_flags;
+	int memo_ok;
+	uint64_t memo_flags;
 	char *text; /* as written */
 	char *buf;
 	size_t cap;
@@ -190,6 +196,9 @@ enum cmp_kind {
 	CK_GENERIC,
 	CK_OPEN_CLASS, /* evt.is_open_read/write =, != or exists: a bit test */
 	CK_COMM, /* proc.name, proc.pname, proc.aname[N]: =, !=, in, exists */
+	/* proc.aname with no index (any ancestor from the parent up), as
+	 * CK_COMM per ancestor; its answer is kept per event, as generic ones */
+	CK_COMM_ANY,
 	CK_FD_NUM, /* fd.num against numbers; opens inline, others generic */
 	/* fd.name startswith a constant; opens inline, others generic (other
 	 * operators cost more than a lookup: they keep their per-event answer) */
@@ -208,8 +217,15 @@ struct cmp_comm {
 	struct comm_key *keys;
 	size_t nkeys;
 	uint64_t hash; /* bit comm_key_hash() of every key */
-	int32_t idx; /* ancestor index, 0 the process itself */
+	int32_t idx; /* ancestor index, 0 the process itself; -1 for CK_COMM_ANY */
 	int neg; /* true when the comm is none of keys */
+	/* CK_COMM_ANY: the ancestors' comms as they came (AS_MAX_ANCESTORS of
+	 * them) the last time, and the answer for them: the next event of a
+	 * process mostly has the same, and comparing them costs less than
+	 * masking and looking up each */
+	struct comm_key *memo;
+	int memo_n; /* how many; -1 none yet */
+	int memo_res;
 };
 
 /* CK_FD_PREFIX: the prefix's first bytes (the constant s), masked */

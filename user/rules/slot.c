@@ -118,6 +118,9 @@ int slot_add(struct engine *e, const struct slot *k)
 	*s = *k;
 	s->direct = k->xform == XF_NONE && !k->any && !k->arg && !k->margs &&
 		    fields_direct_ok(k->field);
+	s->open_flags = k->field == F_EVT_ARG && k->xform == XF_NONE && !k->any && !k->margs &&
+			k->arg && !strcmp(k->arg, "flags");
+	s->memo_ok = 0;
 	s->arg = k->arg ? strdup(k->arg) : NULL;
 	s->text = strdup(k->text);
 	s->cap = FIELDS_BUF_MAX;

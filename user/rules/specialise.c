@@ -135,7 +135,23 @@ static void specialise_prefix(struct cmp *c)
 static int cmp_specialise(struct cmp *c, const struct slot *sl)
 {
 	c->kind = CK_GENERIC;
-	if (!sl->direct || c->rslot >= 0)
+	if (c->rslot >= 0)
+		return 0;
+	/* eval_any over proc.aname's ancestors, one comm image each */
+	if (sl->any && sl->field == F_PROC_ANAME && sl->xform == XF_NONE && !sl->arg &&
+	    !sl->margs) {
+		int rc = specialise_comm(c, -1);
+
+		if (rc || c->kind != CK_COMM)
+			return rc;
+		c->as.comm.memo = calloc(AS_MAX_ANCESTORS, sizeof(*c->as.comm.memo));
+		if (!c->as.comm.memo)
+			return -ENOMEM;
+		c->as.comm.memo_n = -1;
+		c->kind = CK_COMM_ANY;
+		return 0;
+	}
+	if (!sl->direct)
 		return 0;
 	switch (sl->field) {
 	case F_EVT_IS_OPEN_READ:
