@@ -30,6 +30,9 @@
 /* More programs or maps than this: load serially (the object has 12 and 11). */
 #define PARLOAD_MAX_PROGS 64
 #define PARLOAD_MAX_MAPS 64
+/* Instructions per cost unit (0.1 ms) for a program without a hint: the
+ * programs here verify at 3-30 ms per 1000 instructions. */
+#define PARLOAD_INSNS_PER_COST 6
 
 /* The CPUs this process may run on (its affinity, its cpuset). */
 static int parload_cpus(void)
@@ -181,38 +184,53 @@ static int parload_share_maps(struct bpf_object *a, struct bpf_object *b)
 	return err;
 }
 
-/* Split the programs to load between a and b, longest first onto the side
- * with fewer instructions so far (instructions stand in for verifier time:
- * the exec program is both the longest and the slowest to verify). The
- * number of programs each loads goes to n[0] and n[1]. */
-static int parload_split(struct bpf_object *a, struct bpf_object *b, unsigned n[2])
+/* A program's expected verification time: its row of hints (measured),
+ * else its instruction count as a stand-in (a poor one: per instruction
+ * the exec program verifies three times slower than the connect one). */
+static unsigned parload_cost(const struct parload_hint *hints, const struct bpf_program *p)
+{
+	for (const struct parload_hint *h = hints; h && h->prog; h++)
+		if (!strcmp(h->prog, bpf_program__name(p)))
+			return h->cost;
+	return (unsigned)(bpf_program__insn_cnt(p) / PARLOAD_INSNS_PER_COST);
+}
+
+/* Split the programs to load between a and b, costliest first onto the
+ * side with less so far. The number of programs each loads goes to n[0]
+ * and n[1]. */
+static int parload_split(struct bpf_object *a, struct bpf_object *b,
+			 const struct parload_hint *hints, unsigned n[2])
 {
 	struct bpf_program *progs[PARLOAD_MAX_PROGS], *p, *pb;
-	size_t load[2] = { 0, 0 };
-	unsigned cnt = 0;
+	unsigned cost[PARLOAD_MAX_PROGS], load[2] = { 0, 0 }, cnt = 0;
 
 	bpf_object__for_each_program(p, a) {
 		pb = bpf_object__find_program_by_name(b, bpf_program__name(p));
 		if (!pb || cnt == PARLOAD_MAX_PROGS)
 			return -EINVAL;
-		if (!bpf_program__autoload(p))
+		if (!bpf_program__autoload(p)) {
 			bpf_program__set_autoload(pb, false);
-		else
-			progs[cnt++] = p;
+			continue;
+		}
+		progs[cnt] = p;
+		cost[cnt++] = parload_cost(hints, p);
 	}
-	for (unsigned i = 1; i < cnt; i++) /* insertion sort, longest first */
-		for (unsigned j = i; j > 0 && bpf_program__insn_cnt(progs[j]) >
-					      bpf_program__insn_cnt(progs[j - 1]); j--) {
+	for (unsigned i = 1; i < cnt; i++) /* insertion sort, costliest first */
+		for (unsigned j = i; j > 0 && cost[j] > cost[j - 1]; j--) {
+			unsigned c = cost[j];
+
 			p = progs[j];
 			progs[j] = progs[j - 1];
 			progs[j - 1] = p;
+			cost[j] = cost[j - 1];
+			cost[j - 1] = c;
 		}
 	n[0] = n[1] = 0;
 	for (unsigned i = 0; i < cnt; i++) {
 		int side = load[1] < load[0];
 
 		pb = bpf_object__find_program_by_name(b, bpf_program__name(progs[i]));
-		load[side] += bpf_program__insn_cnt(progs[i]);
+		load[side] += cost[i];
 		bpf_program__set_autoload(progs[i], side == 0);
 		bpf_program__set_autoload(pb, side == 1);
 		n[side]++;
@@ -221,7 +239,8 @@ static int parload_split(struct bpf_object *a, struct bpf_object *b, unsigned n[
 }
 
 int parload_load(struct parload *pl, struct bpf_object *obj, const void *elf, size_t elf_sz,
-		 const char *btf_custom_path, int (*load_first)(void *), void *arg, int verbose)
+		 const char *btf_custom_path, const struct parload_hint *hints,
+		 int (*load_first)(void *), void *arg, int verbose)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = bpf_object__name(obj),
 		    .btf_custom_path = btf_custom_path);
@@ -239,7 +258,7 @@ int parload_load(struct parload *pl, struct bpf_object *obj, const void *elf, si
 		return load_first(arg);
 	err = parload_share_maps(obj, second.obj);
 	if (!err)
-		err = parload_split(obj, second.obj, n);
+		err = parload_split(obj, second.obj, hints, n);
 	if (err) {
 		/* maps already shared stay so: they are the object's, made as libbpf would */
 		if (verbose)
