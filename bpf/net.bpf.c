@@ -180,9 +180,12 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 	__s32 sockfd;
 	__u8 *buf;
 
-	/* before anything else: a send without a destination is data on a
-	 * connected socket (its connect was the event), and a non-blocking
-	 * accept finding no one is no act */
+	/* outside every agent tree: done before the caller's registers are read */
+	if (sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(AS_EV_CONNECT))
+		return 0;
+	/* then: a send without a destination is data on a connected socket
+	 * (its connect was the event), and a non-blocking accept finding no
+	 * one is no act */
 	if (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG) {
 		struct pt_regs *regs = as_user_regs();
 

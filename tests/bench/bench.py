@@ -560,10 +560,19 @@ def part_build(env, args):
     of every user/**/*.c, two jobs) inside an agent tree, with agent-sentinel
     running the shipped rules and with no probe, alternated."""
     srcs = sorted(glob.glob(os.path.join(env.src, "user", "**", "*.c"), recursive=True))
+    # a .c file another one #includes (user/rules/fields_*.c) is not a unit
+    included = set()
+    for c in srcs:
+        with open(c, errors="replace") as f:
+            included.update(re.findall(r'^#include "([^"]+\.c)"', f.read(), re.M))
+    srcs = [c for c in srcs if os.path.basename(c) not in included]
     if args.build_files:
         srcs = srcs[:args.build_files]
-    incs = " ".join(["-I" + os.path.join(env.src, d)
-                     for d in ("user", "user/rules", "user/outputs", "user/bwrap", "bpf")] +
+    # every directory of user/ that has headers (the project's own include
+    # paths), and bpf/ for the shared ABI
+    hdirs = sorted({os.path.dirname(h) for h in
+                    glob.glob(os.path.join(env.src, "user", "**", "*.h"), recursive=True)})
+    incs = " ".join(["-I" + d for d in hdirs] + ["-I" + os.path.join(env.src, "bpf")] +
                     ["-I" + os.path.join(env.build, "bpf"), "-I/usr/include/json-c"])
     out = os.path.join(env.work, "build-objs")
     os.makedirs(out, exist_ok=True)
