@@ -195,7 +195,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 		   (ret == -AS_EAGAIN || ret == -AS_EINTR)) {
 		return 0;
 	}
-	buf = as_exit_begin(ctx, AS_EV_CONNECT, &sc, args);
+	buf = as_exit_record(AS_EV_CONNECT, sc, args); /* filtered above */
 	if (!buf)
 		return 0;
 	c = (struct as_connect *)buf;

@@ -258,24 +258,12 @@ static __always_inline __u32 as_verdict_of(struct as_task_state *st, __u32 gen)
 	return v;
 }
 
-/* Does an event of this type from the current thread pass the pre-filter? */
-static __always_inline int as_filter_pass_st(struct as_task_state *st, __u32 type)
-{
-	__u8 d;
-
-	if (type >= AS_EV_MAX) /* AS_EV_MAX: not filtered */
-		return 1;
-	d = cfg_filter_depth[type];
-	if (!d)
-		return 1;
-	return as_verdict_of(st, cfg_filter_gen) < d;
-}
-
 /* This CPU's cached verdict for the current thread, or AS_VERDICT_MISS; and
  * caching one (walk.bpf.c: global functions, where typed reads are). */
 __u32 as_vcache_get(__u32 gen);
 int as_vcache_put(__u32 gen, __u32 verdict);
 
+/* Does an event of this type from the current thread pass the pre-filter? */
 static __always_inline int as_filter_pass(__u32 type)
 {
 	__u32 gen = cfg_filter_gen, v;
@@ -478,24 +466,29 @@ static __always_inline void as_emit(__u8 *buf, __u32 size)
 		as_count_drop(h->type);
 }
 
-/* Start the record of a syscall exit: when an event of this type from this
- * thread passes the pre-filter, the syscall (sc), its arguments, this CPU's
- * scratch buffer with the header filled in. Returns the buffer or NULL. */
-static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, __u32 *sc,
-					   __u64 args[AS_SYSCALL_ARGS])
+/* Start the record of a syscall exit that passed the pre-filter: its
+ * arguments, this CPU's scratch buffer with the header filled in. Returns
+ * the buffer or NULL. */
+static __always_inline __u8 *as_exit_record(__u32 type, __u32 sc, __u64 args[AS_SYSCALL_ARGS])
 {
-	__u8 *buf;
+	__u8 *buf = as_scratch_buf();
 
-	*sc = as_sc_of(ctx->id);
-	if (*sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(type))
-		return 0;
-	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
 	as_syscall_args(args);
-	as_hdr_fill((struct as_hdr *)buf, (struct task_struct *)bpf_get_current_task(), type,
-		    *sc);
+	as_hdr_fill((struct as_hdr *)buf, (struct task_struct *)bpf_get_current_task(), type, sc);
 	return buf;
+}
+
+/* The same, first telling the syscall (sc) and whether an event of this
+ * type from this thread passes the pre-filter. */
+static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, __u32 *sc,
+					   __u64 args[AS_SYSCALL_ARGS])
+{
+	*sc = as_sc_of(ctx->id);
+	if (*sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(type))
+		return 0;
+	return as_exit_record(type, *sc, args);
 }
 
 #endif /* AS_SENTINEL_BPF_H */

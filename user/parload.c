@@ -169,15 +169,14 @@ static int parload_share_maps(struct bpf_object *a, struct bpf_object *b)
 		}
 		n++;
 	}
-	for (ma = bpf_object__next_map(a, NULL), mb = bpf_object__next_map(b, NULL);
-	     !err && ma; ma = bpf_object__next_map(a, ma), mb = bpf_object__next_map(b, mb)) {
-		unsigned i = 0;
-
-		for (struct bpf_map *m = bpf_object__next_map(a, NULL); m != ma;
-		     m = bpf_object__next_map(a, m))
-			i++;
+	/* only once every map exists: a failure above leaves both objects as opened */
+	ma = bpf_object__next_map(a, NULL);
+	mb = bpf_object__next_map(b, NULL);
+	for (unsigned i = 0; !err && i < n; i++) {
 		if (bpf_map__reuse_fd(ma, fds[i]) || bpf_map__reuse_fd(mb, fds[i]))
 			err = -errno;
+		ma = bpf_object__next_map(a, ma);
+		mb = bpf_object__next_map(b, mb);
 	}
 	parload_close_fds(fds, n); /* reuse_fd keeps a dup of each */
 	close(btf_fd);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "fuzz_diag.h"
 
 static const char prelude[] =
 	"- list: l1\n  items: [a, \"b c\", '\"q\"']\n"
@@ -23,22 +24,6 @@ static const char prelude[] =
 	"        - ['concat(proc.pname, \"/x\")', [/b]]\n"
 	"        - - |-\n            ";
 static const char middle[] = "\n          - x\n  condition: |-\n    ";
-
-/* Every diagnostic line starts "fuzz.yaml:LINE:COL: ". */
-static void check_diag(const char *d, size_t n)
-{
-	const char *l = d, *end = d + n;
-
-	while (l < end) {
-		const char *nl = memchr(l, '\n', (size_t)(end - l));
-		unsigned line, col;
-		int k = 0;
-
-		if (sscanf(l, "fuzz.yaml:%u:%u: %n", &line, &col, &k) != 2 || !k)
-			abort();
-		l = nl ? nl + 1 : end;
-	}
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -66,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	engine_free(e);
 	if (df) {
 		fclose(df);
-		check_diag(d, dl);
+		fuzz_check_diag(d, dl);
 	}
 	free(d);
 	free(y);

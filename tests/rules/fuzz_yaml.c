@@ -10,22 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
-
-/* Every diagnostic line starts "fuzz.yaml:LINE:COL: ", LINE and COL from 1. */
-static void check_diag(const char *d, size_t n)
-{
-	const char *l = d, *end = d + n;
-
-	while (l < end) {
-		const char *nl = memchr(l, '\n', (size_t)(end - l));
-		unsigned line, col;
-		int k = 0;
-
-		if (sscanf(l, "fuzz.yaml:%u:%u: %n", &line, &col, &k) != 2 || !k || !line || !col)
-			abort();
-		l = nl ? nl + 1 : end;
-	}
-}
+#include "fuzz_diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	engine_free(e);
 	if (df) {
 		fclose(df);
-		check_diag(d, dl);
+		fuzz_check_diag(d, dl);
 	}
 	free(d);
 	return 0;
