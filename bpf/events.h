@@ -169,6 +169,20 @@ enum as_event_type {
 #define AS_KT_ENUM_ROW(name) AS_KT_##name,
 enum as_ktype { AS_KTYPE_LIST(AS_KT_ENUM_ROW) AS_KT_MAX };
 
+/* The kernel functions (kfuncs) the programs call. Each is called through a
+ * helper-call instruction with the marker AS_KFUNC_MARK + its index as the
+ * helper id, which the loader rewrites before libbpf opens the object
+ * (user/kfuncpatch.c): into the call of the kfunc by its id in the kernel's
+ * BTF, or, where the kernel lacks it, into "r0 = r1" on a path the
+ * programs' read-only settings keep from running. An extern __ksym would
+ * make libbpf parse the kernel's whole BTF in each loading thread (~25 ms)
+ * only to find that id. */
+#define AS_KFUNC_LIST(X) X(bpf_rdonly_cast) /* Linux 6.2 */
+#define AS_KFUNC_MARK 0x7a5e0000 /* no helper has such an id */
+#define AS_KFUNC_MARK_SPAN 0x100 /* ids from AS_KFUNC_MARK kept for markers */
+#define AS_KF_ENUM_ROW(name) AS_KF_##name,
+enum as_kfunc { AS_KFUNC_LIST(AS_KF_ENUM_ROW) AS_KF_MAX };
+
 #define AS_SC_ENUM_ROW(id, name, type) AS_SC_##id,
 enum as_syscall { AS_SYSCALL_LIST(AS_SC_ENUM_ROW) AS_SC_MAX };
 #undef AS_SC_ENUM_ROW

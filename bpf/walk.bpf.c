@@ -19,18 +19,19 @@
  * direct loads when the kernel has bpf_rdonly_cast (Linux 6.2); before that,
  * and when the loader is told to (cfg_typed_reads = 0), every field is a
  * helper read as BPF_CORE_READ does it. The setting is read-only data, so
- * the verifier sees a constant and checks only the path taken: an unresolved
- * (weak) kfunc in the other one is never called.
- * Declared in this object only: bpftool 7.1's linker cannot merge one kfunc
- * extern declared in two objects.
+ * the verifier sees a constant and checks only the path taken: where the
+ * kfunc is missing, the instruction the loader put in its place is never run.
+ * The call is a marked helper call that the loader rewrites (AS_KFUNC_LIST,
+ * bpf/events.h).
  */
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+static void *(*const as_rdonly_cast)(const void *obj, __u32 btf_id) =
+	(void *)(AS_KFUNC_MARK + AS_KF_bpf_rdonly_cast);
 const volatile __u8 cfg_typed_reads = 0;
 /* The kernel's BTF id of each struct of AS_KTYPE_LIST, set by the loader. */
 const volatile __u32 cfg_ktype_id[AS_KT_MAX] = {};
 
 #define AS_KPTR(name, p)                                                                   \
-	(cfg_typed_reads ? (struct name *)bpf_rdonly_cast((void *)(p), cfg_ktype_id[AS_KT_##name]) \
+	(cfg_typed_reads ? (struct name *)as_rdonly_cast((void *)(p), cfg_ktype_id[AS_KT_##name]) \
 			 : (struct name *)(p))
 /* p->field, through whichever kind of pointer AS_KPTR gave */
 #define AS_RD(p, field) (cfg_typed_reads ? (p)->field : BPF_CORE_READ(p, field))

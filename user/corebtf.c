@@ -156,21 +156,38 @@ static const char *corebtf_name(const struct corebtf_kernel *k, uint32_t name_of
 	return s;
 }
 
+void corebtf_find(const struct corebtf_kernel *k, struct corebtf_want *w, unsigned n)
+{
+	unsigned left = n;
+
+	for (unsigned i = 0; i < n; i++)
+		w[i].id = 0;
+	for (uint32_t id = 1; id < k->n && left; id++) {
+		const struct btf_type *t = corebtf_type(k, id);
+		const char *s = NULL;
+		size_t len = 0;
+
+		if (!t->name_off)
+			continue;
+		for (unsigned i = 0; i < n; i++) {
+			if (w[i].id || BTF_INFO_KIND(t->info) != w[i].kind)
+				continue;
+			if (!s)
+				s = corebtf_name(k, t->name_off, &len);
+			if (len == strlen(w[i].name) && !memcmp(s, w[i].name, len)) {
+				w[i].id = id;
+				left--;
+			}
+		}
+	}
+}
+
 uint32_t corebtf_struct_id(const struct corebtf_kernel *k, const char *name)
 {
-	size_t want = strlen(name), len;
+	struct corebtf_want w = { .name = name, .kind = BTF_KIND_STRUCT };
 
-	for (uint32_t id = 1; id < k->n; id++) {
-		const struct btf_type *t = corebtf_type(k, id);
-		const char *s;
-
-		if (BTF_INFO_KIND(t->info) != BTF_KIND_STRUCT || !t->name_off)
-			continue;
-		s = corebtf_name(k, t->name_off, &len);
-		if (len == want && !memcmp(s, name, len))
-			return id;
-	}
-	return 0;
+	corebtf_find(k, &w, 1);
+	return w.id;
 }
 
 /* The ids type t holds by value (see the top of the file), pointers not

@@ -18,6 +18,15 @@ struct corebtf_kernel {
 /* 0, or -EPROTO for a malformed BTF, -ENOMEM. */
 int corebtf_open(struct corebtf_kernel *k, const void *raw, size_t size);
 void corebtf_close(struct corebtf_kernel *k);
+/* A type looked for by name and kind (BTF_KIND_*); id 0: none. */
+struct corebtf_want {
+	const char *name;
+	uint32_t kind;
+	uint32_t id;
+};
+
+/* Each want's id, the first of its name and kind, in one pass. */
+void corebtf_find(const struct corebtf_kernel *k, struct corebtf_want *w, unsigned n);
 /* The id of the struct of that name, 0 if there is none. */
 uint32_t corebtf_struct_id(const struct corebtf_kernel *k, const char *name);
 /* Make the kernel's BTF trimmed for the CO-RE relocations of the BPF object

@@ -23,6 +23,7 @@
 #include "attach.h"
 #include "parload.h"
 #include "corebtf.h"
+#include "kfuncpatch.h"
 #include "clock.h"
 #include "privs.h"
 #include "sentinel.skel.h"
@@ -145,16 +146,44 @@ static void loader_vmlinux_close(struct loader_vmlinux *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* Does the kernel's BTF name the kfunc the typed reads need? A search of its
- * string table (a few ms), not a parse: libbpf parses it again anyway. */
-static int loader_kernel_has_typed_reads(const struct loader_vmlinux *v)
-{
-	static const char needle[] = "\0" LOADER_TYPED_KFUNC "\0";
-	const char *env = getenv(LOADER_COMPAT_ENV);
+/* What a start-up attempt shares: the kernel's BTF and the object's bytes
+ * (patched: the kfunc calls made). */
+struct loader_kernel {
+	struct loader_vmlinux vml;
+	struct corebtf_kernel kbtf;
+	const void *elf;
+	size_t elf_sz;
+	void *patched; /* elf, once patched */
+	uint32_t ktype_id[AS_KT_MAX];
+	uint32_t kfunc_id[AS_KF_MAX];
+	int typed; /* typed reads: the kfunc and every ktype_id found */
+	const char *tracefs;
+};
 
-	if (env && env[0] && strcmp(env, "0"))
-		return 0; /* asked for helper reads (the tests cover both ways) */
-	return v->size && memmem(v->data, v->size, needle, sizeof(needle) - 1) != NULL;
+/* sentinel_bpf__open_opts(), but from elf (the patched copy), not from the
+ * skeleton's own bytes. */
+static struct sentinel_bpf *loader_open_skel(const void *elf, size_t elf_sz,
+					     const struct bpf_object_open_opts *oo)
+{
+	struct sentinel_bpf *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = sentinel_bpf__create_skeleton(s);
+	if (!err) {
+		s->skeleton->data = (void *)elf;
+		s->skeleton->data_sz = elf_sz;
+		err = bpf_object__open_skeleton(s->skeleton, oo);
+	}
+	if (err) {
+		sentinel_bpf__destroy(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
 }
 
 /* Open the skeleton with the CO-RE copy of the kernel's BTF where one can
@@ -179,36 +208,71 @@ static struct sentinel_bpf *loader_open(const struct corebtf_kernel *k, const vo
 			oo.btf_custom_path = btf_path;
 		}
 	}
-	return sentinel_bpf__open_opts(&oo);
+	return loader_open_skel(elf, elf_sz, &oo);
 }
 
 /* The typed reads need the kfunc and the kernel's id of each struct they
- * cast to; without either, every read is a helper call. */
-static int loader_set_typed_reads(struct sentinel_bpf *skel, const struct loader_vmlinux *v,
-				  const struct corebtf_kernel *k)
+ * cast to; without any of them, or when told not to (the tests cover both
+ * ways), every read is a helper call. Fills k's ids; 1 for typed reads. */
+static int loader_find_typed_reads(struct loader_kernel *k)
 {
 	static const char *const names[] = {
 #define LOADER_KT_NAME(name) #name,
 		AS_KTYPE_LIST(LOADER_KT_NAME)
 #undef LOADER_KT_NAME
 	};
-
+	struct corebtf_want w[AS_KT_MAX + AS_KF_MAX];
+	const char *env = getenv(LOADER_COMPAT_ENV);
 	struct btf *whole = NULL;
 	int ok = 1;
 
-	if (!loader_kernel_has_typed_reads(v))
+	if (env && env[0] && strcmp(env, "0"))
 		return 0;
-	if (!k->n) /* a BTF corebtf cannot index (a new kind): libbpf's parse */
-		whole = btf__load_vmlinux_btf();
-	for (unsigned i = 0; ok && i < AS_KT_MAX; i++) {
-		int id = k->n ? (int)corebtf_struct_id(k, names[i]) :
-		     whole ? btf__find_by_name_kind(whole, names[i], BTF_KIND_STRUCT) : 0;
-
-		skel->rodata->cfg_ktype_id[i] = id > 0 ? (uint32_t)id : 0;
-		ok = id > 0;
+	for (unsigned i = 0; i < AS_KT_MAX + AS_KF_MAX; i++) {
+		w[i].name = i < AS_KT_MAX ? names[i] : kfuncpatch_name(i - AS_KT_MAX);
+		w[i].kind = i < AS_KT_MAX ? BTF_KIND_STRUCT : BTF_KIND_FUNC;
+		w[i].id = 0;
 	}
-	btf__free(whole);
+	if (k->kbtf.n) {
+		corebtf_find(&k->kbtf, w, AS_KT_MAX + AS_KF_MAX);
+	} else if ((whole = btf__load_vmlinux_btf())) {
+		/* a BTF corebtf cannot index (a new kind): libbpf's parse */
+		for (unsigned i = 0; i < AS_KT_MAX + AS_KF_MAX; i++) {
+			int id = btf__find_by_name_kind(whole, w[i].name, w[i].kind);
+
+			w[i].id = id > 0 ? (uint32_t)id : 0;
+		}
+		btf__free(whole);
+	}
+	for (unsigned i = 0; i < AS_KT_MAX + AS_KF_MAX; i++) {
+		ok &= w[i].id > 0;
+		if (i < AS_KT_MAX)
+			k->ktype_id[i] = w[i].id;
+		else
+			k->kfunc_id[i - AS_KT_MAX] = w[i].id;
+	}
 	return ok;
+}
+
+/* k->elf: the object with its kfunc calls made (user/kfuncpatch.c). */
+static int loader_patch_kfuncs(struct loader_kernel *k, int verbose)
+{
+	static const uint32_t none[AS_KF_MAX];
+	unsigned count;
+
+	k->typed = loader_find_typed_reads(k);
+	k->patched = kfuncpatch_elf(k->elf, k->elf_sz, k->typed ? k->kfunc_id : none, &count);
+	if (!k->patched) {
+		diag_err("cannot prepare the BPF object's kfunc calls: %s", strerror(errno));
+		return -errno;
+	}
+	k->elf = k->patched;
+	if (verbose)
+		diag_info("kernel memory read %s; %u kfunc calls %s", k->typed ?
+			  "through typed pointers (" LOADER_TYPED_KFUNC ")" :
+			  "through helper calls (no " LOADER_TYPED_KFUNC ", or " LOADER_COMPAT_ENV ")",
+			  count, k->typed ? "made" : "left out");
+	return 0;
 }
 
 static void explain_load_error(int err)
@@ -257,15 +321,6 @@ static int loader_load_skel(void *skel)
 	return sentinel_bpf__load(skel);
 }
 
-/* What a start-up attempt shares: the kernel's BTF and the object's bytes. */
-struct loader_kernel {
-	struct loader_vmlinux vml;
-	struct corebtf_kernel kbtf;
-	const void *elf;
-	size_t elf_sz;
-	const char *tracefs;
-};
-
 static void loader_unload(struct loader *l)
 {
 	attach_detach_all(&l->at);
@@ -303,12 +358,9 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 		goto out;
 	}
 	l->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
-	l->skel->rodata->cfg_typed_reads = (uint8_t)loader_set_typed_reads(l->skel, &k->vml,
-									   &k->kbtf);
-	if (o->verbose)
-		diag_info("kernel memory read %s", l->skel->rodata->cfg_typed_reads ?
-				  "through typed pointers (" LOADER_TYPED_KFUNC ")" :
-				  "through helper calls (no " LOADER_TYPED_KFUNC ", or " LOADER_COMPAT_ENV ")");
+	l->skel->rodata->cfg_typed_reads = (uint8_t)k->typed;
+	for (unsigned i = 0; i < AS_KT_MAX; i++)
+		l->skel->rodata->cfg_ktype_id[i] = k->ktype_id[i];
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
 	loader_set_sys_spec(l);
 
@@ -365,10 +417,13 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 	/* no BTF, or a malformed one: libbpf says so when it needs it */
 	if (!loader_vmlinux_open(&k.vml))
 		corebtf_open(&k.kbtf, k.vml.data, k.vml.size);
+	err = loader_patch_kfuncs(&k, o->verbose);
 	t1 = clock_mono_now();
-	err = loader_load(l, o, &k, 1);
+	if (!err)
+		err = loader_load(l, o, &k, 1);
 	if (err == -EAGAIN)
 		err = loader_load(l, o, &k, 0);
+	free(k.patched);
 	corebtf_close(&k.kbtf);
 	loader_vmlinux_close(&k.vml);
 	/* the two threads' parses of the kernel's BTF are freed by now, but

@@ -110,6 +110,9 @@ class Paths(unittest.TestCase):
             subprocess.run(["sh", "-c", "cat %s/abs.txt > /dev/null" % self.dir])
         self.assertIn("through typed pointers", typed.stderr)
         self.assertIn("through helper calls", helper.stderr)
+        # the kfunc calls are written in by the loader (user/kfuncpatch.c)
+        self.assertRegex(typed.stderr, r"[1-9][0-9]* kfunc calls made")
+        self.assertRegex(helper.stderr, r"[1-9][0-9]* kfunc calls left out")
 
         a, b = self.comparable(typed.events(), pids), self.comparable(helper.events(), pids)
         self.assertGreater(len(a), 5)

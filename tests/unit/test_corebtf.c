@@ -69,6 +69,30 @@ static void test_struct_ids_are_the_kernels(void **state)
 	corebtf_close(&kb);
 }
 
+/* One pass finds names of any kind, the first of each (name, kind). */
+static void test_find_takes_names_of_any_kind_in_one_pass(void **state)
+{
+	struct kernel *k = *state;
+	struct corebtf_kernel kb;
+	struct corebtf_want w[] = {
+		{ .name = "bpf_rdonly_cast", .kind = BTF_KIND_FUNC },
+		{ .name = "task_struct", .kind = BTF_KIND_STRUCT },
+		{ .name = "task_struct", .kind = BTF_KIND_FUNC }, /* no such function */
+		{ .name = "pid_type", .kind = BTF_KIND_ENUM },
+		{ .name = "no_such_type_here", .kind = BTF_KIND_STRUCT },
+	};
+
+	assert_int_equal(corebtf_open(&kb, k->raw, k->size), 0);
+	corebtf_find(&kb, w, sizeof(w) / sizeof(w[0]));
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		int want = btf__find_by_name_kind(k->whole, w[i].name, w[i].kind);
+
+		assert_int_equal(w[i].id, want > 0 ? (uint32_t)want : 0);
+	}
+	assert_true(w[0].id > 0 && w[1].id > 0 && w[3].id > 0);
+	corebtf_close(&kb);
+}
+
 /* The copy: a small valid BTF in which each root struct has the kernel's
  * layout, member for member, and every type id is in range. */
 static void test_trimmed_copy_keeps_the_roots_layout(void **state)
@@ -224,6 +248,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_struct_ids_are_the_kernels),
+		cmocka_unit_test(test_find_takes_names_of_any_kind_in_one_pass),
 		cmocka_unit_test(test_trimmed_copy_keeps_the_roots_layout),
 		cmocka_unit_test(test_malformed_btf_refused),
 		cmocka_unit_test(test_objects_it_cannot_serve),
