@@ -24,6 +24,7 @@
 #include "parload.h"
 #include "corebtf.h"
 #include "kfuncpatch.h"
+#include "tpbtf.h"
 #include "clock.h"
 #include "privs.h"
 #include "sentinel.skel.h"
@@ -335,9 +336,12 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 		       int trim)
 {
 	char btf_path[LOADER_FD_PATH_MAX];
-	int btf_fd = -1, err, ncpu;
+	int btf_fd = -1, err, ncpu, tpbtf = trim ? tpbtf_register(&k->kbtf) : -ENOENT;
 	struct corebtf_kernel none = { 0 };
 
+	if (o->verbose && trim && tpbtf < 0)
+		diag_info("tp_btf attach ids from libbpf's parse of the kernel's BTF (%s)",
+			  strerror(-tpbtf));
 	l->skel = loader_open(trim ? &k->kbtf : &none, k->elf, k->elf_sz, btf_path,
 			      sizeof(btf_path), &btf_fd, o->verbose);
 	if (!l->skel) {
@@ -385,6 +389,7 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 	for (uint32_t i = 0; i < l->at.n; i++)
 		l->at.links[i].prog = parload_program(&l->pl, l->at.links[i].prog);
 out:
+	tpbtf_unregister(tpbtf);
 	if (btf_fd >= 0)
 		close(btf_fd); /* read by libbpf at load: no longer needed */
 	if (err)

@@ -33,10 +33,6 @@
 /* Instructions per cost unit (0.1 ms) for a program without a hint: the
  * programs here verify at 3-30 ms per 1000 instructions. */
 #define PARLOAD_INSNS_PER_COST 6
-/* libbpf's parse of the kernel's whole BTF, which it makes for an object
- * with a tp_btf program even when CO-RE has a custom BTF (16-18 ms for
- * Linux 6.18's 126k types, btf__load_vmlinux_btf()), in cost units. */
-#define PARLOAD_WHOLE_BTF_COST 170
 
 /* The CPUs this process may run on (its affinity, its cpuset). */
 static int parload_cpus(void)
@@ -198,20 +194,11 @@ static unsigned parload_cost(const struct parload_hint *hints, const struct bpf_
 	return (unsigned)(bpf_program__insn_cnt(p) / PARLOAD_INSNS_PER_COST);
 }
 
-/* Does libbpf parse the kernel's whole BTF to load p? A tp_btf (tracing)
- * program needs it for its attach id, whatever BTF CO-RE uses. */
-static int parload_needs_whole_btf(const struct bpf_program *p)
-{
-	return bpf_program__type(p) == BPF_PROG_TYPE_TRACING;
-}
-
 /* Split the programs to load between a and b, costliest first onto the
- * side with less so far. With a custom BTF for CO-RE, only the programs
- * that need the kernel's whole BTF make libbpf parse it: they all go to a,
- * which starts with that parse's cost. The number of programs each loads
- * goes to n[0] and n[1]. */
+ * side with less so far. The number of programs each loads goes to n[0]
+ * and n[1]. */
 static int parload_split(struct bpf_object *a, struct bpf_object *b,
-			 const struct parload_hint *hints, int custom_btf, unsigned n[2])
+			 const struct parload_hint *hints, unsigned n[2])
 {
 	struct bpf_program *progs[PARLOAD_MAX_PROGS], *p, *pb;
 	unsigned cost[PARLOAD_MAX_PROGS], load[2] = { 0, 0 }, cnt = 0;
@@ -238,11 +225,8 @@ static int parload_split(struct bpf_object *a, struct bpf_object *b,
 			cost[j - 1] = c;
 		}
 	n[0] = n[1] = 0;
-	for (unsigned i = 0; custom_btf && i < cnt; i++)
-		if (parload_needs_whole_btf(progs[i]))
-			load[0] = PARLOAD_WHOLE_BTF_COST;
 	for (unsigned i = 0; i < cnt; i++) {
-		int side = custom_btf && parload_needs_whole_btf(progs[i]) ? 0 : load[1] < load[0];
+		int side = load[1] < load[0];
 
 		pb = bpf_object__find_program_by_name(b, bpf_program__name(progs[i]));
 		load[side] += cost[i];
@@ -273,7 +257,7 @@ int parload_load(struct parload *pl, struct bpf_object *obj, const void *elf, si
 		return load_first(arg);
 	err = parload_share_maps(obj, second.obj);
 	if (!err)
-		err = parload_split(obj, second.obj, hints, btf_custom_path != NULL, n);
+		err = parload_split(obj, second.obj, hints, n);
 	if (err) {
 		/* maps already shared stay so: they are the object's, made as libbpf would */
 		if (verbose)
