@@ -174,7 +174,9 @@ enum as_ktype { AS_KTYPE_LIST(AS_KT_ENUM_ROW) AS_KT_MAX };
  * helper id, which the loader rewrites before libbpf opens the object
  * (user/kfuncpatch.c): into the call of the kfunc by its id in the kernel's
  * BTF, or, where the kernel lacks it, into "r0 = r1" on a path the
- * programs' read-only settings keep from running. An extern __ksym would
+ * programs' read-only settings keep from running: so each kfunc here must
+ * be one whose result may stand for its first argument (a cast), and be
+ * called only where cfg_typed_reads is set. An extern __ksym would
  * make libbpf parse the kernel's whole BTF in each loading thread (~25 ms)
  * only to find that id. */
 #define AS_KFUNC_LIST(X) X(bpf_rdonly_cast) /* Linux 6.2 */

@@ -79,6 +79,14 @@ void *kfuncpatch_elf(const void *elf, size_t elf_sz, const uint32_t ids[AS_KF_MA
 	e = elf_memory(copy, elf_sz);
 	if (!e || elf_kind(e) != ELF_K_ELF || gelf_getclass(e) != ELFCLASS64)
 		err = -EPROTO;
+	if (!err) {
+		GElf_Ehdr eh;
+
+		/* struct bpf_insn's register fields are little-endian BPF's */
+		if (!gelf_getehdr(e, &eh) || eh.e_machine != EM_BPF ||
+		    eh.e_ident[EI_DATA] != ELFDATA2LSB)
+			err = -EPROTO;
+	}
 	while (!err && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 

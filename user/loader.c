@@ -194,11 +194,10 @@ static struct sentinel_bpf *loader_open(const struct corebtf_kernel *k, const vo
 					int *btf_fd, int verbose)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
-	const char *env = getenv(LOADER_FULL_BTF_ENV);
 
 	*btf_fd = -1;
 	btf_path[0] = '\0';
-	if (k->n && !(env && !strcmp(env, "1"))) {
+	if (k->n) {
 		*btf_fd = corebtf_make(k, elf, elf_sz, btf_path, path_sz);
 		if (*btf_fd < 0) {
 			if (verbose)
@@ -264,8 +263,11 @@ static int loader_patch_kfuncs(struct loader_kernel *k, int verbose)
 	k->typed = loader_find_typed_reads(k);
 	k->patched = kfuncpatch_elf(k->elf, k->elf_sz, k->typed ? k->kfunc_id : none, &count);
 	if (!k->patched) {
-		diag_err("cannot prepare the BPF object's kfunc calls: %s", strerror(errno));
-		return -errno;
+		int err = errno;
+
+		diag_err("cannot prepare the BPF object's kfunc calls: %s",
+			 err == EPROTO ? "the embedded BPF object is malformed" : strerror(err));
+		return -err;
 	}
 	k->elf = k->patched;
 	if (verbose)
@@ -330,19 +332,21 @@ static void loader_unload(struct loader *l)
 	l->skel = NULL;
 }
 
-/* Open, configure and load the object, CO-RE relocated against the trimmed
- * BTF (trim) or the kernel's whole one. 0 or -errno, said already. */
+/* Open, configure and load the object: with own, CO-RE against the trimmed
+ * BTF and tp_btf ids from the loader's index of the kernel's BTF; without,
+ * as libbpf would, from its parse of the whole BTF. 0, -EAGAIN (own failed:
+ * try without), or -errno, said already. */
 static int loader_load(struct loader *l, const struct loader_opts *o, struct loader_kernel *k,
-		       int trim)
+		       int own)
 {
 	char btf_path[LOADER_FD_PATH_MAX];
-	int btf_fd = -1, err, ncpu, tpbtf = trim ? tpbtf_register(&k->kbtf) : -ENOENT;
+	int btf_fd = -1, err, ncpu;
 	struct corebtf_kernel none = { 0 };
 
-	if (o->verbose && trim && tpbtf < 0)
-		diag_info("tp_btf attach ids from libbpf's parse of the kernel's BTF (%s)",
-			  strerror(-tpbtf));
-	l->skel = loader_open(trim ? &k->kbtf : &none, k->elf, k->elf_sz, btf_path,
+	err = tpbtf_use(own ? &k->kbtf : NULL);
+	if (err && o->verbose)
+		diag_info("tp_btf programs loaded by libbpf alone: %s", strerror(-err));
+	l->skel = loader_open(own ? &k->kbtf : &none, k->elf, k->elf_sz, btf_path,
 			      sizeof(btf_path), &btf_fd, o->verbose);
 	if (!l->skel) {
 		err = -errno;
@@ -374,11 +378,12 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 	err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,
 			   btf_fd >= 0 ? btf_path : NULL, loader_verify_cost, loader_load_skel,
 			   l->skel, o->verbose);
-	if (err && btf_fd >= 0) {
+	if (err && own) {
 		/* perhaps a bug of user/corebtf.c (a wrong offset comes back from
 		 * the verifier as EACCES too): say so, then do it libbpf's way */
-		diag_warn("loading against the trimmed kernel BTF failed (%s): "
-			  "loading against the whole BTF", strerror(-err));
+		diag_warn("loading with the loader's own index of the kernel's BTF (the trimmed "
+			  "copy for CO-RE, the tp_btf ids) failed (%s): loading libbpf's way, "
+			  "from the whole BTF", strerror(-err));
 		err = -EAGAIN;
 		goto out;
 	}
@@ -386,10 +391,11 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 		explain_load_error(err);
 		goto out;
 	}
+	if (o->verbose && own)
+		diag_info("%u tp_btf attach ids from the loader's index", tpbtf_indexed());
 	for (uint32_t i = 0; i < l->at.n; i++)
 		l->at.links[i].prog = parload_program(&l->pl, l->at.links[i].prog);
 out:
-	tpbtf_unregister(tpbtf);
 	if (btf_fd >= 0)
 		close(btf_fd); /* read by libbpf at load: no longer needed */
 	if (err)
@@ -424,8 +430,11 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 		corebtf_open(&k.kbtf, k.vml.data, k.vml.size);
 	err = loader_patch_kfuncs(&k, o->verbose);
 	t1 = clock_mono_now();
-	if (!err)
-		err = loader_load(l, o, &k, 1);
+	if (!err) {
+		const char *env = getenv(LOADER_FULL_BTF_ENV);
+
+		err = loader_load(l, o, &k, !(env && !strcmp(env, "1")));
+	}
 	if (err == -EAGAIN)
 		err = loader_load(l, o, &k, 0);
 	free(k.patched);

@@ -4,13 +4,15 @@
 
 #include "corebtf.h"
 
-/* While registered (from before the object is opened until it is loaded),
- * tp_btf programs load with their attach ids found in k, the loader's index
- * of the kernel's BTF, instead of libbpf's parse of the whole BTF: libbpf
- * takes them for raw_tp programs until each is loaded, then makes each a
- * tp_btf one. Returns a handle for tpbtf_unregister, or -errno (then
- * libbpf does it its own way). k must outlive the load. */
-int tpbtf_register(const struct corebtf_kernel *k);
-void tpbtf_unregister(int handle);
+/* tp_btf programs load with their attach ids from the loader's index of the
+ * kernel's BTF instead of libbpf's parse of the whole BTF: libbpf takes
+ * them for raw_tp programs until each is loaded, then each is made the
+ * tp_btf program it is. tpbtf_use(k) before opening an object (k must
+ * outlive its load; NULL: ids from libbpf's parse of the whole BTF, as
+ * libbpf would); the handler stays registered for the process (libbpf 1.1
+ * cannot unregister its last handler safely). 0 or -errno. */
+int tpbtf_use(const struct corebtf_kernel *k);
+/* Programs given an id from the index since the last tpbtf_use. */
+unsigned tpbtf_indexed(void);
 
 #endif /* AS_TPBTF_H */

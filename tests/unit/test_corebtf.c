@@ -79,6 +79,8 @@ static void test_find_takes_names_of_any_kind_in_one_pass(void **state)
 		{ .name = "task_struct", .kind = BTF_KIND_STRUCT },
 		{ .name = "task_struct", .kind = BTF_KIND_FUNC }, /* no such function */
 		{ .name = "pid_type", .kind = BTF_KIND_ENUM },
+		{ .name = "btf_trace_sched_process_fork", .kind = BTF_KIND_TYPEDEF },
+		{ .name = "task_struct", .kind = BTF_KIND_STRUCT }, /* asked twice */
 		{ .name = "no_such_type_here", .kind = BTF_KIND_STRUCT },
 	};
 
@@ -89,7 +91,8 @@ static void test_find_takes_names_of_any_kind_in_one_pass(void **state)
 
 		assert_int_equal(w[i].id, want > 0 ? (uint32_t)want : 0);
 	}
-	assert_true(w[0].id > 0 && w[1].id > 0 && w[3].id > 0);
+	assert_true(w[0].id > 0 && w[1].id > 0 && w[3].id > 0 && w[4].id > 0);
+	assert_int_equal(w[5].id, w[1].id);
 	corebtf_close(&kb);
 }
 

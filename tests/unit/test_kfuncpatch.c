@@ -173,6 +173,34 @@ static void test_malformed_objects_refused(void **state)
 	memcpy(bad + sho, &sh, sizeof(sh));
 	assert_null(kfuncpatch_elf(bad, sz, none, &count));
 	assert_int_equal(errno, EPROTO);
+	/* a section not aligned as instructions are, or not whole ones */
+	for (int k = 0; k < 2; k++) {
+		memcpy(bad, elf, sz);
+		memcpy(&sh, bad + sho, sizeof(sh));
+		if (k == 0)
+			sh.sh_offset += 2;
+		else
+			sh.sh_size -= 4;
+		memcpy(bad + sho, &sh, sizeof(sh));
+		assert_null(kfuncpatch_elf(bad, sz, none, &count));
+		assert_int_equal(errno, EPROTO);
+	}
+	/* not a 64-bit object, not a BPF one, not little-endian */
+	for (int k = 0; k < 3; k++) {
+		Elf64_Ehdr eh;
+
+		memcpy(bad, elf, sz);
+		memcpy(&eh, bad, sizeof(eh));
+		if (k == 0)
+			eh.e_ident[EI_CLASS] = ELFCLASS32;
+		else if (k == 1)
+			eh.e_machine = EM_X86_64;
+		else
+			eh.e_ident[EI_DATA] = ELFDATA2MSB;
+		memcpy(bad, &eh, sizeof(eh));
+		assert_null(kfuncpatch_elf(bad, sz, none, &count));
+		assert_int_equal(errno, EPROTO);
+	}
 	/* a marker that names no kfunc */
 	memcpy(bad, elf, sz);
 	assert_true(marked_calls(bad, sz, at, 256) > 0);
@@ -181,6 +209,18 @@ static void test_malformed_objects_refused(void **state)
 	memcpy(bad + at[0], &in, sizeof(in));
 	assert_null(kfuncpatch_elf(bad, sz, none, &count));
 	assert_int_equal(errno, EPROTO);
+	/* an id past the markers' span is no marker: left for the verifier */
+	in.imm = AS_KFUNC_MARK + AS_KFUNC_MARK_SPAN;
+	memcpy(bad + at[0], &in, sizeof(in));
+	{
+		size_t n = marked_calls(elf, sz, NULL, 0);
+		unsigned char *p = kfuncpatch_elf(bad, sz, none, &count);
+
+		assert_non_null(p);
+		assert_int_equal(count, n - 1);
+		assert_memory_equal(p + at[0], bad + at[0], sizeof(in));
+		free(p);
+	}
 	free(bad);
 }
 
