@@ -221,9 +221,13 @@ struct procscan_known {
 	struct as_lin_ent ent;
 	struct as_lineage lin; /* the walk's lineage, without AS_LIN_PROC */
 };
+_Static_assert(PROCSCAN_CHAIN_MAX <= UINT16_MAX, "procscan_known.depth holds a walk's length");
+_Static_assert(sizeof(struct procscan_known) ==
+		       16 + sizeof(struct as_lin_ent) + sizeof(struct as_lineage),
+	       "procscan_known layout");
 
 struct procscan_cache {
-	uint32_t *slot; /* mask + 1 of them, a power of two >= 2 * cap; index into known + 1, 0 empty */
+	uint32_t *slot; /* mask + 1 (a power of two >= 2 * cap): index into known + 1, 0 empty */
 	struct procscan_known *known;
 	uint32_t n, cap, max, mask;
 };
