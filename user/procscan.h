@@ -23,5 +23,9 @@ long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, s
 void procscan_lineage(const char *proc_root, uint32_t pid, struct as_lineage *l);
 /* Call cb for every process under proc_root ("/proc"); returns how many. */
 int procscan_all(const char *proc_root, procscan_cb cb, void *ctx);
+/* procscan_all remembering at most max_known processes' entries and
+ * lineages during the scan (the rest read as procscan_one reads them):
+ * procscan_all is this with PROCSCAN_CACHE_MAX (procscan.c); tests use less. */
+int procscan_all_max(const char *proc_root, procscan_cb cb, void *ctx, uint32_t max_known);
 
 #endif /* AS_PROCSCAN_H */
