@@ -612,11 +612,16 @@ int loader_seed_lineage(const struct loader *l, uint32_t pid, const struct as_li
 	int map = bpf_map__fd(l->skel->maps.lineage);
 	char path[64];
 	struct dirent *de;
+	struct stat st;
 	DIR *d;
 
 	loader_seed_task(map, pid, 0, lin);
-	/* every other thread has storage of its own (bpf/sentinel.bpf.h) */
+	/* every other thread has storage of its own (bpf/sentinel.bpf.h); the
+	 * task directory's link count is 2 + its threads (proc_task_getattr),
+	 * so one stat spares a listing for each single-threaded process */
 	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	if (stat(path, &st) == 0 && st.st_nlink <= 3)
+		return 0;
 	d = opendir(path);
 	if (!d)
 		return 0;

@@ -18,11 +18,13 @@
  *   storm N               N children, each exits at once
  *   env NAME=VALUE CMD... setenv, then CMD (for the next exec)
  *   cgroup DIR CMD...     move into cgroup DIR (writes DIR/cgroup.procs), then CMD
+ *   thread CMD...         run CMD on a second thread (the first waits for it)
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +146,22 @@ static int do_seccomp(void)
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) ? 1 : 0;
 }
 
+static int run(int argc, char **argv);
+
+struct thread_cmd {
+	int argc;
+	char **argv;
+	int rc;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_cmd *t = arg;
+
+	t->rc = run(t->argc, t->argv);
+	return NULL;
+}
+
 static int run(int argc, char **argv)
 {
 	const char *cmd;
@@ -224,6 +242,14 @@ static int run(int argc, char **argv)
 		if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
 			return 1;
 		return run(argc - 2, argv + 2);
+	}
+	if (!strcmp(cmd, "thread")) {
+		struct thread_cmd t = { argc - 1, argv + 1, 1 };
+		pthread_t tid;
+
+		if (pthread_create(&tid, NULL, thread_main, &t) || pthread_join(tid, NULL))
+			return 1;
+		return t.rc;
 	}
 	fprintf(stderr, "as-lineage: unknown command %s\n", cmd);
 	return 2;

@@ -187,6 +187,28 @@ class Lineage(unittest.TestCase):
         self.assertEqual(a["agent.ancestor.pid"], tree.pid)
         self.assertEqual(a["agent.ancestor.exepath"], self.claude)
 
+    def test_thread_of_a_process_started_before(self):
+        """A process alive at start whose second thread forks: the seed gave
+        that thread the process's lineage too (user/loader.c lists the task
+        directory of every multi-threaded process), so the child's lineage
+        is the whole chain from /proc, not a truncated guess."""
+        fifo = os.path.join(self.dir, "go")
+        os.mkfifo(fifo)
+        out = self.dir + "/out.thread"
+        tree = subprocess.Popen([self.claude, "thread", "wait", fifo, "child", "exec", self.w,
+                                 "w", "write", out], stdout=subprocess.PIPE)
+        time.sleep(0.3)
+        with Sentinel("--rules", self.rules) as s:
+            with open(fifo, "w") as f:
+                f.write("go\n")
+            lines, _ = tree.communicate(timeout=60)
+        wpid = self.writer_pid(lines.decode().split("\n")[:-1])
+        a = self.probes(s, out)
+        self.assertEqual(self.names(a)[:2], ["w", "claude"])
+        self.assertEqual(self.pids(a)[:3], [wpid, tree.pid, os.getpid()])
+        self.assertEqual(a["proc.lineage.truncated"], False)
+        self.assertEqual(a["agent.ancestor.pid"], tree.pid)
+
     def test_pinned_agent(self):
         real = self.copy("agentbin")
         alias = os.path.join(self.dir, "zzz")
