@@ -84,9 +84,9 @@ class SessionEnv(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def run_probe(self, env):
-        """exec the probe with exactly the strings ENV; its pid."""
-        argv = (ctypes.c_char_p * 2)(PROBE.encode(), None)
+    def run_probe(self, env, args=(PROBE,)):
+        """exec the probe with exactly the strings ENV (and ARGS); its pid."""
+        argv = (ctypes.c_char_p * (len(args) + 1))(*[a.encode() for a in args], None)
         envp = (ctypes.c_char_p * (len(env) + 1))(*[s.encode() for s in env], None)
         path = self.probe.encode()
         pid = os.fork()
@@ -104,7 +104,10 @@ class SessionEnv(unittest.TestCase):
         with Sentinel("-r", self.rules) as s:
             base = self.run_probe(["PATH=/usr/bin:/bin"])
             for name, env in cases.items():
-                pids[name] = self.run_probe(env)
+                if name.startswith("no argv"):
+                    pids[name] = self.run_probe(env, args=())
+                else:
+                    pids[name] = self.run_probe(env)
         alerts = {a["output_fields"]["proc.pid"]: a["output_fields"].get("agent.session")
                   for a in s.events() if a.get("rule") == RULE}
         self.assertIn(base, alerts, s.stderr)
@@ -131,6 +134,8 @@ class SessionEnv(unittest.TestCase):
             "cut to the id size": [KEY + "L" * 200],
             "value is the last byte": ["Y=" + "y" * 100, KEY + "z"],
             "one-byte strings around": ["", "", KEY + "s-empties", ""],
+            # the kernel then gives argv one empty string, below the block
+            "no argv, key first": [KEY + "s-no-argv", "B=1"],
         }
         got, _ = self.sessions(cases)
         self.assertEqual(got, {
@@ -138,7 +143,7 @@ class SessionEnv(unittest.TestCase):
             "after 8 KiB and 300 strings": "s-deep", "the first of two": "s-one",
             "after an empty one": "s-after-empty", "after near misses": "s-after-misses",
             "cut to the id size": "L" * (SESSION_MAX - 1), "value is the last byte": "z",
-            "one-byte strings around": "s-empties",
+            "one-byte strings around": "s-empties", "no argv, key first": "s-no-argv",
         })
 
     def test_no_session(self):
