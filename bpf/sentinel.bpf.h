@@ -25,8 +25,24 @@
 #define AS_SCRATCH_SIZE (AS_SCRATCH_OFF_MASK + 1 + 2 * AS_PATH_MAX + AS_NAME_MAX)
 #define AS_MAX_ARGV 64 /* argv pointers read for a failed exec */
 #define AS_SESSIONS_MAX 65536 /* processes inside agent sessions at once */
-#define AS_ENV_MAX_VARS 512 /* environment strings searched for the session id */
-#define AS_ENV_VAR_MAX 4096 /* bytes of one environment string read */
+/* The session id is searched for in the first AS_ENV_SCAN_MAX bytes of the
+ * environment block: 2 MiB, what the exec limits give argv and envp together
+ * under the default 8 MiB stack rlimit (a quarter of it, bprm_stack_limits),
+ * and what the earlier scan's 512 reads of 4 KiB could reach at most. */
+#define AS_ENV_SCAN_MAX (2u << 20)
+/* The block is read a chunk at a time into the scratch buffer: the
+ * AS_ENV_CHUNK string starts it tests (AS_ENV_CHUNK_FIRST in the first),
+ * the byte before them (so a string start is seen at the chunk's first
+ * byte) and the bytes a key at the last one needs; the next chunk begins
+ * after the last start tested. The chunk sits in the buffer's masked part,
+ * and the scan's loads go at most a group of words past it: both within
+ * AS_SCRATCH_SIZE. */
+#define AS_ENV_CHUNK (AS_SCRATCH_OFF_MASK + 1)
+#define AS_ENV_CHUNK_FIRST 4096 /* the first chunk: most environments are smaller */
+#define AS_ENV_DATA 8 /* offset of the chunk in the scratch buffer */
+#define AS_ENV_GROUP 256 /* string starts tested per step: 32 words */
+_Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
+	       "the environment chunk and its slack fit the scratch buffer");
 #define AS_AT_FDCWD -100
 
 /* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound
@@ -80,9 +96,26 @@ struct as_path_top {
 	__u32 _pad0;
 };
 
+/* Where the environment scan (bpf/proc.bpf.c, as_session_from_env) is. In
+ * map memory like as_path_top: kept in the bpf_loop() context on the stack,
+ * the positions it gives the buffer's loads made the verifier track its
+ * fields as exact values and verify the callbacks again per value (10,000
+ * to 40,000 instructions more than the whole rest of the exec program). */
+struct as_envscan {
+	__u64 start; /* env_start */
+	__u64 base; /* user address of the chunk's first byte (and string start) */
+	__u64 limit; /* the scan's end: env_end, at most AS_ENV_SCAN_MAX past start */
+	__u64 value; /* user address of the session id; 0: none found yet */
+	__u32 starts; /* string starts in the chunk tested: positions [0, starts) */
+	__u32 group; /* position in the chunk of the group looked at word by word */
+	__u32 word; /* position in the chunk of the word looked at byte by byte */
+	__u32 _pad0;
+};
+
 struct as_scratch {
 	__u8 buf[AS_SCRATCH_SIZE];
 	struct as_path_top top;
+	struct as_envscan env;
 	__u64 word[2]; /* typed loads' results, stored and read back as numbers */
 };
 
