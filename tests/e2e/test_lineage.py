@@ -167,19 +167,25 @@ class Lineage(unittest.TestCase):
         self.assertEqual(self.names(m)[:2], ["memfd:as-lineag", "claude"])
         self.assertEqual(m["agent.ancestor.pid"], c3)
 
-    def test_tree_started_before(self):
+    def started_before(self, out, *cmd):
+        """as-lineage cmd (which waits on the FIFO go, then writes out),
+        started before agent-sentinel: (the tree's pid, the writer's, its
+        probe alert)."""
         fifo = os.path.join(self.dir, "go")
         os.mkfifo(fifo)
-        out = self.dir + "/out.before"
-        tree = subprocess.Popen([self.claude, "child", "exec", self.w, "w", "wait", fifo,
-                                 "write", out], stdout=subprocess.PIPE)
+        tree = subprocess.Popen([self.claude] + [fifo if c == "FIFO" else c for c in cmd],
+                                stdout=subprocess.PIPE)
         time.sleep(0.3)
         with Sentinel("--rules", self.rules) as s:
             with open(fifo, "w") as f:
                 f.write("go\n")
             lines, _ = tree.communicate(timeout=60)
-        wpid = self.writer_pid(lines.decode().split("\n")[:-1])
-        a = self.probes(s, out)
+        return tree, self.writer_pid(lines.decode().split("\n")[:-1]), self.probes(s, out)
+
+    def test_tree_started_before(self):
+        out = self.dir + "/out.before"
+        tree, wpid, a = self.started_before(out, "child", "exec", self.w, "w", "wait", "FIFO",
+                                            "write", out)
         # what /proc told at start: the chain of live parents
         self.assertEqual(self.names(a)[:2], ["w", "claude"])
         self.assertEqual(self.pids(a)[:2], [wpid, tree.pid])
@@ -192,18 +198,9 @@ class Lineage(unittest.TestCase):
         that thread the process's lineage too (user/loader.c lists the task
         directory of every multi-threaded process), so the child's lineage
         is the whole chain from /proc, not a truncated guess."""
-        fifo = os.path.join(self.dir, "go")
-        os.mkfifo(fifo)
         out = self.dir + "/out.thread"
-        tree = subprocess.Popen([self.claude, "thread", "wait", fifo, "child", "exec", self.w,
-                                 "w", "write", out], stdout=subprocess.PIPE)
-        time.sleep(0.3)
-        with Sentinel("--rules", self.rules) as s:
-            with open(fifo, "w") as f:
-                f.write("go\n")
-            lines, _ = tree.communicate(timeout=60)
-        wpid = self.writer_pid(lines.decode().split("\n")[:-1])
-        a = self.probes(s, out)
+        tree, wpid, a = self.started_before(out, "thread", "wait", "FIFO", "child", "exec",
+                                            self.w, "w", "write", out)
         self.assertEqual(self.names(a)[:2], ["w", "claude"])
         self.assertEqual(self.pids(a)[:3], [wpid, tree.pid, os.getpid()])
         self.assertEqual(a["proc.lineage.truncated"], False)
