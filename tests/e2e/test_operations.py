@@ -278,6 +278,27 @@ class Operations(unittest.TestCase):
         self.assertEqual(len([l for l in s.stderr.splitlines() if "alerts.json" in l]), 1,
                          s.stderr)
 
+    def test_a_stop_during_start_up_is_not_lost(self):
+        """SIGTERM or SIGINT at any moment of start-up (rules, load, attach,
+        the /proc seed) stops agent-sentinel, as systemd expects of a
+        service it stops while it starts: a flag no loop looks at yet must
+        still be seen once the loop begins."""
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            for delay in (0.0, 0.005, 0.02, 0.05, 0.08, 0.11, 0.14, 0.3):
+                p = subprocess.Popen([AS_BIN, "--rules", RULES], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+                time.sleep(delay)
+                p.send_signal(sig)
+                try:
+                    _, err = p.communicate(timeout=30)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.communicate()
+                    self.fail("%s %.3f s after start was lost: still running 30 s later"
+                              % (sig.name, delay))
+                # before the handler is in place the signal's default kills it
+                self.assertIn(p.returncode, (0, -sig), (sig.name, delay, err[-500:]))
+
 
 if __name__ == "__main__":
     harness.main()
