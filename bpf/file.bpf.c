@@ -32,20 +32,73 @@ static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
  */
 static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 {
-	__u32 sc = as_sc_of(ctx->id), off, pf = 0, class;
+	__u32 sc = as_sc_of(ctx->id), off, pf = 0, class, mode;
 	struct task_struct *task;
-	__u64 args[AS_SYSCALL_ARGS];
+	__u64 args[AS_SYSCALL_ARGS], flags;
+	struct file *f = 0;
 	long ret = ctx->ret;
 	const char *upath;
 	struct as_open *o;
 	int trunc = 0;
+	__s32 dirfd;
 	__u8 *buf;
 
 	if ((sc != AS_SC_OPENAT && sc != AS_SC_OPEN && sc != AS_SC_OPENAT2 && sc != AS_SC_CREAT &&
 	     sc != AS_SC_OPEN_BY_HANDLE_AT) ||
-	    as_skip_self() || !as_filter_pass(AS_EV_OPEN))
+	    !as_filter_pass(AS_EV_OPEN) || as_skip_self())
 		return 0; /* an open outside any agent tree ends here */
+	as_syscall_args(args);
+	switch (sc) {
+	case AS_SC_OPEN:
+		upath = (const char *)args[0];
+		dirfd = AS_AT_FDCWD;
+		flags = args[1];
+		mode = args[2];
+		break;
+	case AS_SC_CREAT:
+		upath = (const char *)args[0];
+		dirfd = AS_AT_FDCWD;
+		flags = AS_O_CREAT | AS_O_WRONLY | AS_O_TRUNC;
+		mode = args[1];
+		break;
+	case AS_SC_OPENAT2: {
+		struct as_open_how how = {};
+
+		upath = (const char *)args[1];
+		dirfd = args[0];
+		bpf_probe_read_user(&how, sizeof(how), (void *)args[2]);
+		flags = how.flags;
+		mode = how.mode;
+		break;
+	}
+	case AS_SC_OPEN_BY_HANDLE_AT:
+		/* (mount_fd, handle, flags): no path but the opened file's */
+		upath = 0;
+		dirfd = args[0];
+		flags = args[2];
+		mode = 0;
+		break;
+	default:
+		upath = (const char *)args[1];
+		dirfd = args[0];
+		flags = args[2];
+		mode = args[3];
+		break;
+	}
+	class = as_open_mode(sc, flags) | (ret >= 0 ? AS_OPEN_OK : 0);
+	if (!(cfg_open_filter.classes & (1u << class)))
+		return 0;
 	task = (struct task_struct *)bpf_get_current_task();
+	if (ret >= 0)
+		f = as_task_file(task, ret);
+	if (f) {
+		__u16 excl = cfg_open_filter.excl[class & (AS_OPEN_CLASSES - 1)];
+
+		/* the path's top first, without copying it: when no rule can
+		 * match the path, nothing else is read or written */
+		if (excl && as_file_excluded(excl, (__u64)f, (__u64)task))
+			return 0;
+	}
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
@@ -55,82 +108,34 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 	o->ino = 0;
 	o->pflags = 0;
 	o->base_len = 0;
-	as_syscall_args(args);
-	switch (sc) {
-	case AS_SC_OPEN:
-		upath = (const char *)args[0];
-		o->dirfd = AS_AT_FDCWD;
-		o->flags = args[1];
-		o->mode = args[2];
-		break;
-	case AS_SC_CREAT:
-		upath = (const char *)args[0];
-		o->dirfd = AS_AT_FDCWD;
-		o->flags = AS_O_CREAT | AS_O_WRONLY | AS_O_TRUNC;
-		o->mode = args[1];
-		break;
-	case AS_SC_OPENAT2: {
-		struct as_open_how how = {};
-
-		upath = (const char *)args[1];
-		o->dirfd = args[0];
-		bpf_probe_read_user(&how, sizeof(how), (void *)args[2]);
-		o->flags = how.flags;
-		o->mode = how.mode;
-		break;
-	}
-	case AS_SC_OPEN_BY_HANDLE_AT:
-		/* (mount_fd, handle, flags): no path but the opened file's */
-		upath = 0;
-		o->dirfd = args[0];
-		o->flags = args[2];
-		o->mode = 0;
-		break;
-	default:
-		upath = (const char *)args[1];
-		o->dirfd = args[0];
-		o->flags = args[2];
-		o->mode = args[3];
-		break;
-	}
-	class = as_open_mode(sc, o->flags) | (ret >= 0 ? AS_OPEN_OK : 0);
-	if (!(cfg_open_filter.classes & (1u << class)))
-		return 0;
+	o->dirfd = dirfd;
+	o->flags = flags;
+	o->mode = mode;
 	off = sizeof(*o);
 
-	if (ret >= 0) {
-		struct file *f = as_task_file(task, ret);
+	if (f) {
+		struct inode *ino;
+		__u32 dev, major, minor;
 
-		if (f) {
-			struct inode *ino;
-			__u32 dev, major, minor;
-			__u16 excl = cfg_open_filter.excl[class & (AS_OPEN_CLASSES - 1)];
+		o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
+		ino = BPF_CORE_READ(f, f_inode);
+		o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
+		dev = BPF_CORE_READ(ino, i_sb, s_dev);
+		major = dev >> 20;
+		minor = dev & 0xfffff;
+		/* the kernel's dev_t is major << 20 | minor; report new_encode_dev() */
+		o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+		o->ino = BPF_CORE_READ(ino, i_ino);
+		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);
+		if (cfg_open_filter.raw && upath) {
+			__u32 rlen = as_put_user_str(buf, off + o->path_len, upath, AS_PATH_MAX, &trunc);
 
-			/* the path's top first, without copying it: when no
-			 * rule can match the path, nothing else is read */
-			if (excl && as_file_excluded(excl, (__u64)f, (__u64)task))
-				return 0;
-			o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
-			ino = BPF_CORE_READ(f, f_inode);
-			o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
-			dev = BPF_CORE_READ(ino, i_sb, s_dev);
-			major = dev >> 20;
-			minor = dev & 0xfffff;
-			/* the kernel's dev_t is major << 20 | minor; report new_encode_dev() */
-			o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
-			o->ino = BPF_CORE_READ(ino, i_ino);
-			as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);
-			if (cfg_open_filter.raw && upath) {
-				__u32 rlen = as_put_user_str(buf, off + o->path_len, upath, AS_PATH_MAX,
-							     &trunc);
-
-				o->pflags |= AS_OF_RAW;
-				as_emit(buf, off + o->path_len + rlen);
-				return 0;
-			}
-			as_emit(buf, off + o->path_len);
+			o->pflags |= AS_OF_RAW;
+			as_emit(buf, off + o->path_len + rlen);
 			return 0;
 		}
+		as_emit(buf, off + o->path_len);
+		return 0;
 	}
 
 	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);

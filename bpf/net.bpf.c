@@ -181,7 +181,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 	__u8 *buf;
 
 	/* outside every agent tree: done before the caller's registers are read */
-	if (sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(AS_EV_CONNECT))
+	if (sc == AS_SC_NONE || !as_filter_pass(AS_EV_CONNECT) || as_skip_self())
 		return 0;
 	/* then: a send without a destination is data on a connected socket
 	 * (its connect was the event), and a non-blocking accept finding no

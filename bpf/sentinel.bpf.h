@@ -85,10 +85,10 @@ struct as_sockaddr_in6 { /* linux/in6.h */
 	__u32 scope_id;
 };
 
-/* Where the last path walk wrote the names nearest the root (the open
- * pre-filter's prefix test renders them). In map memory, not in the walk's
- * stack state: a changing stack slot per step made the verifier explore the
- * bpf_loop() callback twice as often. */
+/* Where the open pre-filter's prefix test notes the names nearest the root
+ * as it walks, to render them after. In map memory, not on the stack: there
+ * the count would be an exact value to the verifier at every step, and each
+ * value a state of its own (the walk's loop is a bounded one). */
 struct as_path_top {
 	__u64 name[AS_OPEN_TOP_COMPS]; /* ring: the name met k-th is at [k % COMPS] */
 	__u32 len[AS_OPEN_TOP_COMPS]; /* and its length (d_name.len) */
@@ -376,22 +376,23 @@ static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *ta
 /*
  * Append the component list of (dentry, vfsmnt) as the task sees it: names
  * from the leaf up to the task's root (task->fs->root), crossing mounts, each
- * NUL-terminated, at offset start of this CPU's scratch buffer (copy = 0:
- * only the names nearest the root are noted, in the scratch map's top).
+ * NUL-terminated, at offset start of this CPU's scratch buffer.
  * Returns the bytes written in the low 32 bits and AS_PATH_* flags in the
  * high ones.
  * A global function (walk.bpf.c), so the verifier checks the walk once, not
  * at every call site; kernel pointers travel as scalars for that reason.
  */
 
-__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task, __u32 copy);
+__u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task);
 
 /*
  * The open pre-filter's prefix test (walk.bpf.c): walks the path of file
- * like as_path_walk but copies no name, then renders only the components
- * nearest the root that the longest prefix needs. 1 when the path starts
- * with one of the prefixes in mask; 0 when it does not, or when the walk
- * could not reach the root (the event is kept: the test errs on that side).
+ * like as_path_walk but copies no name (the names nearest the root are
+ * noted in the scratch map's top), in plain bounded loops (at most
+ * AS_EXCL_DEPTH hops), then renders only the components nearest the root
+ * that the longest prefix needs. 1 when the path starts with one of the
+ * prefixes in mask; 0 when it does not, or when the walk did not reach the
+ * root (the event is kept: the test errs on that side).
  */
 int as_file_excluded(__u32 mask, __u64 file, __u64 task);
 
@@ -399,7 +400,7 @@ static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const stru
 					      struct task_struct *task, __u32 *pflags)
 {
 	__u64 r = as_path_walk(start, (__u64)BPF_CORE_READ(path, dentry),
-			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task, 1);
+			       (__u64)BPF_CORE_READ(path, mnt), (__u64)task);
 
 	(void)buf;
 	*pflags = r >> 32;
@@ -519,7 +520,7 @@ static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, 
 					   __u64 args[AS_SYSCALL_ARGS])
 {
 	*sc = as_sc_of(ctx->id);
-	if (*sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(type))
+	if (*sc == AS_SC_NONE || !as_filter_pass(type) || as_skip_self())
 		return 0;
 	return as_exit_record(type, *sc, args);
 }

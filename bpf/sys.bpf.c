@@ -97,7 +97,7 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 	if (nr < 0 || nr >= AS_SYS_NR_MAX)
 		return 0;
 	sp = cfg_sys_spec[nr & (AS_SYS_NR_MAX - 1)];
-	if (sp.sc == AS_SC_NONE || as_skip_self() || !as_filter_pass(sp.type))
+	if (sp.sc == AS_SC_NONE || !as_filter_pass(sp.type) || as_skip_self())
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)

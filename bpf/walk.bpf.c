@@ -339,14 +339,13 @@ struct as_walk {
 	struct vfsmount *vfsmnt;
 	struct mount *mnt;
 	struct dentry *mnt_root; /* of vfsmnt: read once per mount, not per step */
-	__u8 *buf; /* this CPU's scratch buffer; NULL: walk without copying names */
+	__u8 *buf; /* this CPU's scratch buffer */
 	struct dentry *root_dentry;
 	struct vfsmount *root_mnt;
 	__u32 start;
 	__u32 off;
 	__u32 flags;
 	__u32 _pad0;
-	struct as_path_top *top; /* in the scratch map */
 };
 
 static long as_path_step(__u32 index, struct as_walk *w)
@@ -355,7 +354,6 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	 * struct as_walk, which the kernel does not know */
 	struct dentry *dentry = w->dentry, *mnt_root = w->mnt_root, *parent;
 	struct vfsmount *vfsmnt = w->vfsmnt;
-	struct as_path_top *t = w->top;
 	struct mount *mnt = w->mnt;
 	const unsigned char *name;
 	__u32 used = w->off - w->start, room;
@@ -370,7 +368,7 @@ static long as_path_step(__u32 index, struct as_walk *w)
 		w->flags = 0;
 		return 1;
 	}
-	if (!t)
+	if (!buf)
 		return 1;
 	parent = AS_RD(dentry, d_parent);
 	name = AS_RD(dentry, d_name.name);
@@ -386,14 +384,6 @@ static long as_path_step(__u32 index, struct as_walk *w)
 		w->mnt = mnt_parent;
 		w->vfsmnt = &mnt_parent->mnt;
 		w->mnt_root = AS_RD(mnt_parent, mnt.mnt_root);
-		return 0;
-	}
-	/* the name met last is the topmost so far */
-	t->name[t->n & (AS_OPEN_TOP_COMPS - 1)] = (__u64)name;
-	t->len[t->n & (AS_OPEN_TOP_COMPS - 1)] = AS_RD(dentry, d_name.len);
-	t->n++;
-	if (!buf) {
-		w->dentry = parent;
 		return 0;
 	}
 	if (used + 2 > AS_PATH_MAX)
@@ -412,10 +402,7 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	return 0;
 }
 
-/* One global function for both uses (copying or not), so the verifier
- * checks the walk and its callback once per program, not once per use. */
-__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p,
-			      __u32 copy)
+__noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64 task_p)
 {
 	struct as_scratch *s = as_scratch();
 	struct task_struct *task = AS_KPTR(task_struct, task_p);
@@ -434,10 +421,7 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 
 		w.mnt_root = AS_RD(vfsmnt, mnt_root);
 	}
-	w.buf = s && copy ? s->buf : 0;
-	w.top = s ? &s->top : 0;
-	if (s)
-		s->top.n = 0;
+	w.buf = s ? s->buf : 0;
 	w.root_dentry = AS_RD2(task, fs, root.dentry);
 	w.root_mnt = AS_RD2(task, fs, root.mnt);
 	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
@@ -446,105 +430,139 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 
 /* ---- the open pre-filter's prefix test --------------------------------- */
 
-struct as_pfx_cmp {
-	__u64 rw[2 * AS_OPEN_PREFIX_LEN / 8]; /* the rendered path, zero-padded */
-	__u32 mask;
-	__u32 hit;
+/*
+ * The test runs on every open an agent tree makes, so it is written as
+ * plain bounded loops in one function: no bpf_loop() callback, no global
+ * function call per step (each costs a call and a return, and returns are
+ * thunked on this class of CPU). The verifier checks the loops once, in the
+ * one program that calls this function.
+ */
+#define AS_EXCL_DEPTH 32 /* hops the test walks; a deeper path is kept, not tested */
+
+/* The path rendered so far, zero-padded; twice the rendered length, as the
+ * verifier bounds a name's offset and length apart. */
+struct as_rendered {
+	__u64 w[2 * AS_OPEN_PREFIX_LEN / 8];
 };
 
-/* Prefix i against the rendered path, 8 bytes at a time. */
-static long as_pfx_step(__u32 i, struct as_pfx_cmp *c)
+/* Does the rendered path start with a prefix in mask? A global function: the
+ * verifier checks the prefix loops once, not at each component. */
+__noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 {
-	__u32 plen, j;
+	__u32 i, j, np = cfg_open_filter.nprefix;
 
-	if (i >= AS_OPEN_PREFIX_MAX)
-		return 1;
-	plen = cfg_open_filter.plen[i];
-	if (!(c->mask & (1u << i)) || !plen)
+	if (!rd)
 		return 0;
-	for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++) {
-		__u64 m = ~0ull;
+	for (i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
+		__u32 plen = cfg_open_filter.plen[i];
+		__u64 diff = 0;
 
-		if (plen <= j * 8)
+		if (i >= np)
 			break;
-		if (plen < (j + 1) * 8)
-			m = (1ull << ((plen - j * 8) * 8)) - 1;
-		if ((c->rw[j] ^ cfg_open_filter.prefix[i][j]) & m)
-			return 0;
+		if (!(mask & (1u << i)) || !plen)
+			continue;
+		for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++) {
+			__u64 m = ~0ull;
+
+			if (plen <= j * 8)
+				break;
+			if (plen < (j + 1) * 8)
+				m = (1ull << ((plen - j * 8) * 8)) - 1;
+			diff |= (rd->w[j] ^ cfg_open_filter.prefix[i][j]) & m;
+		}
+		if (!diff)
+			return 1;
 	}
-	c->hit = 1;
-	return 1;
+	return 0;
 }
 
 /*
- * The kernel renders "/" and the names nearest the root (at most
- * AS_OPEN_TOP_COMPS, at most AS_OPEN_PREFIX_LEN - 1 bytes, stopping once the
- * longest prefix is covered) exactly as userspace joins them; the rest stays
- * zero, so a prefix longer than what is rendered so far does not match yet.
+ * Walk from the file up to the task's root as as_path_walk does, copying no
+ * name but noting the AS_OPEN_TOP_COMPS names nearest the root; then render
+ * "/" and those names exactly as userspace joins them, testing the prefixes
+ * after each: "/tmp" decides a path under /tmp before its next name is
+ * read. What is not rendered stays zero, so a prefix longer than what is
+ * rendered so far does not match yet.
  */
-struct as_render {
-	struct as_pfx_cmp c; /* c.rw: the path rendered so far */
-	struct as_path_top *top; /* in the scratch map */
-	__u32 n, pos, need;
-	__u32 _pad0;
-};
-
-/* Render component j (from the root) and test the prefixes on what is
- * rendered so far: "/tmp" decides a path under /tmp before its next name is
- * read. A bpf_loop() callback, so the verifier checks it once, not once per
- * component. */
-static long as_render_step(__u32 j, struct as_render *rd)
-{
-	struct as_path_top *top = rd->top;
-	char *r = (char *)rd->c.rw;
-	__u32 pos = rd->pos, k, len;
-
-	if (j >= rd->n || j >= AS_OPEN_TOP_COMPS || pos >= AS_OPEN_PREFIX_LEN - 1 ||
-	    pos > rd->need || !top)
-		return 1;
-	k = (rd->n - 1 - j) & (AS_OPEN_TOP_COMPS - 1);
-	len = top->len[k];
-	r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
-	pos++;
-	/* a plain read of the name's known length: the _str helper copies
-	 * byte by byte */
-	if (len > AS_OPEN_PREFIX_LEN - 1 - pos)
-		len = AS_OPEN_PREFIX_LEN - 1 - pos;
-	AS_VERIFIER_MASK(pos, 63);
-	AS_VERIFIER_MASK(len, 63);
-	if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)top->name[k]))
-		return 1;
-	rd->pos = pos + len;
-	bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &rd->c, 0);
-	return rd->c.hit ? 1 : 0;
-}
-
 __noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
 {
 	struct file *f = AS_KPTR(file, file_p);
-	struct as_render rd = { .c = { .mask = mask }, .need = cfg_open_filter.plen_max };
+	struct task_struct *task = AS_KPTR(task_struct, task_p);
+	struct dentry *d, *mnt_root, *root_d, *parent;
 	struct as_scratch *s = as_scratch();
-	__u64 walked;
+	__u32 i, n, pos = 0, need = cfg_open_filter.plen_max;
+	struct vfsmount *root_m;
+	struct as_rendered rd = {};
+	char *r = (char *)rd.w;
+	struct mount *mnt;
 
 	if (!s)
 		return 0;
-	/* a global function takes numbers: the typed loads go through map
-	 * memory (see as_task_file_p) */
-	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, f_path.dentry);
-	*(volatile __u64 *)&s->word[1] = (__u64)AS_RD(f, f_path.mnt);
-	walked = as_path_walk(0, *(volatile __u64 *)&s->word[0], *(volatile __u64 *)&s->word[1],
-			      task_p, 0);
-	if (walked >> 32)
-		return 0; /* not reached the root: keep the event */
-	rd.top = &s->top;
-	rd.n = s->top.n;
-	if (rd.n == 0) {
-		((char *)rd.c.rw)[0] = '/'; /* the root itself */
-		bpf_loop(cfg_open_filter.nprefix, as_pfx_step, &rd.c, 0);
-		return rd.c.hit;
+	d = AS_RD(f, f_path.dentry);
+	/* struct mount around the vfsmount: the difference as a number, then
+	 * typed; from here on the vfsmount is always &mnt->mnt, one type for
+	 * the verifier whichever mount the walk is in */
+	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, f_path.mnt);
+	mnt = AS_KPTR(mount, *(volatile __u64 *)&s->word[0] -
+				     bpf_core_field_offset(struct mount, mnt));
+	mnt_root = AS_RD(mnt, mnt.mnt_root);
+	root_d = AS_RD2(task, fs, root.dentry);
+	root_m = AS_RD2(task, fs, root.mnt);
+	/* the count of names met lives in map memory, a number the verifier
+	 * does not follow: otherwise each count at each step is a state of
+	 * its own */
+	s->top.n = 0;
+	for (i = 0; i < AS_EXCL_DEPTH; i++) {
+		if (!d)
+			return 0;
+		if (d == root_d && (void *)&mnt->mnt == (void *)root_m)
+			goto reached;
+		parent = AS_RD(d, d_parent);
+		if (d == mnt_root || d == parent) {
+			struct mount *mp = AS_RD(mnt, mnt_parent);
+
+			if (d != mnt_root || mp == mnt)
+				return 0; /* the namespace's top, or unreachable: keep */
+			d = AS_RD(mnt, mnt_mountpoint);
+			mnt = mp;
+			mnt_root = AS_RD(mp, mnt.mnt_root);
+			continue;
+		}
+		/* the name met last is the topmost so far */
+		n = *(volatile __u32 *)&s->top.n;
+		s->top.name[n & (AS_OPEN_TOP_COMPS - 1)] = (__u64)AS_RD(d, d_name.name);
+		s->top.len[n & (AS_OPEN_TOP_COMPS - 1)] = AS_RD(d, d_name.len);
+		*(volatile __u32 *)&s->top.n = n + 1;
+		d = parent;
 	}
-	bpf_loop(AS_OPEN_TOP_COMPS, as_render_step, &rd, 0);
-	return rd.c.hit;
+	return 0; /* not reached the root: keep the event */
+reached:
+	n = *(volatile __u32 *)&s->top.n;
+	if (n == 0) {
+		r[0] = '/'; /* the root itself */
+		return as_pfx_match(mask, &rd);
+	}
+	for (i = 0; i < AS_OPEN_TOP_COMPS; i++) {
+		__u32 k = (n - 1 - i) & (AS_OPEN_TOP_COMPS - 1), len;
+
+		if (i >= n || pos >= AS_OPEN_PREFIX_LEN - 1 || pos > need)
+			break;
+		len = s->top.len[k];
+		r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
+		pos++;
+		/* a plain read of the name's known length: the _str helper
+		 * copies byte by byte */
+		if (len > AS_OPEN_PREFIX_LEN - 1 - pos)
+			len = AS_OPEN_PREFIX_LEN - 1 - pos;
+		AS_VERIFIER_MASK(pos, 63);
+		AS_VERIFIER_MASK(len, 63);
+		if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)s->top.name[k]))
+			break;
+		pos += len;
+		if (as_pfx_match(mask, &rd))
+			return 1;
+	}
+	return 0;
 }
 
 struct as_cgwalk {

@@ -140,6 +140,27 @@ class Prefilter(unittest.TestCase):
         hits = [e for e in s.events() if e["output_fields"].get("fd.name") == after]
         self.assertEqual(len(hits), 1, s.events())
 
+    def test_the_prefix_test_walks_a_bounded_depth(self):
+        """The kernel's prefix test walks at most AS_EXCL_DEPTH (32) hops to
+        the root (bpf/walk.bpf.c): a write under /tmp 20 directories down
+        is dropped in the kernel; one 40 down is not tested there and
+        reaches userspace, where the rules judge it. Neither alerts."""
+        claude = os.path.join(self.tmp, "claude")
+        paths = {}
+        for depth in (20, 40):
+            d = os.path.join(self.tmp, "deep%d" % depth, *["d%d" % i for i in range(depth)])
+            os.makedirs(d)
+            paths[depth] = os.path.join(d, "w.txt")
+        rec = os.path.join(self.tmp, "depth.asrec")
+        script = "; ".join("echo x > %s" % p for p in paths.values())
+        with Sentinel("--rules", RULE_FILES[0], "--record", rec) as s:
+            subprocess.run([claude, "-c", script], check=True)
+        self.assertEqual(self.opens_of(rec, paths[20]), 0)
+        self.assertEqual(self.opens_of(rec, paths[40]), 1)
+        # (claude's own exec alerts: the seed's rule; its command line names both)
+        self.assertEqual([e for e in s.events() if "/deep" in e["output_fields"].get("fd.name", "")],
+                         [])
+
     def opens_of(self, recording, path):
         r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,
                            text=True)
