@@ -66,67 +66,46 @@ static __always_inline __u32 as_task_vpid(struct task_struct *task)
 
 static __always_inline __u32 as_task_sid(struct task_struct *task)
 {
-	int sid_type = bpf_core_enum_value(enum pid_type, PIDTYPE_SID);
+	/* a CO-RE constant: the verifier knows the index, so the load is typed */
+	int sid_type = bpf_core_enum_value(enum pid_type, PIDTYPE_SID) & 3;
 	struct signal_struct *sig = AS_RD(task, signal);
-	struct pid *p = 0;
+	struct pid *p = AS_RD(sig, pids[sid_type]);
 
-	bpf_core_read(&p, sizeof(p), &sig->pids[sid_type & 3]);
-	return p ? BPF_CORE_READ(p, numbers[0].nr) : 0;
+	return p ? AS_RD(p, numbers[0].nr) : 0;
 }
 
 static __always_inline __u32 as_task_tty(struct task_struct *task)
 {
 	struct tty_struct *tty = AS_RD2(task, signal, tty);
+	struct tty_driver *drv;
 	__u32 major, minor;
 
 	if (!tty)
 		return 0;
-	major = BPF_CORE_READ(tty, driver, major);
-	minor = BPF_CORE_READ(tty, driver, minor_start) + BPF_CORE_READ(tty, index);
+	drv = AS_RD(tty, driver);
+	major = AS_RD(drv, major);
+	minor = AS_RD(drv, minor_start) + AS_RD(tty, index);
 	/* new_encode_dev(), the tty_nr of /proc/PID/stat */
 	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
 }
 
-struct as_anc_walk {
-	struct task_struct *p; /* the next ancestor */
-	struct as_hdr *h;
-	__u32 more; /* set when the walk stopped at the limit with ancestors left */
-	__u32 _pad0;
-};
-
-/* One ancestor per bpf_loop() step. */
-static long as_anc_step(__u32 i, struct as_anc_walk *w)
+/* Ancestor i's pid and comm into h; 0 when the chain ends at i. */
+static __always_inline int as_anc_put(struct as_hdr *h, __u32 i, struct task_struct *p)
 {
-	struct task_struct *p = w->p;
-	struct as_hdr *h = w->h;
-	__u64 idx = i;
-	__u32 pid;
+	__u32 pid = AS_RD(p, tgid);
 
-	/* opaque to the compiler: the register checked is the one indexed */
-	asm volatile("" : "+r"(idx));
-	if (!h || idx >= AS_MAX_ANCESTORS)
-		return 1;
-	pid = AS_RD(p, tgid);
 	if (!pid)
-		return 1;
-	h->anc[idx].pid = pid;
+		return 0;
+	h->anc[i].pid = pid;
 	/* comm is NUL-terminated within its 16 bytes (set_task_comm) */
 	if (cfg_typed_reads) {
-		*(__u64 *)&h->anc[idx].comm[0] = *(__u64 *)&p->comm[0];
-		*(__u64 *)&h->anc[idx].comm[8] = *(__u64 *)&p->comm[8];
+		*(__u64 *)&h->anc[i].comm[0] = *(__u64 *)&p->comm[0];
+		*(__u64 *)&h->anc[i].comm[8] = *(__u64 *)&p->comm[8];
 	} else {
-		bpf_probe_read_kernel(h->anc[idx].comm, AS_COMM_LEN, &p->comm);
+		bpf_probe_read_kernel(h->anc[i].comm, AS_COMM_LEN, &p->comm);
 	}
-	h->n_anc = idx + 1;
-	if (pid == 1)
-		return 1;
-	/* locals only inside AS_RD: a BPF_CORE_READ of w->x would relocate
-	 * against struct as_anc_walk, which the kernel does not know */
-	p = AS_RD2(p, real_parent, group_leader);
-	w->p = p;
-	if (i == AS_MAX_ANCESTORS - 1)
-		w->more = AS_RD(p, tgid) != 0;
-	return 0;
+	h->n_anc = i + 1;
+	return pid != 1;
 }
 
 __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
@@ -182,15 +161,21 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 
 	/* Ancestry, captured now so it is right for processes that started
 	 * before us and never goes stale: each hop is the parent process
-	 * (group leader of real_parent), as Falco's proc.aname. */
+	 * (group leader of real_parent), as Falco's proc.aname. A bounded
+	 * loop, not a bpf_loop() callback: a call and a return per hop cost
+	 * more than the hop's loads. */
 	{
-		struct as_anc_walk w = { .p = AS_RD2(task, real_parent, group_leader),
-					 .h = h };
+		struct task_struct *p = AS_RD2(task, real_parent, group_leader);
+		__u32 i;
 
 		h->n_anc = 0;
-		bpf_loop(AS_MAX_ANCESTORS, as_anc_step, &w, 0);
-		if (h->n_anc == AS_MAX_ANCESTORS && w.more)
-			h->flags |= AS_HF_ANC_TRUNC;
+		for (i = 0; i < AS_MAX_ANCESTORS; i++) {
+			if (!as_anc_put(h, i, p))
+				break;
+			p = AS_RD2(p, real_parent, group_leader);
+			if (i == AS_MAX_ANCESTORS - 1 && AS_RD(p, tgid))
+				h->flags |= AS_HF_ANC_TRUNC;
+		}
 	}
 	h->ppid = h->n_anc ? h->anc[0].pid : 0;
 	return 0;
