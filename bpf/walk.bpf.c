@@ -59,6 +59,8 @@ static __always_inline __u32 as_task_vpid(struct task_struct *task)
 	unsigned int level = AS_RD(p, level);
 	int nr = 0;
 
+	if (level == 0) /* the initial pid namespace: a typed load */
+		return AS_RD(p, numbers[0].nr);
 	/* a variable index into a typed pointer is refused: a helper read */
 	bpf_core_read(&nr, sizeof(nr), &p->numbers[level & 31].nr);
 	return nr;
