@@ -361,6 +361,9 @@ struct as_open_filter {
 	__u8 raw; /* a rule reads fd.nameraw: a successful open also carries the string as passed */
 	__u8 _pad1[4];
 	__u64 prefix[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8]; /* zero-padded */
+	/* the bytes of each word that plen[i] covers, set by the loader: the
+	 * kernel's test compares words without a branch on the length */
+	__u64 pmask[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8];
 };
 
 /* as_connect.cflags */
@@ -489,7 +492,7 @@ _Static_assert(sizeof(struct as_lineage) == 648, "as_lineage layout");
 _Static_assert(sizeof(struct as_exec) == 1136, "as_exec layout");
 _Static_assert(sizeof(struct as_open) == 480, "as_open layout");
 _Static_assert(sizeof(struct as_connect) == 608, "as_connect layout");
-_Static_assert(sizeof(struct as_open_filter) == 1064, "as_open_filter layout");
+_Static_assert(sizeof(struct as_open_filter) == 2088, "as_open_filter layout");
 _Static_assert(sizeof(struct as_setid) == 456, "as_setid layout");
 _Static_assert(sizeof(struct as_capset) == 472, "as_capset layout");
 _Static_assert(sizeof(struct as_fork) == 456, "as_fork layout");

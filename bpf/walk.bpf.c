@@ -433,7 +433,8 @@ struct as_rendered {
 };
 
 /* Does the rendered path start with a prefix in mask? A global function: the
- * verifier checks the prefix loops once, not at each component. */
+ * verifier checks the prefix loop once, not at each component. Each prefix
+ * is eight masked word compares, no branch on its length (pmask). */
 __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 {
 	__u32 i, j, np = cfg_open_filter.nprefix;
@@ -441,22 +442,15 @@ __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 	if (!rd)
 		return 0;
 	for (i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
-		__u32 plen = cfg_open_filter.plen[i];
 		__u64 diff = 0;
 
 		if (i >= np)
 			break;
-		if (!(mask & (1u << i)) || !plen)
+		if (!(mask & (1u << i)) || !cfg_open_filter.plen[i])
 			continue;
-		for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++) {
-			__u64 m = ~0ull;
-
-			if (plen <= j * 8)
-				break;
-			if (plen < (j + 1) * 8)
-				m = (1ull << ((plen - j * 8) * 8)) - 1;
-			diff |= (rd->w[j] ^ cfg_open_filter.prefix[i][j]) & m;
-		}
+#pragma unroll
+		for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++)
+			diff |= (rd->w[j] ^ cfg_open_filter.prefix[i][j]) & cfg_open_filter.pmask[i][j];
 		if (!diff)
 			return 1;
 	}

@@ -457,6 +457,15 @@ int loader_start(struct loader *l, const struct loader_opts *o)
 	return 0;
 }
 
+/* The bytes of word w (little-endian: byte 0 lowest) that a prefix of plen
+ * bytes covers. */
+static uint64_t loader_prefix_mask(unsigned plen, unsigned w)
+{
+	unsigned bytes = plen <= w * 8 ? 0 : plen - w * 8;
+
+	return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
+}
+
 /* Programs read cfg_open_filter while it changes: open every class first,
  * then write the prefixes and exclusions, then narrow the classes. */
 static void loader_set_open_filter(struct loader *l, const struct loader_opts *o)
@@ -472,8 +481,10 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 	f->raw = o->open_filter.raw;
 	for (unsigned i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
 		f->plen[i] = o->open_filter.plen[i];
-		for (unsigned w = 0; w < AS_OPEN_PREFIX_LEN / 8; w++)
+		for (unsigned w = 0; w < AS_OPEN_PREFIX_LEN / 8; w++) {
 			f->prefix[i][w] = o->open_filter.prefix[i][w];
+			f->pmask[i][w] = loader_prefix_mask(f->plen[i], w);
+		}
 	}
 	f->plen_max = 0;
 	f->nprefix = 0;

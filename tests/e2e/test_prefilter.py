@@ -144,22 +144,30 @@ class Prefilter(unittest.TestCase):
         """The kernel's prefix test walks at most AS_EXCL_DEPTH (32) hops to
         the root (bpf/walk.bpf.c): a write under /tmp 20 directories down
         is dropped in the kernel; one 40 down is not tested there and
-        reaches userspace, where the rules judge it. Neither alerts."""
+        reaches userspace, where the rules judge it. Neither alerts. And
+        a prefix of exactly one word (/var/tmp: 8 bytes, its mask's second
+        word empty) drops what is under it, not what merely shares a word."""
         claude = os.path.join(self.tmp, "claude")
         paths = {}
         for depth in (20, 40):
             d = os.path.join(self.tmp, "deep%d" % depth, *["d%d" % i for i in range(depth)])
             os.makedirs(d)
             paths[depth] = os.path.join(d, "w.txt")
+        vartmp = tempfile.mkdtemp(prefix="as-pf-", dir="/var/tmp")
+        self.addCleanup(shutil.rmtree, vartmp, True)
+        paths["vartmp"] = os.path.join(vartmp, "w.txt")
+        paths["var"] = os.path.join(self.outside, "shared.txt")  # /var/lib: shares "/var/" only
         rec = os.path.join(self.tmp, "depth.asrec")
         script = "; ".join("echo x > %s" % p for p in paths.values())
         with Sentinel("--rules", RULE_FILES[0], "--record", rec) as s:
             subprocess.run([claude, "-c", script], check=True)
         self.assertEqual(self.opens_of(rec, paths[20]), 0)
         self.assertEqual(self.opens_of(rec, paths[40]), 1)
-        # (claude's own exec alerts: the seed's rule; its command line names both)
-        self.assertEqual([e for e in s.events() if "/deep" in e["output_fields"].get("fd.name", "")],
-                         [])
+        self.assertEqual(self.opens_of(rec, paths["vartmp"]), 0)
+        self.assertEqual(self.opens_of(rec, paths["var"]), 1)
+        # (claude's own exec alerts: the seed's rule; its command line names them all)
+        alerted = [e["output_fields"].get("fd.name") for e in s.events()]
+        self.assertEqual([p for p in paths.values() if p in alerted], [paths["var"]])
 
     def opens_of(self, recording, path):
         r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,
