@@ -3,14 +3,14 @@
  * result; the arguments from the registers saved at entry (syscalls.h). */
 #include "sentinel.bpf.h"
 
-static __always_inline int as_setid_exit(struct as_sys_exit *ctx)
+static __always_inline int as_setid_exit(struct as_sys_exit *ctx, int compat)
 {
 	__u64 args[AS_SYSCALL_ARGS];
 	struct as_setid *s;
 	__u32 nargs, sc;
 	__u8 *buf;
 
-	buf = as_exit_begin(ctx, AS_EV_SETID, &sc, args);
+	buf = as_exit_begin(ctx, AS_EV_SETID, &sc, args, compat);
 	if (!buf)
 		return 0;
 	s = (struct as_setid *)buf;
@@ -34,7 +34,7 @@ static __always_inline int as_setid_exit(struct as_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_exit_setuid")
 int tp_sys_exit_setuid(struct as_sys_exit *ctx)
 {
-	return as_setid_exit(ctx);
+	return as_setid_exit(ctx, 0);
 }
 
 /* struct __user_cap_header_struct / __user_cap_data_struct (linux/capability.h) */
@@ -49,8 +49,7 @@ struct as_cap_data {
 	__u32 inheritable;
 };
 
-SEC("tracepoint/syscalls/sys_exit_capset")
-int tp_sys_exit_capset(struct as_sys_exit *ctx)
+static __always_inline int as_capset_exit(struct as_sys_exit *ctx, int compat)
 {
 	long ret = ctx->ret;
 	struct as_cap_data data[2] = {};
@@ -60,7 +59,7 @@ int tp_sys_exit_capset(struct as_sys_exit *ctx)
 	__u32 sc;
 	__u8 *buf;
 
-	buf = as_exit_begin(ctx, AS_EV_CAPSET, &sc, args);
+	buf = as_exit_begin(ctx, AS_EV_CAPSET, &sc, args, compat);
 	if (!buf)
 		return 0;
 	c = (struct as_capset *)buf;
@@ -78,4 +77,32 @@ int tp_sys_exit_capset(struct as_sys_exit *ctx)
 	c->inheritable = data[0].inheritable | (__u64)data[1].inheritable << 32;
 	as_emit(buf, sizeof(*c));
 	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_capset")
+int tp_sys_exit_capset(struct as_sys_exit *ctx)
+{
+	return as_capset_exit(ctx, 0);
+}
+
+/* The setuid family through the 32-bit ABI: called by the compat program
+ * (bpf/compat.bpf.c) with the x86_64 number of the call. */
+__noinline int as_compat_setid(__s64 id, __s64 ret)
+{
+	struct as_sys_exit c = {};
+
+	c.id = id;
+	c.ret = ret;
+	return as_setid_exit(&c, 1);
+}
+
+/* capset through the 32-bit ABI: called by the compat program
+ * (bpf/compat.bpf.c) with the x86_64 number of the call. */
+__noinline int as_compat_capset(__s64 id, __s64 ret)
+{
+	struct as_sys_exit c = {};
+
+	c.id = id;
+	c.ret = ret;
+	return as_capset_exit(&c, 1);
 }

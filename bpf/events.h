@@ -193,6 +193,8 @@ enum as_syscall { AS_SYSCALL_LIST(AS_SC_ENUM_ROW) AS_SC_MAX };
 #define AS_HF_ANC_TRUNC (1u << 0) /* more ancestors than AS_MAX_ANCESTORS */
 #define AS_HF_SESSION (1u << 1) /* session[] holds an agent session id */
 #define AS_HF_WALL_START (1u << 2) /* start_ns is wall-clock ns (a recording), not boot time */
+#define AS_HF_COMPAT (1u << 3) /* made through the 32-bit ABI (int $0x80, a 32-bit program):
+				* its arguments were 32 bits wide */
 
 /* as_hdr.sflags: the sandbox state of the task */
 #define AS_SF_NO_NEW_PRIVS (1u << 0) /* prctl(PR_SET_NO_NEW_PRIVS) is set */
@@ -479,6 +481,37 @@ struct as_sys_spec {
 	__u8 aux; /* arg index of a short user string copied into aux */
 };
 
+/*
+ * Syscalls made through the 32-bit ABI (bpf/compat.bpf.c). The per-syscall
+ * tracepoints never fire for them, so one raw sys_exit program takes every
+ * compat syscall, looks its number up here (a setting the loader writes,
+ * indexed by the i386 number) and hands it, as the x86_64 syscall it is, to
+ * the exit program of its family through compat_progs.
+ */
+#define AS_COMPAT_NR_MAX 512 /* i386 syscall numbers the table covers (~470) */
+#define AS_COMPAT_SOCKCALL_MAX 21 /* socketcall()'s calls, SYS_SOCKET (1) .. SYS_SENDMMSG (20) */
+
+enum as_compat_family { /* slots of compat_progs */
+	AS_CFAM_NONE = 0, /* not traced */
+	AS_CFAM_OPEN,
+	AS_CFAM_NET,
+	AS_CFAM_SETID,
+	AS_CFAM_CAPSET,
+	AS_CFAM_GENERIC,
+	AS_CFAM_SOCKETCALL, /* socketcall(call, args): the call says which of the above */
+	AS_CFAM_MAX
+};
+
+struct as_compat_spec {
+	__u16 nr; /* the x86_64 syscall number of the same call */
+	__u8 family; /* enum as_compat_family */
+	__u8 id16; /* bit i: argument i is a 16-bit id (setuid16 and kin): 0xffff is -1 */
+	__u8 nargs; /* arguments the call takes (the rest read as 0; socketcall: the u32s
+		     * behind its pointer); 0: all six */
+	__u8 type; /* enum as_event_type of its events: what the pre-filter asks */
+	__u8 _pad0[2];
+};
+
 struct as_exit {
 	struct as_hdr hdr;
 	__s32 exit_code; /* wait status as in task->exit_code */
@@ -499,5 +532,6 @@ _Static_assert(sizeof(struct as_fork) == 456, "as_fork layout");
 _Static_assert(sizeof(struct as_exit) == 440, "as_exit layout");
 _Static_assert(sizeof(struct as_sys) == 528, "as_sys layout");
 _Static_assert(sizeof(struct as_sys_spec) == 8, "as_sys_spec layout");
+_Static_assert(sizeof(struct as_compat_spec) == 8, "as_compat_spec layout");
 
 #endif /* AS_EVENTS_H */

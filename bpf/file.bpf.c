@@ -30,7 +30,7 @@ static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
  * of the directory a relative path starts from (cwd or dirfd), which
  * userspace joins and normalises.
  */
-static __always_inline int as_open_exit(struct as_sys_exit *ctx)
+static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 {
 	__u32 sc = as_sc_of(ctx->id), off, pf = 0, class, mode;
 	struct task_struct *task;
@@ -45,9 +45,9 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 
 	if ((sc != AS_SC_OPENAT && sc != AS_SC_OPEN && sc != AS_SC_OPENAT2 && sc != AS_SC_CREAT &&
 	     sc != AS_SC_OPEN_BY_HANDLE_AT) ||
-	    !as_filter_pass(AS_EV_OPEN) || as_skip_self())
+	    !as_prefiltered(AS_EV_OPEN, compat))
 		return 0; /* an open outside any agent tree ends here */
-	as_syscall_args(args);
+	as_args(args, compat);
 	switch (sc) {
 	case AS_SC_OPEN:
 		upath = (const char *)args[0];
@@ -86,7 +86,10 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 		break;
 	}
 	class = as_open_mode(sc, flags) | (ret >= 0 ? AS_OPEN_OK : 0);
-	if (!(cfg_open_filter.classes & (1u << class)))
+	/* the rules' classes and prefixes (user/rules/kfopen.c) are the native
+	 * opens' (a rule may watch 32-bit opens alone): a 32-bit one, rare,
+	 * always reaches userspace */
+	if (!compat && !(cfg_open_filter.classes & (1u << class)))
 		return 0;
 	task = (struct task_struct *)bpf_get_current_task();
 	if (ret >= 0)
@@ -96,7 +99,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 
 		/* the path's top first, without copying it: when no rule can
 		 * match the path, nothing else is read or written */
-		if (excl && as_file_excluded(excl, (__u64)f, (__u64)task))
+		if (!compat && excl && as_file_excluded(excl, (__u64)f, (__u64)task))
 			return 0;
 	}
 	buf = as_scratch_buf();
@@ -126,7 +129,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 		/* the kernel's dev_t is major << 20 | minor; report new_encode_dev() */
 		o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
 		o->ino = BPF_CORE_READ(ino, i_ino);
-		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);
+		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));
 		if (cfg_open_filter.raw && upath) {
 			__u32 rlen = as_put_user_str(buf, off + o->path_len, upath, AS_PATH_MAX, &trunc);
 
@@ -138,7 +141,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 		return 0;
 	}
 
-	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc);
+	as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));
 	if (!upath) { /* a failed open_by_handle_at: no name at all */
 		buf[off & AS_SCRATCH_OFF_MASK] = 0;
 		o->path_len = 1;
@@ -176,5 +179,19 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_exit_openat")
 int tp_sys_exit_openat(struct as_sys_exit *ctx)
 {
-	return as_open_exit(ctx);
+	return as_open_exit(ctx, 0);
+}
+
+/* The open family through the 32-bit ABI: a tail call of the compat
+ * dispatcher (bpf/compat.bpf.c), never attached itself. */
+
+/* The open family through the 32-bit ABI: called by the compat program
+ * (bpf/compat.bpf.c) with the x86_64 number of the call. */
+__noinline int as_compat_open(__s64 id, __s64 ret)
+{
+	struct as_sys_exit c = {};
+
+	c.id = id;
+	c.ret = ret;
+	return as_open_exit(&c, 1);
 }

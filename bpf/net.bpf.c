@@ -120,8 +120,28 @@ struct as_msghdr {
 	__s32 namelen;
 };
 
+struct as_compat_msghdr { /* struct compat_msghdr's first two fields */
+	__u32 name;
+	__s32 namelen;
+};
+
+/* The destination of the msghdr at uaddr: name (NULL: none) and namelen. */
+static __always_inline void as_read_msghdr(struct as_msghdr *m, __u64 uaddr, int compat)
+{
+	if (compat) {
+		struct as_compat_msghdr cm = {};
+
+		bpf_probe_read_user(&cm, sizeof(cm), (const void *)uaddr);
+		m->name = cm.name;
+		m->namelen = cm.namelen;
+		return;
+	}
+	bpf_probe_read_user(m, sizeof(*m), (const void *)uaddr);
+}
+
 #define AS_MMSG_MAX 16 /* sendmmsg messages whose destinations are events */
 #define AS_MMSGHDR_SIZE 64 /* struct mmsghdr: a user_msghdr and msg_len, padded */
+#define AS_COMPAT_MMSGHDR_SIZE 32 /* struct compat_mmsghdr: seven u32s and msg_len */
 
 struct as_mmsg_walk {
 	__u64 vec; /* the caller's struct mmsghdr array */
@@ -130,7 +150,7 @@ struct as_mmsg_walk {
 	__u16 prev_family;
 	__u16 prev_port;
 	__u16 prev_path_len;
-	__u16 _pad0;
+	__u16 compat; /* the 32-bit ABI's layout */
 };
 
 /* Message i of a sendmmsg: its destination into this CPU's record, sent
@@ -142,8 +162,8 @@ static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
 
 	if (!c || i >= w->n)
 		return 1;
-	if (bpf_probe_read_user(&m, sizeof(m), (const void *)(w->vec + (__u64)i * AS_MMSGHDR_SIZE)))
-		return 1;
+	as_read_msghdr(&m, w->vec + (__u64)i * (w->compat ? AS_COMPAT_MMSGHDR_SIZE : AS_MMSGHDR_SIZE),
+		       w->compat);
 	if (!m.name)
 		return 0; /* data on the connected destination */
 	c->family = 0;
@@ -169,7 +189,7 @@ static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
 #define AS_EAGAIN 11
 #define AS_EINTR 4
 
-static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
+static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u64 args[AS_SYSCALL_ARGS];
@@ -181,12 +201,16 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 	__u8 *buf;
 
 	/* outside every agent tree: done before the caller's registers are read */
-	if (sc == AS_SC_NONE || !as_filter_pass(AS_EV_CONNECT) || as_skip_self())
+	if (sc == AS_SC_NONE || !as_prefiltered(AS_EV_CONNECT, compat))
 		return 0;
 	/* then: a send without a destination is data on a connected socket
 	 * (its connect was the event), and a non-blocking accept finding no
 	 * one is no act */
-	if (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG) {
+	if (compat && (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG)) {
+		as_args(args, 1);
+		if (sc == AS_SC_SENDTO ? !args[4] : !args[1])
+			return 0;
+	} else if (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG) {
 		struct pt_regs *regs = as_user_regs();
 
 		if (sc == AS_SC_SENDTO ? !PT_REGS_PARM5_SYSCALL(regs) : !PT_REGS_PARM2_SYSCALL(regs))
@@ -195,7 +219,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 		   (ret == -AS_EAGAIN || ret == -AS_EINTR)) {
 		return 0;
 	}
-	buf = as_exit_record(AS_EV_CONNECT, sc, args); /* filtered above */
+	buf = as_exit_record(AS_EV_CONNECT, sc, args, compat); /* filtered above */
 	if (!buf)
 		return 0;
 	c = (struct as_connect *)buf;
@@ -214,7 +238,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 	case AS_SC_SENDMSG: {
 		struct as_msghdr m = {};
 
-		bpf_probe_read_user(&m, sizeof(m), (const void *)args[1]);
+		as_read_msghdr(&m, args[1], compat);
 		c->aux = args[2];
 		if (!m.name)
 			return 0;
@@ -263,7 +287,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 	if (sc == AS_SC_SENDMMSG) {
 		/* the messages of a sendmmsg may each go elsewhere: every
 		 * destination is an event (the first AS_MMSG_MAX) */
-		struct as_mmsg_walk w = { .vec = args[1], .n = args[2] };
+		struct as_mmsg_walk w = { .vec = args[1], .n = args[2], .compat = compat };
 
 		sock = as_task_socket(task, sockfd);
 		if (sock) {
@@ -298,5 +322,19 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_exit_connect")
 int tp_sys_exit_connect(struct as_sys_exit *ctx)
 {
-	return as_sock_exit(ctx);
+	return as_sock_exit(ctx, 0);
+}
+
+/* The same through the 32-bit ABI, socketcall()'s calls among them: a tail
+ * call of the compat dispatcher (bpf/compat.bpf.c), never attached itself. */
+
+/* Socket acts (socketcall()'s among them) through the 32-bit ABI: called by the compat program
+ * (bpf/compat.bpf.c) with the x86_64 number of the call. */
+__noinline int as_compat_net(__s64 id, __s64 ret)
+{
+	struct as_sys_exit c = {};
+
+	c.id = id;
+	c.ret = ret;
+	return as_sock_exit(&c, 1);
 }

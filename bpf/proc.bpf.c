@@ -576,7 +576,7 @@ static __always_inline int as_exec_failed(struct as_sys_exit *ctx)
 	/* a failed exec leaves the caller's registers as they were */
 	if (ret >= 0)
 		return 0;
-	buf = as_exit_begin(ctx, AS_EV_EXEC, &sc, args);
+	buf = as_exit_begin(ctx, AS_EV_EXEC, &sc, args, 0);
 	if (!buf)
 		return 0;
 	e = (struct as_exec *)buf;
@@ -656,12 +656,25 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 		 * and its flags, are in the registers saved at entry */
 		struct pt_regs *regs = as_user_regs();
 		__u32 sc = as_sc_of(AS_REGS_SYSCALL_NR(regs));
-		__u64 flags = 0;
+		__u64 flags = 0, arg0 = PT_REGS_PARM1_SYSCALL(regs);
+		__u32 abi = 0; /* AS_SC_COMPAT_BIT for a 32-bit call */
 
+#if defined(__TARGET_ARCH_x86)
+		/* through the 32-bit ABI: i386's numbers, its first argument
+		 * in ebx (clone's flags come first there too) */
+		if (BPF_CORE_READ(task, thread_info.status) & AS_TS_COMPAT) {
+			long nr = AS_REGS_SYSCALL_NR(regs);
+
+			sc = nr == AS_NR_I386_CLONE ? AS_SC_CLONE : nr == AS_NR_I386_CLONE3 ? AS_SC_CLONE3 :
+			     nr == AS_NR_I386_FORK ? AS_SC_FORK : nr == AS_NR_I386_VFORK ? AS_SC_VFORK :
+										AS_SC_NONE;
+			arg0 = (__u32)regs->bx;
+			abi = AS_SC_COMPAT_BIT;
+		}
+#endif
 		switch (sc) {
 		case AS_SC_CLONE3:
-			bpf_probe_read_user(&flags, sizeof(flags),
-					    (const void *)PT_REGS_PARM1_SYSCALL(regs));
+			bpf_probe_read_user(&flags, sizeof(flags), (const void *)arg0);
 			break;
 		case AS_SC_FORK:
 			flags = AS_SIGCHLD;
@@ -670,13 +683,13 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 			flags = AS_CLONE_VM | AS_CLONE_VFORK | AS_SIGCHLD;
 			break;
 		case AS_SC_CLONE:
-			flags = PT_REGS_PARM1_SYSCALL(regs);
+			flags = arg0;
 			break;
 		default: /* a kernel thread's, or an io_uring worker's */
 			sc = AS_SC_CLONE;
 			break;
 		}
-		as_hdr_fill(&f->hdr, task, AS_EV_FORK, sc);
+		as_hdr_fill(&f->hdr, task, AS_EV_FORK, sc | abi);
 		f->clone_flags = flags;
 	}
 	f->child_pid = tgid;

@@ -112,10 +112,21 @@ struct as_envscan {
 	__u32 _pad0;
 };
 
+/* How the compat program (bpf/compat.bpf.c) reads the arguments of the
+ * 32-bit call it hands on (as_compat_args_load), and what it read. */
+struct as_compat_ctx {
+	__u64 args[6]; /* as_compat_args_load's result */
+	__u64 sockargs; /* socketcall: user address of its u32 arguments; 0: registers */
+	__u8 id16; /* as_compat_spec.id16 */
+	__u8 nargs; /* as_compat_spec.nargs */
+	__u8 _pad0[6];
+};
+
 struct as_scratch {
 	__u8 buf[AS_SCRATCH_SIZE];
 	struct as_path_top top;
 	struct as_envscan env;
+	struct as_compat_ctx compat;
 	__u64 word[2]; /* typed loads' results, stored and read back as numbers */
 };
 
@@ -341,9 +352,55 @@ static __always_inline __u8 *as_scratch_buf(void)
 	return s ? s->buf : 0;
 }
 
+/* as_hdr_fill's sc argument may carry this: the call came through the
+ * 32-bit ABI (AS_HF_COMPAT). */
+#define AS_SC_COMPAT_BIT (1u << 16)
+
+/*
+ * The current syscall's arguments as the 32-bit ABI passes them, into this
+ * CPU's scratch (compat.args): ebx, ecx, edx, esi, edi, ebp, each 32 bits
+ * wide (zero-extended: pointers of a 32-bit process reach 4 GiB; userspace
+ * prints int arguments as 32-bit ones). A socketcall's are u32s in user
+ * memory; a 16-bit id (setuid16 and kin) of 0xffff is -1, as the kernel's
+ * low2highuid makes it. A global function (walk.bpf.c): its branches per
+ * argument would otherwise be states of their own in every caller.
+ */
+int as_compat_args_load(void);
+
+static __always_inline void as_syscall_args_compat(__u64 args[AS_SYSCALL_ARGS])
+{
+	struct as_scratch *s;
+
+	as_compat_args_load();
+	s = as_scratch();
+	if (!s) {
+		__builtin_memset(args, 0, AS_SYSCALL_ARGS * sizeof(args[0]));
+		return;
+	}
+	/* read back from map memory: numbers the verifier does not follow */
+	for (int i = 0; i < AS_SYSCALL_ARGS; i++)
+		args[i] = s->compat.args[i];
+}
+
+/* The arguments by the ABI the call came through (compat: a constant). */
+static __always_inline void as_args(__u64 args[AS_SYSCALL_ARGS], int compat)
+{
+	if (compat)
+		as_syscall_args_compat(args);
+	else
+		as_syscall_args(args);
+}
+
 static __always_inline int as_skip_self(void)
 {
 	return (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_self_tgid;
+}
+
+/* Does this event pass the pre-filter, and is it not our own? A 32-bit
+ * call (compat) was asked already, once, by the compat program. */
+static __always_inline int as_prefiltered(__u32 type, int compat)
+{
+	return compat || (as_filter_pass(type) && !as_skip_self());
 }
 
 /* ---- reading the task ------------------------------------------------- */
@@ -367,7 +424,7 @@ static __always_inline struct kernfs_node *as_kn_parent(struct kernfs_node *kn)
 int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc);
 
 static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *task, __u16 type,
-					__u16 sc)
+					__u32 sc)
 {
 	(void)task; /* always the current one */
 	as_hdr_fill_task(h, type, sc);
@@ -503,26 +560,36 @@ static __always_inline void as_emit(__u8 *buf, __u32 size)
 /* Start the record of a syscall exit that passed the pre-filter: its
  * arguments, this CPU's scratch buffer with the header filled in. Returns
  * the buffer or NULL. */
-static __always_inline __u8 *as_exit_record(__u32 type, __u32 sc, __u64 args[AS_SYSCALL_ARGS])
+static __always_inline __u8 *as_exit_record(__u32 type, __u32 sc, __u64 args[AS_SYSCALL_ARGS],
+					    int compat)
 {
 	__u8 *buf = as_scratch_buf();
 
 	if (!buf)
 		return 0;
-	as_syscall_args(args);
-	as_hdr_fill((struct as_hdr *)buf, (struct task_struct *)bpf_get_current_task(), type, sc);
+	as_args(args, compat);
+	as_hdr_fill((struct as_hdr *)buf, (struct task_struct *)bpf_get_current_task(), type,
+		    sc | (compat ? AS_SC_COMPAT_BIT : 0));
 	return buf;
 }
 
 /* The same, first telling the syscall (sc) and whether an event of this
  * type from this thread passes the pre-filter. */
 static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, __u32 *sc,
-					   __u64 args[AS_SYSCALL_ARGS])
+					   __u64 args[AS_SYSCALL_ARGS], int compat)
 {
 	*sc = as_sc_of(ctx->id);
-	if (*sc == AS_SC_NONE || !as_filter_pass(type) || as_skip_self())
+	if (*sc == AS_SC_NONE || !as_prefiltered(type, compat))
 		return 0;
-	return as_exit_record(type, *sc, args);
+	return as_exit_record(type, *sc, args, compat);
 }
+
+/* Each family's exit body through the 32-bit ABI, on the call whose x86_64
+ * number is id (the family's own file; called by bpf/compat.bpf.c). */
+int as_compat_open(__s64 id, __s64 ret);
+int as_compat_net(__s64 id, __s64 ret);
+int as_compat_setid(__s64 id, __s64 ret);
+int as_compat_capset(__s64 id, __s64 ret);
+int as_compat_generic(__s64 id, __s64 ret);
 
 #endif /* AS_SENTINEL_BPF_H */

@@ -82,9 +82,7 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 	return v;
 }
 
-/* Attached to sys_exit_NAME of every generic syscall (user/attach.c). */
-SEC("tracepoint/syscalls/sys_exit_rename")
-int tp_sys_exit_generic(struct as_sys_exit *ctx)
+static __always_inline int as_generic_exit(struct as_sys_exit *ctx, int compat)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u64 args[AS_SYSCALL_ARGS];
@@ -97,14 +95,14 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 	if (nr < 0 || nr >= AS_SYS_NR_MAX)
 		return 0;
 	sp = cfg_sys_spec[nr & (AS_SYS_NR_MAX - 1)];
-	if (sp.sc == AS_SC_NONE || !as_filter_pass(sp.type) || as_skip_self())
+	if (sp.sc == AS_SC_NONE || !as_prefiltered(sp.type, compat))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
-	as_syscall_args(args);
+	as_args(args, compat);
 	r = (struct as_sys *)buf;
-	as_hdr_fill(&r->hdr, task, sp.type, sp.sc);
+	as_hdr_fill(&r->hdr, task, sp.type, sp.sc | (compat ? AS_SC_COMPAT_BIT : 0));
 	__builtin_memset(&r->res, 0, sizeof(*r) - sizeof(r->hdr));
 	r->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
 	r->res = ctx->ret;
@@ -141,4 +139,25 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 		bpf_probe_read_user_str(r->aux, sizeof(r->aux), (const void *)args[sp.aux]);
 	as_emit(buf, off);
 	return 0;
+}
+
+/* Attached to sys_exit_NAME of every generic syscall (user/attach.c). */
+SEC("tracepoint/syscalls/sys_exit_rename")
+int tp_sys_exit_generic(struct as_sys_exit *ctx)
+{
+	return as_generic_exit(ctx, 0);
+}
+
+/* The same through the 32-bit ABI: a tail call of the compat dispatcher
+ * (bpf/compat.bpf.c), never attached itself. */
+
+/* The generic syscalls through the 32-bit ABI: called by the compat program
+ * (bpf/compat.bpf.c) with the x86_64 number of the call. */
+__noinline int as_compat_generic(__s64 id, __s64 ret)
+{
+	struct as_sys_exit c = {};
+
+	c.id = id;
+	c.ret = ret;
+	return as_generic_exit(&c, 1);
 }

@@ -84,6 +84,17 @@
 
 #define AS_SYSCALL_ARGS 6 /* the most a syscall takes */
 
+#if defined(__TARGET_ARCH_x86)
+/* The 32-bit ABI (bpf/compat.bpf.c): thread_info.status while in one of its
+ * calls, and the i386 numbers of the fork family, which sched_process_fork
+ * reads itself (user/compat.c has the rest, from asm/unistd_32.h). */
+#define AS_TS_COMPAT 0x0002
+#define AS_NR_I386_FORK 2
+#define AS_NR_I386_CLONE 120
+#define AS_NR_I386_VFORK 190
+#define AS_NR_I386_CLONE3 435
+#endif
+
 /* enum as_syscall of a syscall number; AS_SC_NONE for one we do not trace */
 static __always_inline __u32 as_sc_of(long nr)
 {

@@ -123,7 +123,7 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 	 * ends of session, comm or the ancestor slots */
 	__builtin_memset(h, 0, sizeof(*h));
 	h->type = type;
-	h->syscall = sc;
+	h->syscall = sc & 0xffff;
 	h->ts = bpf_ktime_get_boot_ns();
 	h->cgroup_id = bpf_get_current_cgroup_id();
 	h->pid = id >> 32;
@@ -139,7 +139,7 @@ __noinline int as_hdr_fill_task(struct as_hdr *h, __u32 type, __u32 sc)
 	h->loginuid = AS_ID_UNSET;
 	if (bpf_core_field_exists(task->loginuid))
 		h->loginuid = AS_RD(task, loginuid.val);
-	h->flags = 0;
+	h->flags = sc & AS_SC_COMPAT_BIT ? AS_HF_COMPAT : 0;
 	/* capabilities: kernel_cap_t is one u64 since 6.3, two u32 before:
 	 * the same eight bytes either way */
 	h->cap_effective = as_rd_u64(&cred->cap_effective);
@@ -591,4 +591,46 @@ __noinline __u64 as_cgroup_walk(__u32 start, __u64 task_p)
 	w.kn = BPF_CORE_READ(task, cgroups, dfl_cgrp, kn);
 	bpf_loop(AS_CGROUP_MAX_DEPTH, as_cgroup_step, &w, 0);
 	return (__u64)w.flags << 32 | (w.off - w.start);
+}
+
+/* ---- the 32-bit ABI's arguments (sentinel.bpf.h) ----------------------- */
+
+__noinline int as_compat_args_load(void)
+{
+	struct as_scratch *s = as_scratch();
+	__u32 a[AS_SYSCALL_ARGS] = {};
+	__u32 i, n;
+
+	if (!s)
+		return 0;
+#if defined(__TARGET_ARCH_x86)
+	{
+		struct pt_regs *regs = as_user_regs();
+
+		a[0] = regs->bx;
+		a[1] = regs->cx;
+		a[2] = regs->dx;
+		a[3] = regs->si;
+		a[4] = regs->di;
+		a[5] = regs->bp;
+	}
+#endif
+	n = s->compat.nargs;
+	if (n > AS_SYSCALL_ARGS)
+		n = AS_SYSCALL_ARGS;
+	if (s->compat.sockargs) {
+		__builtin_memset(a, 0, sizeof(a));
+		if (n)
+			bpf_probe_read_user(a, (n * 4) & 31, (const void *)s->compat.sockargs);
+	}
+	for (i = 0; i < AS_SYSCALL_ARGS; i++) {
+		__u64 v = a[i];
+
+		if (n && i >= n)
+			v = 0; /* not an argument of this call */
+		else if (s->compat.id16 & (1u << i))
+			v = (__u16)v == 0xffff ? 0xffffffffu : (__u16)v;
+		s->compat.args[i] = v;
+	}
+	return 0;
 }

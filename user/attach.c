@@ -82,7 +82,10 @@ static int attach_tp_exists(const char *tracefs, const char *cat, const char *na
 	char path[256];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, cat[0] ? cat : "sched", name);
+	/* a raw or BTF tracepoint: sched_* or the raw syscall ones */
+	if (!cat[0])
+		cat = !strncmp(name, "sys_", 4) ? "raw_syscalls" : "sched";
+	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, cat, name);
 	return stat(path, &st) == 0;
 }
 
@@ -150,6 +153,10 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 
 	memset(s, 0, sizeof(*s));
 	bpf_object__for_each_program(prog, obj) {
+		/* a tail call's target (bpf/compat.bpf.c): the loader puts it
+		 * in its program array; never attached itself */
+		if (!strcmp(bpf_program__section_name(prog), ATTACH_TAIL_SEC))
+			continue;
 		err = attach_parse_sec(bpf_program__section_name(prog), cat, name);
 		if (err)
 			return err;

@@ -21,6 +21,7 @@
 #include "names.h"
 #include "sctable.h"
 #include "attach.h"
+#include "compat.h"
 #include "parload.h"
 #include "corebtf.h"
 #include "kfuncpatch.h"
@@ -96,6 +97,7 @@ static int preflight(void)
 /* Set to 1: CO-RE against the kernel's whole BTF, not the trimmed copy. */
 #define LOADER_FULL_BTF_ENV "AGENT_SENTINEL_FULL_BTF"
 #define LOADER_FD_PATH_MAX 32 /* "/proc/self/fd/" and an int */
+#define LOADER_COMPAT_PROG "raw_sys_exit_compat" /* bpf/compat.bpf.c: the 32-bit ABI's dispatcher */
 
 /* The kernel's BTF, mapped (or read where sysfs BTF cannot be mapped, on
  * older kernels): for the kfunc test and the CO-RE copy, not parsed here. */
@@ -306,6 +308,38 @@ static void loader_set_sys_spec(struct loader *l)
 	}
 }
 
+/* The 32-bit ABI's tables (bpf/compat.bpf.c), by i386 number. */
+static void loader_set_compat_spec(struct loader *l)
+{
+#if defined(__x86_64__)
+	compat_fill(l->skel->rodata->cfg_compat_spec, l->skel->rodata->cfg_compat_sockcall);
+#else
+	(void)l;
+#endif
+}
+
+/* Which x86_64 calls the compat program hands on: those whose own exit
+ * tracepoint is attached now, so a 32-bit call is traced exactly when the
+ * native one is. */
+static void loader_set_compat_on(struct loader *l)
+{
+#if defined(__x86_64__)
+	volatile uint8_t *on = l->skel->bss->cfg_compat_on;
+
+	for (unsigned i = 0; i < AS_SYS_NR_MAX; i++)
+		on[i] = 0;
+	for (uint32_t i = 0; i < l->at.n; i++) {
+		const struct attach_link *a = &l->at.links[i];
+		int nr = a->sc != AS_SC_NONE ? sctable_get(a->sc)->nr : -1;
+
+		if (a->link && nr >= 0 && nr < AS_SYS_NR_MAX)
+			on[nr] = 1;
+	}
+#else
+	(void)l;
+#endif
+}
+
 /* Verification time of each program, in 0.1 ms, as measured on Linux 6.18
  * (strace -T of a serial load, AGENT_SENTINEL_SERIAL_LOAD=1): the two
  * loading threads get about the same. A program not listed, or a kernel
@@ -316,7 +350,8 @@ static const struct parload_hint loader_verify_cost[] = {
 	{ "tp_io_uring_submit_req", 97 }, { "rtp_sched_process_fork", 96 },
 	{ "tp_sys_exit_generic", 92 },	  { "tp_sys_exit_setuid", 89 },
 	{ "tp_sys_exit_capset", 34 },	  { "tp_sched_process_exit", 26 },
-	{ "tp_sys_enter_execve", 7 },	  { NULL, 0 },
+	{ "tp_sys_enter_execve", 7 },	  { "raw_sys_exit_compat", 250 },
+	{ NULL, 0 },
 };
 
 static int loader_load_skel(void *skel)
@@ -371,10 +406,14 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 		l->skel->rodata->cfg_ktype_id[i] = k->ktype_id[i];
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
 	loader_set_sys_spec(l);
+	loader_set_compat_spec(l);
 
 	err = attach_plan(&l->at, l->skel->obj, k->tracefs, o->verbose);
 	if (err)
 		goto out;
+	if (o->verbose && !bpf_program__autoload(bpf_object__find_program_by_name(
+				  l->skel->obj, LOADER_COMPAT_PROG)))
+		diag_info("syscalls through the 32-bit ABI: not traced (no raw_syscalls/sys_exit)");
 	err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,
 			   btf_fd >= 0 ? btf_path : NULL, loader_verify_cost, loader_load_skel,
 			   l->skel, o->verbose);
@@ -557,7 +596,11 @@ int loader_retarget(struct loader *l, const struct loader_opts *o)
 {
 	int err = loader_set_filter(l, o);
 
-	return err ? err : attach_apply(&l->at, o->want_types, &o->want_sc);
+	if (!err)
+		err = attach_apply(&l->at, o->want_types, &o->want_sc);
+	if (!err)
+		loader_set_compat_on(l);
+	return err;
 }
 
 void loader_stop(struct loader *l)

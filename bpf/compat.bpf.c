@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Syscalls made through the 32-bit ABI: int $0x80 from any x86_64 process,
+ * or any syscall of a 32-bit program. The syscalls:sys_exit_* tracepoints
+ * never fire for them (the kernel's perf syscall events skip compat calls:
+ * ARCH_TRACE_IGNORE_COMPAT_SYSCALLS), so without this program an agent
+ * could open, connect or setuid unseen with one instruction. Falco's modern
+ * probe reads them from the raw sys_exit tracepoint too.
+ *
+ * One program on raw sys_exit sees every syscall of the host; a native one
+ * leaves after one load (thread_info.status). A compat one is looked up by
+ * its i386 number in cfg_compat_spec (the loader's table, user/compat.c):
+ * the x86_64 syscall it is and its family. That family's exit body
+ * (as_compat_*, a global function beside the family's exit program) makes
+ * the very record the native call makes, its arguments read the 32-bit way
+ * and its header flagged AS_HF_COMPAT. One program for all the families,
+ * not one each: the parts they share (pre-filter, header, path walks) are
+ * verified once, which keeps start-up within its budget.
+ */
+#include "sentinel.bpf.h"
+
+#if defined(__TARGET_ARCH_x86)
+
+/* Per i386 number: the x86_64 call and its family (loader, before load). */
+const volatile struct as_compat_spec cfg_compat_spec[AS_COMPAT_NR_MAX];
+/* socketcall(call, args): per call (SYS_SOCKET = 1 ...), the same */
+const volatile struct as_compat_spec cfg_compat_sockcall[AS_COMPAT_SOCKCALL_MAX];
+/* Per x86_64 number: 1 when the rules want that syscall's exit (the loader
+ * rewrites it with the tracepoints it attaches, at every rules load). */
+volatile __u8 cfg_compat_on[AS_SYS_NR_MAX];
+
+/* Typed loads as walk.bpf.c makes them (its settings, shared). */
+extern const volatile __u8 cfg_typed_reads;
+extern const volatile __u32 cfg_ktype_id[AS_KT_MAX];
+static void *(*const as_compat_cast)(const void *obj, __u32 btf_id) =
+	(void *)(AS_KFUNC_MARK + AS_KF_bpf_rdonly_cast);
+
+static __always_inline __u32 as_thread_status(void)
+{
+	__u64 t = bpf_get_current_task();
+
+	if (cfg_typed_reads)
+		return ((struct task_struct *)as_compat_cast((void *)t, cfg_ktype_id[AS_KT_task_struct]))
+			->thread_info.status;
+	return BPF_CORE_READ((struct task_struct *)t, thread_info.status);
+}
+
+SEC("raw_tp/sys_exit")
+int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+	struct as_compat_spec sp;
+	struct as_scratch *s;
+	__u64 sockargs = 0;
+	long nr = -1, ret;
+
+	if (!(as_thread_status() & AS_TS_COMPAT))
+		return 0; /* every native syscall of the host ends here */
+	bpf_probe_read_kernel(&nr, sizeof(nr), &regs->orig_ax);
+	if (nr < 0 || nr >= AS_COMPAT_NR_MAX)
+		return 0;
+	sp = cfg_compat_spec[nr & (AS_COMPAT_NR_MAX - 1)];
+	if (sp.family == AS_CFAM_SOCKETCALL) {
+		unsigned long call = 0, argp = 0;
+
+		bpf_probe_read_kernel(&call, sizeof(call), &regs->bx);
+		bpf_probe_read_kernel(&argp, sizeof(argp), &regs->cx);
+		call = (__u32)call;
+		if (call >= AS_COMPAT_SOCKCALL_MAX)
+			return 0;
+		sp = cfg_compat_sockcall[call];
+		sockargs = (__u32)argp;
+		if (!sockargs)
+			return 0;
+	}
+	if (sp.family == AS_CFAM_NONE || sp.family >= AS_CFAM_SOCKETCALL ||
+	    sp.nr >= AS_SYS_NR_MAX || !cfg_compat_on[sp.nr & (AS_SYS_NR_MAX - 1)])
+		return 0;
+	/* the pre-filter once here, not in each family's body (verified once) */
+	if (!as_filter_pass(sp.type) || as_skip_self())
+		return 0;
+	s = as_scratch();
+	if (!s)
+		return 0;
+	s->compat.id16 = sp.id16;
+	s->compat.nargs = sp.nargs;
+	s->compat.sockargs = sockargs;
+	ret = (long)ctx->args[1];
+	switch (sp.family) {
+	case AS_CFAM_OPEN:
+		as_compat_open(sp.nr, ret);
+		break;
+	case AS_CFAM_NET:
+		as_compat_net(sp.nr, ret);
+		break;
+	case AS_CFAM_SETID:
+		as_compat_setid(sp.nr, ret);
+		break;
+	case AS_CFAM_CAPSET:
+		as_compat_capset(sp.nr, ret);
+		break;
+	case AS_CFAM_GENERIC:
+		as_compat_generic(sp.nr, ret);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+#endif /* __TARGET_ARCH_x86 */
