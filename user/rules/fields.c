@@ -235,6 +235,9 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 		if (h->type == AS_EV_OPEN)
 			set_bool(v, is_open_exec(ev));
 		break;
+	case F_EVT_IS_COMPAT:
+		set_bool(v, !!(h->flags & AS_HF_COMPAT));
+		break;
 	case F_EVT_ARG:
 		fields_get_arg(c, arg, v, buf, cap);
 		break;

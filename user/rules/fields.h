@@ -37,6 +37,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(EVT_IS_OPEN_READ, "evt.is_open_read", T_BOOL, 0, "Open event with O_RDONLY or O_RDWR") \
 	FIELD(EVT_IS_OPEN_WRITE, "evt.is_open_write", T_BOOL, 0, "Open event with O_WRONLY or O_RDWR") \
 	FIELD(EVT_IS_OPEN_EXEC, "evt.is_open_exec", T_BOOL, 0, "Open event that creates a file (O_CREAT, O_TMPFILE, creat) with an execute bit in its mode") \
+	FIELD(EVT_IS_COMPAT, "evt.is_compat", T_BOOL, 0, "Not in Falco: true when the syscall came through the 32-bit ABI (int $0x80, or a 32-bit program); evt.type and the arguments are those of the x86_64 call") \
 	FIELD(EVT_ARG, "evt.arg", T_STR, FA_ARG | FF_BUF, "Event argument by name: evt.arg.name/path/filename/exe/args/flags/mode/fd/dirfd/dev/ino/res/status/uid/gid/tuple/addr") \
 	FIELD(PROC_NAME, "proc.name", T_STR, 0, "Process name (comm, up to 15 chars)") \
 	FIELD(PROC_PID, "proc.pid", T_NUM, 0, "Process id (tgid)") \

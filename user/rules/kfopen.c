@@ -14,6 +14,9 @@
  *   P(evt.is_open_read = true), P(evt.is_open_write = ...), P(fd.num op N),
  *   P(evt.failed = ...): the classes where it can hold (exact, negatable:
  *               these fields always have a value on an open)
+ *   P(evt.is_compat = true): no class. The filter is the native opens': a
+ *               32-bit open (bpf/compat.bpf.c) is tested by neither the
+ *               classes nor the prefixes, all reach the rules
  *   P(not fd.name startswith X): every class, X excluded
  *   P(evt.type = X), P(evt.type in (...)) naming no open call: no class
  *   P(false) = no class; P(anything else) = every class, nothing excluded.
@@ -205,6 +208,9 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 		return;
 	case F_EVT_IS_OPEN_WRITE:
 		o->classes = (uint8_t)kfo_bool(AS_OPEN_WRITE, a, neg);
+		return;
+	case F_EVT_IS_COMPAT: /* this filter is the native opens': none is a 32-bit call */
+		o->classes = (uint8_t)kfo_bool(0, a, neg);
 		return;
 	case F_EVT_FAILED: /* true when fd.num is -1: the classes without OK */
 		o->classes = (uint8_t)(kfo_bool(AS_OPEN_OK, a, !neg) & KFO_ALL_CLASSES);
