@@ -168,7 +168,7 @@ class Lifecycle(unittest.TestCase):
             if "openat2" in tp or "connect" in tp:
                 continue
             os.makedirs(os.path.join(fake, "events/syscalls", tp))
-        for cat in ("sched", "io_uring"):
+        for cat in ("sched", "io_uring", "raw_syscalls"):
             for tp in os.listdir(os.path.join("/sys/kernel/tracing/events", cat)):
                 os.makedirs(os.path.join(fake, "events", cat, tp))
         # what this kernel lacks already (no module support, say) stays off too
@@ -186,6 +186,22 @@ class Lifecycle(unittest.TestCase):
         self.assertIn("tracepoint syscalls/sys_exit_openat2 not in this kernel: switched off",
                       s.stderr)
         self.assertIn("%d switched off (tracepoint missing)" % (lacking + 2), s.stderr)
+
+    def test_without_raw_syscalls_the_32bit_abi_is_off(self):
+        # a tracefs view without raw_syscalls: the 32-bit ABI's program
+        # cannot attach, and only it is switched off, said at -v
+        fake = os.path.join(self.dir, "tracefs")
+        for cat in ("syscalls", "sched", "io_uring"):
+            for tp in os.listdir(os.path.join("/sys/kernel/tracing/events", cat)):
+                os.makedirs(os.path.join(fake, "events", cat, tp))
+        with Sentinel("--trace", "-v", env={"AGENT_SENTINEL_TRACEFS": fake}) as s:
+            p, _ = workload("openat-dirfd", self.dir, "y")
+        self.assertIn("tracepoint raw_syscalls/sys_exit not in this kernel: switched off",
+                      s.stderr)
+        self.assertIn("syscalls through the 32-bit ABI: not traced", s.stderr)
+        self.assertNotIn("raw_tp/sys_exit", s.stderr)
+        self.assertEqual(len(find(s.events(), {"proc.pid": p, "evt.type": "openat"},
+                                  fd__name=os.path.join(self.dir, "y"))), 1)
 
     def test_unprivileged(self):
         r = subprocess.run(["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",

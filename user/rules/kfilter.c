@@ -316,7 +316,9 @@ int engine_kfilter_pass(const struct engine_kfilter *kf, const struct event *ev)
 
 	if (d == ENGINE_KF_NOTHING)
 		return 0;
-	if (h->type == AS_EV_OPEN && !kfopen_pass(&kf->open, engine_open_class(ev), ev->path.s))
+	/* as bpf/file.bpf.c: a 32-bit open (AS_HF_COMPAT) meets no class or prefix test */
+	if (h->type == AS_EV_OPEN && !(h->flags & AS_HF_COMPAT) &&
+	    !kfopen_pass(&kf->open, engine_open_class(ev), ev->path.s))
 		return 0;
 	if (d == ENGINE_KF_ANY || d == ENGINE_KF_LINEAGE)
 		return 1; /* the kernel's lineage test: not in the record */
