@@ -16,6 +16,10 @@
  * and its header flagged AS_HF_COMPAT. One program for all the families,
  * not one each: the parts they share (pre-filter, header, path walks) are
  * verified once, which keeps start-up within its budget.
+ *
+ * Being on every syscall's exit, the same program also picks the few native
+ * calls no per-syscall tracepoint could afford to watch, by an argument's
+ * value: ioctl's terminal-input requests (as_tty_input).
  */
 #include "sentinel.bpf.h"
 
@@ -45,6 +49,31 @@ static __always_inline __u32 as_thread_status(void)
 	return BPF_CORE_READ((struct task_struct *)t, thread_info.status);
 }
 
+/* The saved user registers' syscall number and argument at off (a
+ * pt_regs field's offset): typed loads, as the native path runs on every
+ * syscall of the host. */
+static __always_inline long as_regs_nr(__u64 regs)
+{
+	if (cfg_typed_reads)
+		return ((struct pt_regs *)as_compat_cast((void *)regs, cfg_ktype_id[AS_KT_pt_regs]))
+			->orig_ax;
+	return BPF_CORE_READ((struct pt_regs *)regs, orig_ax);
+}
+
+/* ioctl requests that push input into a terminal: TIOCSTI queues a byte
+ * as if typed (what an agent's parent shell then runs, outside the agent's
+ * tree, once the agent exits), TIOCLINUX pastes a console selection. The
+ * only ioctls traced: the host makes others all the time. */
+#define AS_TIOCSTI 0x5412
+#define AS_TIOCLINUX 0x541C
+#define AS_NR_IOCTL 16
+#define AS_NR_I386_IOCTL 54
+
+static __always_inline int as_tty_input(__u32 req)
+{
+	return req == AS_TIOCSTI || req == AS_TIOCLINUX;
+}
+
 SEC("raw_tp/sys_exit")
 int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -52,11 +81,22 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 	struct as_compat_spec sp;
 	struct as_scratch *s;
 	__u64 sockargs = 0;
-	long nr = -1, ret;
+	long nr = -1, ret = (long)ctx->args[1];
 
-	if (!(as_thread_status() & AS_TS_COMPAT))
-		return 0; /* every native syscall of the host ends here */
-	bpf_probe_read_kernel(&nr, sizeof(nr), &regs->orig_ax);
+	if (!(as_thread_status() & AS_TS_COMPAT)) {
+		/* a native call: only an ioctl's terminal input, when a rule
+		 * wants ioctl; every other syscall of the host ends here */
+		unsigned long req = 0;
+
+		if (!cfg_compat_on[AS_NR_IOCTL] || as_regs_nr(ctx->args[0]) != AS_NR_IOCTL)
+			return 0;
+		bpf_probe_read_kernel(&req, sizeof(req), &regs->si);
+		if (!as_tty_input((__u32)req))
+			return 0;
+		as_raw_generic(AS_NR_IOCTL, ret, 0); /* it asks the pre-filter */
+		return 0;
+	}
+	nr = as_regs_nr(ctx->args[0]);
 	if (nr < 0 || nr >= AS_COMPAT_NR_MAX)
 		return 0;
 	sp = cfg_compat_spec[nr & (AS_COMPAT_NR_MAX - 1)];
@@ -72,6 +112,12 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		sockargs = (__u32)argp;
 		if (!sockargs)
 			return 0;
+	} else if (nr == AS_NR_I386_IOCTL) {
+		unsigned long req = 0;
+
+		bpf_probe_read_kernel(&req, sizeof(req), &regs->cx);
+		if (!as_tty_input((__u32)req))
+			return 0;
 	}
 	if (sp.family == AS_CFAM_NONE || sp.family >= AS_CFAM_SOCKETCALL ||
 	    sp.nr >= AS_SYS_NR_MAX || !cfg_compat_on[sp.nr & (AS_SYS_NR_MAX - 1)])
@@ -85,7 +131,6 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 	s->compat.id16 = sp.id16;
 	s->compat.nargs = sp.nargs;
 	s->compat.sockargs = sockargs;
-	ret = (long)ctx->args[1];
 	switch (sp.family) {
 	case AS_CFAM_OPEN:
 		as_compat_open(sp.nr, ret);
@@ -100,7 +145,7 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		as_compat_capset(sp.nr, ret);
 		break;
 	case AS_CFAM_GENERIC:
-		as_compat_generic(sp.nr, ret);
+		as_raw_generic(sp.nr, ret, 1);
 		break;
 	default:
 		break;

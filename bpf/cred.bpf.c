@@ -85,24 +85,8 @@ int tp_sys_exit_capset(struct as_sys_exit *ctx)
 	return as_capset_exit(ctx, 0);
 }
 
-/* The setuid family through the 32-bit ABI: called by the compat program
- * (bpf/compat.bpf.c) with the x86_64 number of the call. */
-__noinline int as_compat_setid(__s64 id, __s64 ret)
-{
-	struct as_sys_exit c = {};
+/* The setuid family through the 32-bit ABI (bpf/compat.bpf.c) */
+AS_COMPAT_FN(as_compat_setid, as_setid_exit)
 
-	c.id = id;
-	c.ret = ret;
-	return as_setid_exit(&c, 1);
-}
-
-/* capset through the 32-bit ABI: called by the compat program
- * (bpf/compat.bpf.c) with the x86_64 number of the call. */
-__noinline int as_compat_capset(__s64 id, __s64 ret)
-{
-	struct as_sys_exit c = {};
-
-	c.id = id;
-	c.ret = ret;
-	return as_capset_exit(&c, 1);
-}
+/* capset through the 32-bit ABI (bpf/compat.bpf.c) */
+AS_COMPAT_FN(as_compat_capset, as_capset_exit)

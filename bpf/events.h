@@ -159,13 +159,14 @@ enum as_event_type {
 	X(DUP, "dup", AS_EV_CONNECT)                \
 	X(DUP2, "dup2", AS_EV_CONNECT)              \
 	X(DUP3, "dup3", AS_EV_CONNECT)              \
-	X(USERFAULTFD, "userfaultfd", AS_EV_SYS)
+	X(USERFAULTFD, "userfaultfd", AS_EV_SYS)   \
+	X(IOCTL, "ioctl", AS_EV_SYS)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the
  * loader in cfg_ktype_id[], not by CO-RE relocations, so libbpf can relocate
  * against a trimmed, renumbered copy of that BTF (user/corebtf.c). */
-#define AS_KTYPE_LIST(X) X(task_struct) X(file) X(dentry) X(kiocb) X(mount) X(vfsmount)
+#define AS_KTYPE_LIST(X) X(task_struct) X(file) X(dentry) X(kiocb) X(mount) X(vfsmount) X(pt_regs)
 #define AS_KT_ENUM_ROW(name) AS_KT_##name,
 enum as_ktype { AS_KTYPE_LIST(AS_KT_ENUM_ROW) AS_KT_MAX };
 

@@ -185,13 +185,5 @@ int tp_sys_exit_openat(struct as_sys_exit *ctx)
 /* The open family through the 32-bit ABI: a tail call of the compat
  * dispatcher (bpf/compat.bpf.c), never attached itself. */
 
-/* The open family through the 32-bit ABI: called by the compat program
- * (bpf/compat.bpf.c) with the x86_64 number of the call. */
-__noinline int as_compat_open(__s64 id, __s64 ret)
-{
-	struct as_sys_exit c = {};
-
-	c.id = id;
-	c.ret = ret;
-	return as_open_exit(&c, 1);
-}
+/* The open family through the 32-bit ABI (bpf/compat.bpf.c) */
+AS_COMPAT_FN(as_compat_open, as_open_exit)

@@ -328,13 +328,5 @@ int tp_sys_exit_connect(struct as_sys_exit *ctx)
 /* The same through the 32-bit ABI, socketcall()'s calls among them: a tail
  * call of the compat dispatcher (bpf/compat.bpf.c), never attached itself. */
 
-/* Socket acts (socketcall()'s among them) through the 32-bit ABI: called by the compat program
- * (bpf/compat.bpf.c) with the x86_64 number of the call. */
-__noinline int as_compat_net(__s64 id, __s64 ret)
-{
-	struct as_sys_exit c = {};
-
-	c.id = id;
-	c.ret = ret;
-	return as_sock_exit(&c, 1);
-}
+/* Socket acts (socketcall()'s among them) through the 32-bit ABI (bpf/compat.bpf.c) */
+AS_COMPAT_FN(as_compat_net, as_sock_exit)

@@ -585,11 +585,21 @@ static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, 
 }
 
 /* Each family's exit body through the 32-bit ABI, on the call whose x86_64
- * number is id (the family's own file; called by bpf/compat.bpf.c). */
+ * number is id (the family's own file; called by bpf/compat.bpf.c). A
+ * global function, so the compat program verifies each body once. */
+#define AS_COMPAT_FN(name, handler)                                                        \
+	__noinline int name(__s64 id, __s64 ret)                                           \
+	{                                                                                  \
+		struct as_sys_exit c = {};                                                 \
+                                                                                           \
+		c.id = id;                                                                 \
+		c.ret = ret;                                                               \
+		return handler(&c, 1);                                                     \
+	}
 int as_compat_open(__s64 id, __s64 ret);
 int as_compat_net(__s64 id, __s64 ret);
 int as_compat_setid(__s64 id, __s64 ret);
 int as_compat_capset(__s64 id, __s64 ret);
-int as_compat_generic(__s64 id, __s64 ret);
+int as_raw_generic(__s64 id, __s64 ret, __u32 compat);
 
 #endif /* AS_SENTINEL_BPF_H */

@@ -151,13 +151,14 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 /* The same through the 32-bit ABI: a tail call of the compat dispatcher
  * (bpf/compat.bpf.c), never attached itself. */
 
-/* The generic syscalls through the 32-bit ABI: called by the compat program
- * (bpf/compat.bpf.c) with the x86_64 number of the call. */
-__noinline int as_compat_generic(__s64 id, __s64 ret)
+/* The generic syscalls for the raw sys_exit program (bpf/compat.bpf.c): a
+ * 32-bit call (compat), or a native one it picks by an argument's value
+ * (ioctl's terminal input), whose pre-filter its body asks. */
+__noinline int as_raw_generic(__s64 id, __s64 ret, __u32 compat)
 {
 	struct as_sys_exit c = {};
 
 	c.id = id;
 	c.ret = ret;
-	return as_generic_exit(&c, 1);
+	return as_generic_exit(&c, compat);
 }

@@ -77,15 +77,21 @@ static unsigned attach_tp_syscall(const char *cat, const char *name, unsigned *t
 	return sc;
 }
 
+/* The tracefs category of a tracepoint: its own, or for a raw or BTF one
+ * (cat "") sched's or, sys_enter/sys_exit, raw_syscalls'. */
+static const char *attach_tp_cat(const char *cat, const char *name)
+{
+	if (cat[0])
+		return cat;
+	return !strncmp(name, "sys_", 4) ? "raw_syscalls" : "sched";
+}
+
 static int attach_tp_exists(const char *tracefs, const char *cat, const char *name)
 {
 	char path[256];
 	struct stat st;
 
-	/* a raw or BTF tracepoint: sched_* or the raw syscall ones */
-	if (!cat[0])
-		cat = !strncmp(name, "sys_", 4) ? "raw_syscalls" : "sched";
-	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, cat, name);
+	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, attach_tp_cat(cat, name), name);
 	return stat(path, &st) == 0;
 }
 
@@ -99,7 +105,7 @@ static int attach_add(struct attach_set *s, struct bpf_program *prog, const char
 		/* e.g. no open/creat on arm64: not fatal, only that source is off */
 		if (verbose)
 			diag_info("tracepoint %s/%s not in this kernel: switched off",
-				  cat[0] ? cat : "sched", name);
+				  attach_tp_cat(cat, name), name);
 		s->skipped++;
 		return 0;
 	}
@@ -170,7 +176,7 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 				char tp[ATTACH_TP_MAX];
 
 				if (names_syscall_type(sc) != attach_family[f].type ||
-				    sctable_get(sc)->nr < 0)
+				    sctable_get(sc)->nr < 0 || sctable_get(sc)->raw_only)
 					continue;
 				snprintf(tp, sizeof(tp), "%s%s", attach_family[f].prefix,
 					 sctable_get(sc)->tp ? sctable_get(sc)->tp :

@@ -84,6 +84,7 @@ static const struct compat_row compat_rows[] = {
 	ROW(chdir, CHDIR), ROW(fchdir, FCHDIR), ROW(setsid, SETSID),
 	ROW(process_vm_writev, PROCESS_VM_WRITEV), ROW(process_vm_readv, PROCESS_VM_READV),
 	ROW(pidfd_getfd, PIDFD_GETFD), ROW(iopl, IOPL), ROW(ioperm, IOPERM),
+	ROW(userfaultfd, USERFAULTFD), ROW(ioctl, IOCTL), /* terminal input only: compat.bpf.c */
 };
 
 /* socketcall(call, args): call numbers of linux/net.h, u32 arguments of

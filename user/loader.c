@@ -318,10 +318,11 @@ static void loader_set_compat_spec(struct loader *l)
 #endif
 }
 
-/* Which x86_64 calls the compat program hands on: those whose own exit
- * tracepoint is attached now, so a 32-bit call is traced exactly when the
- * native one is. */
-static void loader_set_compat_on(struct loader *l)
+/* Which x86_64 calls the raw sys_exit program hands on: those whose own
+ * exit tracepoint is attached now, so a 32-bit call is traced exactly when
+ * the native one is, and those it alone serves (sctable's raw_only) that a
+ * rule wants. */
+static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
 {
 #if defined(__x86_64__)
 	volatile uint8_t *on = l->skel->bss->cfg_compat_on;
@@ -335,8 +336,16 @@ static void loader_set_compat_on(struct loader *l)
 		if (a->link && nr >= 0 && nr < AS_SYS_NR_MAX)
 			on[nr] = 1;
 	}
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+		const struct sc_info *si = sctable_get(sc);
+
+		if (si->raw_only && si->nr >= 0 && si->nr < AS_SYS_NR_MAX &&
+		    (o->want_types & (1u << names_syscall_type(sc))) && scset_has(&o->want_sc, sc))
+			on[si->nr] = 1;
+	}
 #else
 	(void)l;
+	(void)o;
 #endif
 }
 
@@ -599,7 +608,7 @@ int loader_retarget(struct loader *l, const struct loader_opts *o)
 	if (!err)
 		err = attach_apply(&l->at, o->want_types, &o->want_sc);
 	if (!err)
-		loader_set_compat_on(l);
+		loader_set_compat_on(l, o);
 	return err;
 }
 

@@ -235,6 +235,13 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * the flags print as a number here */
 	[AS_SC_USERFAULTFD] = { .nr = SYS_userfaultfd, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("flags", ARG, 0, HEX) } },
+	/* Falco's ioctl event: res, fd, request, argument. Only the requests
+	 * that push input into a terminal (TIOCSTI, TIOCLINUX), picked in the
+	 * kernel by the raw sys_exit program; fd.name is the terminal */
+	[AS_SC_IOCTL] = { .nr = SYS_ioctl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NONE,
+		.raw_only = 1,
+		.args = { RES, A("fd", ARG, 0, FD), A("request", ARG, 1, HEX),
+		  A("argument", ARG, 2, HEX), A("path", PATH, 0, STR) } },
 };
 
 const struct sc_info *sctable_get(unsigned sc)

@@ -89,6 +89,10 @@ struct sc_info {
 	uint8_t fspath; /* enum sc_fspath */
 	uint8_t follow; /* enum sc_follow */
 	uint8_t follow_arg; /* the flags argument of FOL_UNLESS_NOFOLLOW / FOL_IF_FOLLOW */
+	/* served by the raw sys_exit program alone (bpf/compat.bpf.c), for a
+	 * few values of one argument: a call the host makes all the time gets
+	 * no tracepoint of its own (ioctl: TIOCSTI and TIOCLINUX only) */
+	uint8_t raw_only;
 	struct sc_arg args[SCTABLE_ARGS_MAX];
 	const char *tp; /* the tracepoint's name when it is not sys_exit_<name> */
 };

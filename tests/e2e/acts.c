@@ -27,6 +27,7 @@
  *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
  *            truncate PATH LEN | ftruncate PATH LEN | setxattr PATH NAME VALUE
  *            utimensat DIR REL | open_by_handle_at PATH | open-trunc PATH
+ *            open-write PATH (O_WRONLY, no creation; nothing is written)
  *            lsetxattr PATH NAME VALUE | fsetxattr PATH NAME VALUE | removexattr PATH NAME
  *            utimes PATH | open_tree PATH
  *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
@@ -44,6 +45,8 @@
  *            mount-tmpfs DIR | newmount-tmpfs DIR (fsopen ... move_mount) | umount2 DIR FLAGS
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
+ *            tcgets (ioctl(0, TCGETS): a terminal ioctl that is no act)
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
  *            after-ms N OP ARGS... (sleep N ms, then OP)
@@ -92,8 +95,10 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include "actsout.h"
 
 extern char **environ;
 
@@ -116,23 +121,6 @@ static long res(long r)
 	return r < 0 ? -errno : r;
 }
 
-static int report(long r)
-{
-	printf("%ld\n", r);
-	fflush(stdout);
-	return 0;
-}
-
-static void note(const char *name, long v)
-{
-	printf("%s %ld\n", name, v);
-	fflush(stdout);
-}
-
-static unsigned long num(const char *s)
-{
-	return strtoul(s, NULL, 0);
-}
 
 static int opendir_fd(const char *path)
 {
@@ -680,6 +668,13 @@ static int priv_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "prctl-setname") && argc == 2)
 		return report(res(syscall(SYS_prctl, PR_SET_NAME, argv[1], 0UL, 0UL, 0UL)));
+	if (!strcmp(op, "tiocsti") && argc == 2)
+		return report(res(syscall(SYS_ioctl, 0, (unsigned long)TIOCSTI, argv[1])));
+	if (!strcmp(op, "tcgets") && argc == 1) {
+		struct termios t;
+
+		return report(res(syscall(SYS_ioctl, 0, (unsigned long)TCGETS, &t)));
+	}
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
 	if (!strcmp(op, "overlay-exec") && argc == 6) {
@@ -939,6 +934,8 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "open-trunc") && argc == 2)
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDONLY | O_TRUNC, 0)));
+	if (!strcmp(op, "open-write") && argc == 2) /* opened for writing, nothing written */
+		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_WRONLY, 0)));
 	return -1;
 }
 

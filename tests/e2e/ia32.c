@@ -30,6 +30,7 @@
  *            as-acts' payload "as-acts\n") | bind IP PORT (UDP)
  *            socket DOMAIN TYPE PROTO
  *   isolation and other: unshare FLAGS | prctl-setname NAME | memfd_create NAME FLAGS
+ *            tiocsti CHAR (ioctl(0, TIOCSTI) on stdin's terminal) | clone FLAGS | fork
  *            mount-tmpfs DIR (source "none", flags 0, in a private mount namespace)
  *            umount2 DIR FLAGS (of a tmpfs mounted natively as as-acts does, in a
  *            private mount namespace)
@@ -62,12 +63,14 @@ int main(void)
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "actsout.h"
 
 #define PAYLOAD "as-acts\n" /* as-acts' datagram: the same act, the same result */
 #define LOW_SIZE 65536	    /* the below-4-GiB arena: a few paths and structures */
 #define SYS32_CONNECT 3	    /* linux/net.h: socketcall's calls */
 #define SYS32_SENDTO 11
 #define PR_SET_NAME_NR 15   /* linux/prctl.h */
+#define TIOCSTI_NR 0x5412   /* asm-generic/ioctls.h: the same on i386 */
 
 /* glibc exports capget (GLIBC_2.2.5) but no header declares it */
 extern int capget(cap_user_header_t header, cap_user_data_t data);
@@ -75,23 +78,6 @@ extern int capget(cap_user_header_t header, cap_user_data_t data);
 static char *low;
 static size_t low_used;
 
-static int report(long r)
-{
-	printf("%ld\n", r);
-	fflush(stdout);
-	return 0;
-}
-
-static void note(const char *name, long v)
-{
-	printf("%s %ld\n", name, v);
-	fflush(stdout);
-}
-
-static unsigned long num(const char *s)
-{
-	return strtoul(s, NULL, 0);
-}
 
 /* one syscall through int $0x80; ebp is swapped in and out around it, so
  * neither the frame pointer nor the stack (the red zone) is touched. The
@@ -348,6 +334,8 @@ static int other_op(int argc, char **argv)
 
 	if (!strcmp(op, "unshare") && argc == 2)
 		return report(sys32_1(__NR_unshare, (uint32_t)num(argv[1])));
+	if (!strcmp(op, "tiocsti") && argc == 2) /* CHAR queued on stdin's terminal */
+		return report(sys32_3(__NR_ioctl, 0, TIOCSTI_NR, low_str(argv[1])));
 	if (!strcmp(op, "prctl-setname") && argc == 2)
 		return report(sys32(__NR_prctl, PR_SET_NAME_NR, low_str(argv[1]), 0, 0, 0, 0));
 	if (!strcmp(op, "memfd_create") && argc == 3)

@@ -26,8 +26,8 @@ import harness
 from harness import AS_SOURCE_DIR, AS_WORKLOAD, Sentinel
 from test_events import (AS_ACTS, AT_REMOVEDIR, CLONE_NEWNS, CLONE_NEWUTS, ETH_P_ALL_BE,
                          FILE_FIELDS, MNT_DETACH, NET_FIELDS, NOBODY, PRIV_FIELDS,
-                         RENAME_NOREPLACE, AF_PACKET, SOCK_RAW, Acts, EventCase, free_tcp_port,
-                         status_mask)
+                         RENAME_NOREPLACE, AF_PACKET, SOCK_RAW, TTY_FIELDS, Acts, EventCase,
+                         Peers, free_tcp_port, on_pty, status_mask)
 
 AS_IA32 = os.environ.get("AS_IA32", "build/tests/as-ia32")
 RULES = os.path.join(AS_SOURCE_DIR, "rules/agent.yaml")
@@ -326,22 +326,7 @@ class Credentials(CompatCase):
         self.check(a)
 
 
-class Network(CompatCase):
-    def setUp(self):
-        super().setUp()
-        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.udp.bind(("127.0.0.1", 0))
-        self.udp.settimeout(5)
-        self.uport = self.udp.getsockname()[1]
-        self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.tcp.bind(("127.0.0.1", 0))
-        self.tcp.listen(16)
-        self.tport = self.tcp.getsockname()[1]
-
-    def tearDown(self):
-        self.udp.close()
-        self.tcp.close()
-        super().tearDown()
+class Network(Peers, CompatCase):
 
     def fields_of(self):
         return NET_FIELDS + ["evt.rawres", "evt.arg.tuple"]
@@ -421,6 +406,21 @@ class Isolation(CompatCase):
         self.fields(self.one(a, pi, "clone"), evt__arg__flags="CLONE_NEWUTS",
                     evt__arg__pid=ri[-1], evt__is_compat=True)
         self.fields(self.one(a, pf, "fork"), evt__arg__pid=rf[-1], evt__is_compat=True)
+
+    def test_terminal_input(self):
+        """ioctl(TIOCSTI) through int $0x80: the kernel picks it by its
+        request (ecx) as it does the native one's (rsi)."""
+        with self.acts(TTY_FIELDS) as a:
+            pn, rn, ttyn = on_pty(AS_ACTS, "tiocsti", "x")
+            pi, ri, ttyi = on_pty(AS_IA32, "tiocsti", "x")
+        self.assertEqual((rn, ri), (["0"], ["0"]))
+        en, ei = self.one(a, pn, "ioctl"), self.one(a, pi, "ioctl")
+        self.fields(ei, evt__res="SUCCESS", evt__arg__request="0x5412", evt__arg__fd="0",
+                    evt__arg__path=ttyi, evt__is_compat=True)
+        self.assertNotEqual(ei["evt.arg.argument"], en["evt.arg.argument"])  # each one's buffer
+        skip = {"evt.arg.path", "evt.arg.argument"}
+        self.assertEqual({k: v for k, v in comparable(ei).items() if k not in skip},
+                         {k: v for k, v in comparable(en).items() if k not in skip})
 
     def test_memfd_and_mounts(self):
         mnt, mnt2 = self.p("mnt"), self.p("mnt2")

@@ -33,6 +33,7 @@ from harness import AS_BIN, AS_SOURCE_DIR, Sentinel
 RULES = os.path.join(AS_SOURCE_DIR, "rules/agent.yaml")
 AGENT_BWRAP = os.environ.get("AS_AGENT_BWRAP", "")
 AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
+AS_IA32 = os.environ.get("AS_IA32", "build/tests/as-ia32")  # acts through int $0x80
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 PROFILE = os.path.join(AS_SOURCE_DIR, "packaging/seccomp/agent.json")
 SESSION_TIMEOUT = 300  # seconds for the harmless session (npm and pip start slowly)
@@ -150,7 +151,10 @@ PRIV, SB_PRIV = "Agent Gained Privilege", "Sandboxed Agent Gained Privilege"
 CODE = "Agent Ran Code From Memfd or Deleted File"
 URING = "Agent Used io_uring"
 UNARMED = "Sandboxed Agent Not Confined"
-PRIO = {SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+COMPAT, SB_COMPAT = "Agent Used the 32-bit Syscall ABI", "Sandboxed Agent Used the 32-bit Syscall ABI"
+TTY, SB_TTY = "Agent Injected Terminal Input", "Sandboxed Agent Injected Terminal Input"
+PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
+PRIO = {PROCW: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error",
         URING: "Warning", UNARMED: "Critical"}
 
@@ -182,6 +186,7 @@ class Escapes(unittest.TestCase):
         self.ws = os.path.join(self.tmp, "ws")
         os.mkdir(self.ws)
         shutil.copy(AS_ACTS, os.path.join(self.ws, "as-acts"))
+        shutil.copy(AS_IA32, os.path.join(self.ws, "as-ia32"))
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -221,7 +226,7 @@ class Escapes(unittest.TestCase):
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         udp.bind(("127.0.0.1", 0))
         uport = udp.getsockname()[1]
-        for n in ("a", "b", "t", "m", "x", "h", "u"):
+        for n in ("a", "b", "t", "m", "x", "h", "u", "c"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
@@ -263,6 +268,17 @@ class Escapes(unittest.TestCase):
               (PRIV, "evt.type", "mount")]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
             ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
+            # stdin is no terminal here (ENOTTY): the attempt is the act
+            ("tiocsti", ["tiocsti", "x"], [(TTY, "evt.arg.request", "0x5412")]),
+            # /proc: another process's memory and the kernel's settings, opened
+            # for writing (nothing is written); its own entries and another's
+            # OOM score are its to write
+            ("proc mem", ["open-write", "/proc/%d/mem" % os.getpid()],
+             [(PROCW, "fd.procpid", os.getpid())]),
+            ("proc sys", ["open-write", "/proc/sys/kernel/core_pattern"],
+             [(PROCW, "fd.name", "/proc/sys/kernel/core_pattern")]),
+            ("proc own", ["open-write", "/proc/self/comm"], []),
+            ("proc oom", ["open-write", "/proc/%d/oom_score_adj" % os.getpid()], []),
         ]
         cg = os.path.join(cgroup2_root(), "agent-sandbox-esc-%d" % os.getpid())
         os.mkdir(cg)
@@ -285,6 +301,21 @@ class Escapes(unittest.TestCase):
                 p.wait(timeout=60)
                 runs.append(("fake launcher", p.pid, [(SPAWN, "proc.pid", None),
                                                       (FILE, "fs.path.name", o("fake"))]))
+                # the same escapes through int $0x80: the same rules, and the
+                # one that names the road
+                ia32_bin = os.path.join(self.ws, "as-ia32")
+                for label, args, exp in [
+                        ("ia32 rename", ["rename", o("c"), o("c2")],
+                         [(FILE, "fs.path.target", o("c2")), (COMPAT, "evt.type", "rename")]),
+                        ("ia32 sendto", ["sendto", "127.0.0.1", str(uport)],
+                         [(NET, "fd.sip", "127.0.0.1"), (COMPAT, "evt.type", "sendto")]),
+                        ("ia32 unshare", ["unshare", "0x10000000"],
+                         [(PRIV, "evt.arg.flags", "CLONE_NEWUSER"),
+                          (COMPAT, "evt.type", "unshare")])]:
+                    p = subprocess.Popen([self.claude, "-c", " ".join([ia32_bin] + args) + "; true"],
+                                         stdout=subprocess.DEVNULL)
+                    p.wait(timeout=60)
+                    runs.append((label, p.pid, [(SPAWN, "proc.pid", None)] * 2 + exp))
                 # a broken sandbox: in the sandbox cgroup, without bubblewrap or seccomp
                 p = subprocess.Popen([self.claude, "-c", "echo $$ > %s/cgroup.procs; %s mkdir %s 0755; true"
                                       % (cg, acts_bin, o("sb"))], stdout=subprocess.DEVNULL)
@@ -299,8 +330,15 @@ class Escapes(unittest.TestCase):
                         ("sb setfsuid", ["setfsuid", "65534"], [(SB_PRIV, "evt.type", "setfsuid")]),
                         ("sb unshare", ["unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
-                        ("sb ptrace", ["ptrace-attach"], [(SB_PRIV, "evt.type", "ptrace")])]:
-                    p = subprocess.Popen([AGENT_BWRAP, self.ws, "--", "/workspace/as-acts"] + args,
+                        ("sb ptrace", ["ptrace-attach"], [(SB_PRIV, "evt.type", "ptrace")]),
+                        ("sb tiocsti", ["tiocsti", "x"], [(SB_TTY, "evt.arg.request", "0x5412")]),
+                        ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
+                         [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER"),
+                          (SB_COMPAT, "evt.type", "unshare")])]:
+                    prog = "/workspace/as-acts"
+                    if args[0] == "!ia32":
+                        prog, args = "/workspace/as-ia32", args[1:]
+                    p = subprocess.Popen([AGENT_BWRAP, self.ws, "--", prog] + args,
                                          env=env, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL)
                     p.wait(timeout=60)

@@ -7,6 +7,7 @@ and checked field by field in the alerts of a rules file that selects it
 (output_fields carries exactly the fields asserted on). Failures (ENOENT,
 EXDEV, EEXIST, EACCES, EPERM) are events too, with their errno's name."""
 import errno
+import fcntl
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import unittest
 import urllib.request
@@ -673,7 +675,11 @@ def net_acts():
                 "connect, io_uring_submit_req) and proc.name = as-acts", NET_FIELDS)
 
 
-class Network(EventCase):
+class Peers:
+    """A mixin of EventCase: a UDP receiver (IPv4 and IPv6) and a TCP
+    listener on loopback for the acts to reach: self.uport, self.u6port,
+    self.tport."""
+
     def setUp(self):
         super().setUp()
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -694,6 +700,9 @@ class Network(EventCase):
         self.udp.close()
         self.tcp.close()
         super().tearDown()
+
+
+class Network(Peers, EventCase):
 
     def test_sends_with_a_destination(self):
         with open("/proc/sys/net/ipv4/tcp_fastopen") as f:
@@ -1166,6 +1175,50 @@ class Code(EventCase):
 URING_FIELDS = ["evt.arg.opcode", "evt.arg.fd", "evt.arg.flags", "evt.arg.mode", "evt.arg.entries",
                 "evt.arg.sq_thread", "fs.path.name", "fs.path.source", "fs.path.target",
                 "fd.name", "fd.num"]
+
+
+def on_pty(driver, *args, ctty=True, user=None):
+    """Run DRIVER (as-acts, or as-ia32) with a new pty as stdin, in a new
+    session whose controlling terminal it is (ctty) or none; (pid, result
+    lines, the pty's name)."""
+    master, slave = os.openpty()
+    name = os.ttyname(slave)
+
+    def session():
+        os.setsid()
+        if ctty:
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    cmd = ([AS_ACTS, "as-user", str(user), "exec", driver] if user is not None else [driver])
+    try:
+        p = subprocess.Popen(cmd + [str(a) for a in args], stdin=slave, stdout=subprocess.PIPE,
+                             preexec_fn=session)
+        out, _ = p.communicate(timeout=60)
+    finally:
+        os.close(slave)
+        os.close(master)
+    return p.pid, out.decode().split("\n")[:-1], name
+
+
+TTY_FIELDS = ["evt.arg.fd", "evt.arg.request", "evt.arg.argument", "evt.arg.path", "evt.rawres"]
+
+
+class Terminal(EventCase):
+    """ioctl's terminal input (TIOCSTI): the one kind of ioctl traced, picked
+    in the kernel by its request; done on the process's controlling terminal,
+    and refused (EPERM) as nobody on a terminal that is not its own. A
+    terminal ioctl that is no act (TCGETS) is no event."""
+
+    def test_tiocsti_and_only_it(self):
+        with Acts("evt.type = ioctl and proc.name = as-acts", TTY_FIELDS) as a:
+            p, r, tty = on_pty(AS_ACTS, "tiocsti", "x")
+            pn, rn, ttyn = on_pty(AS_ACTS, "tiocsti", "y", ctty=False, user=NOBODY)
+            pg, rg, _ = on_pty(AS_ACTS, "tcgets")
+        self.assertEqual((r, rn, rg), (["0"], ["-1"], ["0"]))
+        self.fields(self.one(a, p, "ioctl"), evt__res="SUCCESS", evt__rawres=0, evt__arg__fd="0",
+                    evt__arg__request="0x5412", evt__arg__path=tty, user__uid=0)
+        self.fields(self.one(a, pn, "ioctl"), evt__res="EPERM", evt__rawres=-1,
+                    evt__arg__request="0x5412", evt__arg__path=ttyn, user__uid=NOBODY)
+        self.assertEqual([x for x in a.alerts if x.get("proc.pid") == pg], [])
 
 
 class IoUring(EventCase):

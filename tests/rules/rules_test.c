@@ -284,6 +284,8 @@ static size_t build_record(const char *line, void *rec)
 			snprintf(upath, sizeof(upath), "%s", v);
 		else if (!strcmp(k, "abstract"))
 			abstract = 1;
+		else if (!strcmp(k, "compat")) /* made through the 32-bit ABI */
+			h->flags |= n ? AS_HF_COMPAT : 0;
 		else if (!strcmp(k, "passed")) /* the caller passed the address */
 			passed = 1;
 		else if (!strcmp(k, "fd"))

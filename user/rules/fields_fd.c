@@ -60,6 +60,47 @@ unsigned engine_open_class(const struct event *ev)
 	return c;
 }
 
+/* fd.procpid: N of a path /proc/N or /proc/N/..., N a pid (no sign, no
+ * leading zero, at most PID_MAX_LIMIT); the process's own pid for
+ * /proc/self and /proc/thread-self (the kernel's path walk resolves them,
+ * but a path as passed, as Falco keeps it, may hold them); nothing for any
+ * other path. */
+#define FIELDS_PROC_PREFIX "/proc/"
+#define FIELDS_PID_MAX 4194304 /* PID_MAX_LIMIT on 64-bit */
+
+/* Does p (len bytes) start with the component c, then '/' or its end? */
+static int fields_comp_is(const char *p, size_t len, const char *c)
+{
+	size_t n = strlen(c);
+
+	return len >= n && !memcmp(p, c, n) && (len == n || p[n] == '/');
+}
+
+static void fields_procpid(const struct event *ev, const char *p, size_t len, struct fval *v)
+{
+	size_t pre = sizeof(FIELDS_PROC_PREFIX) - 1, i;
+	int64_t n = 0;
+
+	if (len <= pre || memcmp(p, FIELDS_PROC_PREFIX, pre))
+		return;
+	if (fields_comp_is(p + pre, len - pre, "self") ||
+	    fields_comp_is(p + pre, len - pre, "thread-self")) {
+		set_num(v, ev->hdr->pid);
+		return;
+	}
+	if (p[pre] == '0')
+		return;
+	for (i = pre; i < len && p[i] != '/'; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return;
+		n = n * 10 + (p[i] - '0');
+		if (n > FIELDS_PID_MAX)
+			return;
+	}
+	if (i > pre)
+		set_num(v, n);
+}
+
 /* fd.* of an open; the path holds no NUL, so memrchr over its length is
  * strrchr. */
 static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, char *buf, size_t cap)
@@ -103,6 +144,9 @@ static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, ch
 		slash = memrchr(p, '/', ev->path.len);
 		if (slash)
 			set_str(v, slash + 1, ev->path.len - (size_t)(slash + 1 - p));
+		break;
+	case F_FD_PROCPID:
+		fields_procpid(ev, p, ev->path.len, v);
 		break;
 	default:
 		break;
