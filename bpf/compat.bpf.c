@@ -62,16 +62,28 @@ static __always_inline long as_regs_nr(__u64 regs)
 
 /* ioctl requests that push input into a terminal: TIOCSTI queues a byte
  * as if typed (what an agent's parent shell then runs, outside the agent's
- * tree, once the agent exits), TIOCLINUX pastes a console selection. The
- * only ioctls traced: the host makes others all the time. */
+ * tree, once the agent exits), TIOCLINUX with the subcodes that set and
+ * paste a console selection (the first byte of its argument; the others
+ * blank the screen or ask the shift state). The only ioctls traced: the
+ * host makes others all the time. The request is an unsigned int to the
+ * kernel, whatever the register's upper half. */
 #define AS_TIOCSTI 0x5412
 #define AS_TIOCLINUX 0x541C
+#define AS_TIOCL_SETSEL 2
+#define AS_TIOCL_PASTESEL 3
 #define AS_NR_IOCTL 16
 #define AS_NR_I386_IOCTL 54
 
-static __always_inline int as_tty_input(__u32 req)
+static __always_inline int as_tty_input(__u32 req, __u64 argp)
 {
-	return req == AS_TIOCSTI || req == AS_TIOCLINUX;
+	__u8 sub = 0;
+
+	if (req == AS_TIOCSTI)
+		return 1;
+	if (req != AS_TIOCLINUX)
+		return 0;
+	bpf_probe_read_user(&sub, sizeof(sub), (const void *)argp);
+	return sub == AS_TIOCL_SETSEL || sub == AS_TIOCL_PASTESEL;
 }
 
 SEC("raw_tp/sys_exit")
@@ -86,12 +98,13 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 	if (!(as_thread_status() & AS_TS_COMPAT)) {
 		/* a native call: only an ioctl's terminal input, when a rule
 		 * wants ioctl; every other syscall of the host ends here */
-		unsigned long req = 0;
+		unsigned long req = 0, argp = 0;
 
 		if (!cfg_compat_on[AS_NR_IOCTL] || as_regs_nr(ctx->args[0]) != AS_NR_IOCTL)
 			return 0;
 		bpf_probe_read_kernel(&req, sizeof(req), &regs->si);
-		if (!as_tty_input((__u32)req))
+		bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
+		if (!as_tty_input((__u32)req, argp))
 			return 0;
 		as_raw_generic(AS_NR_IOCTL, ret, 0); /* it asks the pre-filter */
 		return 0;
@@ -113,10 +126,11 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		if (!sockargs)
 			return 0;
 	} else if (nr == AS_NR_I386_IOCTL) {
-		unsigned long req = 0;
+		unsigned long req = 0, argp = 0;
 
 		bpf_probe_read_kernel(&req, sizeof(req), &regs->cx);
-		if (!as_tty_input((__u32)req))
+		bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
+		if (!as_tty_input((__u32)req, (__u32)argp))
 			return 0;
 	}
 	if (sp.family == AS_CFAM_NONE || sp.family >= AS_CFAM_SOCKETCALL ||

@@ -487,12 +487,12 @@ struct as_sys_spec {
  * tracepoints never fire for them, so one raw sys_exit program takes every
  * compat syscall, looks its number up here (a setting the loader writes,
  * indexed by the i386 number) and hands it, as the x86_64 syscall it is, to
- * the exit program of its family through compat_progs.
+ * the exit body of its family.
  */
 #define AS_COMPAT_NR_MAX 512 /* i386 syscall numbers the table covers (~470) */
 #define AS_COMPAT_SOCKCALL_MAX 21 /* socketcall()'s calls, SYS_SOCKET (1) .. SYS_SENDMMSG (20) */
 
-enum as_compat_family { /* slots of compat_progs */
+enum as_compat_family { /* which exit body the compat program calls */
 	AS_CFAM_NONE = 0, /* not traced */
 	AS_CFAM_OPEN,
 	AS_CFAM_NET,

@@ -182,8 +182,5 @@ int tp_sys_exit_openat(struct as_sys_exit *ctx)
 	return as_open_exit(ctx, 0);
 }
 
-/* The open family through the 32-bit ABI: a tail call of the compat
- * dispatcher (bpf/compat.bpf.c), never attached itself. */
-
 /* The open family through the 32-bit ABI (bpf/compat.bpf.c) */
 AS_COMPAT_FN(as_compat_open, as_open_exit)

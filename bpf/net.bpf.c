@@ -125,18 +125,19 @@ struct as_compat_msghdr { /* struct compat_msghdr's first two fields */
 	__s32 namelen;
 };
 
-/* The destination of the msghdr at uaddr: name (NULL: none) and namelen. */
-static __always_inline void as_read_msghdr(struct as_msghdr *m, __u64 uaddr, int compat)
+/* The destination of the msghdr at uaddr: name (NULL: none) and namelen;
+ * non-zero when it cannot be read. */
+static __always_inline long as_read_msghdr(struct as_msghdr *m, __u64 uaddr, int compat)
 {
 	if (compat) {
 		struct as_compat_msghdr cm = {};
+		long err = bpf_probe_read_user(&cm, sizeof(cm), (const void *)uaddr);
 
-		bpf_probe_read_user(&cm, sizeof(cm), (const void *)uaddr);
 		m->name = cm.name;
 		m->namelen = cm.namelen;
-		return;
+		return err;
 	}
-	bpf_probe_read_user(m, sizeof(*m), (const void *)uaddr);
+	return bpf_probe_read_user(m, sizeof(*m), (const void *)uaddr);
 }
 
 #define AS_MMSG_MAX 16 /* sendmmsg messages whose destinations are events */
@@ -162,8 +163,9 @@ static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
 
 	if (!c || i >= w->n)
 		return 1;
-	as_read_msghdr(&m, w->vec + (__u64)i * (w->compat ? AS_COMPAT_MMSGHDR_SIZE : AS_MMSGHDR_SIZE),
-		       w->compat);
+	if (as_read_msghdr(&m, w->vec + (__u64)i * (w->compat ? AS_COMPAT_MMSGHDR_SIZE : AS_MMSGHDR_SIZE),
+			   w->compat))
+		return 1;
 	if (!m.name)
 		return 0; /* data on the connected destination */
 	c->family = 0;
@@ -325,8 +327,6 @@ int tp_sys_exit_connect(struct as_sys_exit *ctx)
 	return as_sock_exit(ctx, 0);
 }
 
-/* The same through the 32-bit ABI, socketcall()'s calls among them: a tail
- * call of the compat dispatcher (bpf/compat.bpf.c), never attached itself. */
 
 /* Socket acts (socketcall()'s among them) through the 32-bit ABI (bpf/compat.bpf.c) */
 AS_COMPAT_FN(as_compat_net, as_sock_exit)

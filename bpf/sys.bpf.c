@@ -148,9 +148,6 @@ int tp_sys_exit_generic(struct as_sys_exit *ctx)
 	return as_generic_exit(ctx, 0);
 }
 
-/* The same through the 32-bit ABI: a tail call of the compat dispatcher
- * (bpf/compat.bpf.c), never attached itself. */
-
 /* The generic syscalls for the raw sys_exit program (bpf/compat.bpf.c): a
  * 32-bit call (compat), or a native one it picks by an argument's value
  * (ioctl's terminal input), whose pre-filter its body asks. */

@@ -159,10 +159,6 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 
 	memset(s, 0, sizeof(*s));
 	bpf_object__for_each_program(prog, obj) {
-		/* a tail call's target (bpf/compat.bpf.c): the loader puts it
-		 * in its program array; never attached itself */
-		if (!strcmp(bpf_program__section_name(prog), ATTACH_TAIL_SEC))
-			continue;
 		err = attach_parse_sec(bpf_program__section_name(prog), cat, name);
 		if (err)
 			return err;

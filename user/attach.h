@@ -19,8 +19,6 @@ struct bpf_link;
 #define ATTACH_MAX_LINKS 160 /* tracepoints served (the syscall table's rows), with room to grow */
 #define ATTACH_CAT_MAX 16
 #define ATTACH_TP_MAX 48
-/* The section of a program that is only a tail call's target, never attached. */
-#define ATTACH_TAIL_SEC "raw_tp"
 
 struct attach_link {
 	struct bpf_program *prog;

@@ -420,9 +420,14 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 	err = attach_plan(&l->at, l->skel->obj, k->tracefs, o->verbose);
 	if (err)
 		goto out;
-	if (o->verbose && !bpf_program__autoload(bpf_object__find_program_by_name(
-				  l->skel->obj, LOADER_COMPAT_PROG)))
-		diag_info("syscalls through the 32-bit ABI: not traced (no raw_syscalls/sys_exit)");
+	{
+		struct bpf_program *raw = bpf_object__find_program_by_name(l->skel->obj,
+									   LOADER_COMPAT_PROG);
+
+		if (o->verbose && (!raw || !bpf_program__autoload(raw)))
+			diag_info("syscalls through the 32-bit ABI and ioctl's terminal input: not "
+				  "traced (%s)", raw ? "no raw_syscalls/sys_exit" : "x86_64 only");
+	}
 	err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,
 			   btf_fd >= 0 ? btf_path : NULL, loader_verify_cost, loader_load_skel,
 			   l->skel, o->verbose);

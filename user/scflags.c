@@ -248,6 +248,9 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 	case FMT_HEX:
 		snprintf(buf, cap, "0x%" PRIx64, u);
 		return buf;
+	case FMT_HEX32:
+		snprintf(buf, cap, "0x%" PRIx32, (uint32_t)u);
+		return buf;
 	case FMT_OCT:
 		snprintf(buf, cap, "0%" PRIo64, u);
 		return buf;

@@ -240,7 +240,7 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * kernel by the raw sys_exit program; fd.name is the terminal */
 	[AS_SC_IOCTL] = { .nr = SYS_ioctl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NONE,
 		.raw_only = 1,
-		.args = { RES, A("fd", ARG, 0, FD), A("request", ARG, 1, HEX),
+		.args = { RES, A("fd", ARG, 0, FD), A("request", ARG, 1, HEX32),
 		  A("argument", ARG, 2, HEX), A("path", PATH, 0, STR) } },
 };
 

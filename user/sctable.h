@@ -37,6 +37,7 @@ enum sc_fmt {
 	FMT_FD, /* a file descriptor: signed 32 bits; AT_FDCWD prints -100 */
 	FMT_INT, /* an int argument (a pid, a cpu): signed 32 bits */
 	FMT_HEX,
+	FMT_HEX32, /* the low 32 bits in hex: an unsigned int the kernel takes from a long register (ioctl's cmd) */
 	FMT_OCT, /* a mode */
 	FMT_STR,
 	FMT_CLONE, /* CLONE_* names joined by '|' */

@@ -46,6 +46,7 @@
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
+ *            tiocsti-hi CHAR (the same with the request register's upper half set)
  *            tcgets (ioctl(0, TCGETS): a terminal ioctl that is no act)
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
@@ -670,6 +671,8 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_prctl, PR_SET_NAME, argv[1], 0UL, 0UL, 0UL)));
 	if (!strcmp(op, "tiocsti") && argc == 2)
 		return report(res(syscall(SYS_ioctl, 0, (unsigned long)TIOCSTI, argv[1])));
+	if (!strcmp(op, "tiocsti-hi") && argc == 2) /* the request's upper half set: ignored by the kernel */
+		return report(res(syscall(SYS_ioctl, 0, 0xffffffff00000000UL | TIOCSTI, argv[1])));
 	if (!strcmp(op, "tcgets") && argc == 1) {
 		struct termios t;
 

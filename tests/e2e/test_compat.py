@@ -495,13 +495,13 @@ class ShippedRules(unittest.TestCase):
             return {n: v for n, v in of.items() if n not in PER_PROCESS | {"fd.name"}}
         self.assertEqual(strip(wrote["ia32"][0]), strip(wrote["native"][0]))
 
-    def run_agent_opens(self, *rules):
-        """A claude tree writes one file under self.tmp natively and one
+    def run_agent_mkdirs(self, *rules):
+        """A claude tree makes one directory under self.tmp natively and one
         through int $0x80 (no other rule cares: the tmpfs dirs are the
         agent's); returns ({kind: pid}, alerts)."""
-        files = {k: os.path.join(self.tmp, "w-" + k) for k in ("native", "ia32")}
-        acts = {"native": (AS_WORKLOAD, "open", files["native"]),
-                "ia32": (AS_IA32, "open", files["ia32"], O_WRONLY_CREAT, "0644")}
+        files = {k: os.path.join(self.tmp, "d-" + k) for k in ("native", "ia32")}
+        acts = {"native": (AS_ACTS, "mkdir", files["native"], "0755"),
+                "ia32": (AS_IA32, "mkdir", files["ia32"], "0755")}
         pidfile = {k: os.path.join(self.tmp, k + ".pid") for k in acts}
         script = "; ".join("sh -c 'echo $$ > %s; exec %s' >/dev/null"
                            % (pidfile[k], " ".join(str(x) for x in acts[k])) for k in acts)
@@ -516,14 +516,14 @@ class ShippedRules(unittest.TestCase):
         return pids, s.events()
 
     def test_the_32bit_road_alone_alerts(self):
-        pids, alerts = self.run_agent_opens(RULES)
+        pids, alerts = self.run_agent_mkdirs(RULES)
         mine = {k: [x for x in alerts if x["output_fields"].get("proc.pid") == pids[k]
                     and x["rule"] != "Agent Process Spawned Outside Sandbox"] for k in pids}
         self.assertEqual(mine["native"], [])
         self.assertEqual([x["rule"] for x in mine["ia32"]], [COMPAT_RULE], mine["ia32"])
         of = mine["ia32"][0]["output_fields"]
         self.assertEqual((of["evt.type"], of["evt.res"], of["proc.exepath"], of["proc.pname"]),
-                         ("open", "SUCCESS", os.path.realpath(AS_IA32), "claude"))
+                         ("mkdir", "SUCCESS", os.path.realpath(AS_IA32), "claude"))
         self.assertEqual(mine["ia32"][0]["priority"], "Warning")
 
     def test_a_listed_32bit_program_does_not_alert(self):
@@ -533,7 +533,7 @@ class ShippedRules(unittest.TestCase):
             f.write("- list: agent_compat_programs\n  items: [%s]\n  override: {items: append}\n"
                     % os.path.realpath(AS_IA32))
         os.chmod(extra, 0o600)
-        pids, alerts = self.run_agent_opens(RULES, extra)
+        pids, alerts = self.run_agent_mkdirs(RULES, extra)
         self.assertEqual([x for x in alerts if x["rule"] == COMPAT_RULE], [])
         # the tree was watched all the same
         self.assertIn("Agent Process Spawned Outside Sandbox",

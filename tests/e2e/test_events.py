@@ -1213,7 +1213,11 @@ class Terminal(EventCase):
             p, r, tty = on_pty(AS_ACTS, "tiocsti", "x")
             pn, rn, ttyn = on_pty(AS_ACTS, "tiocsti", "y", ctty=False, user=NOBODY)
             pg, rg, _ = on_pty(AS_ACTS, "tcgets")
-        self.assertEqual((r, rn, rg), (["0"], ["-1"], ["0"]))
+            # the kernel takes the request as an unsigned int: so does the event
+            ph, rh, ttyh = on_pty(AS_ACTS, "tiocsti-hi", "z")
+        self.assertEqual((r, rn, rg, rh), (["0"], ["-1"], ["0"], ["0"]))
+        self.fields(self.one(a, ph, "ioctl"), evt__res="SUCCESS", evt__arg__request="0x5412",
+                    evt__arg__path=ttyh)
         self.fields(self.one(a, p, "ioctl"), evt__res="SUCCESS", evt__rawres=0, evt__arg__fd="0",
                     evt__arg__request="0x5412", evt__arg__path=tty, user__uid=0)
         self.fields(self.one(a, pn, "ioctl"), evt__res="EPERM", evt__rawres=-1,

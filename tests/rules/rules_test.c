@@ -396,6 +396,7 @@ static size_t build_record(const char *line, void *rec)
 		h->size = sizeof(*f);
 		break;
 	}
+	case AS_EV_FILE:
 	case AS_EV_SYS: { /* the generic record, without strings */
 		struct as_sys *y = rec;
 

@@ -66,7 +66,7 @@ unsigned engine_open_class(const struct event *ev)
  * but a path as passed, as Falco keeps it, may hold them); nothing for any
  * other path. */
 #define FIELDS_PROC_PREFIX "/proc/"
-#define FIELDS_PID_MAX 4194304 /* PID_MAX_LIMIT on 64-bit */
+#define FIELDS_PID_MAX 4194303 /* below PID_MAX_LIMIT (4194304) on 64-bit */
 
 /* Does p (len bytes) start with the component c, then '/' or its end? */
 static int fields_comp_is(const char *p, size_t len, const char *c)
