@@ -354,12 +354,12 @@ static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
  * loading threads get about the same. A program not listed, or a kernel
  * that verifies differently, only balances worse. */
 static const struct parload_hint loader_verify_cost[] = {
-	{ "tp_sched_process_exec", 380 }, { "tp_sys_exit_execve", 170 },
-	{ "tp_sys_exit_openat", 140 },	  { "tp_sys_exit_connect", 140 },
-	{ "tp_io_uring_submit_req", 97 }, { "rtp_sched_process_fork", 96 },
-	{ "tp_sys_exit_generic", 92 },	  { "tp_sys_exit_setuid", 89 },
-	{ "tp_sys_exit_capset", 34 },	  { "tp_sched_process_exit", 26 },
-	{ "tp_sys_enter_execve", 7 },	  { "raw_sys_exit_compat", 250 },
+	{ "tp_sched_process_exec", 410 }, { "raw_sys_exit_compat", 360 },
+	{ "tp_sys_exit_openat", 250 },	  { "tp_sys_exit_connect", 230 },
+	{ "tp_sys_exit_execve", 200 },	  { "rtp_sched_process_fork", 140 },
+	{ "tp_sys_exit_setuid", 140 },	  { "tp_io_uring_submit_req", 135 },
+	{ "tp_sys_exit_generic", 120 },	  { "tp_sys_exit_capset", 47 },
+	{ "tp_sched_process_exit", 43 },  { "tp_sys_enter_execve", 10 },
 	{ NULL, 0 },
 };
 
