@@ -76,10 +76,17 @@ static __always_inline void as_swap_ends(struct as_connect *c)
 	c->sport = p;
 }
 
-/* The caller's sockaddr of addrlen bytes at uaddr into c. */
-static __always_inline void as_put_addr(struct as_connect *c, const void *uaddr, __u32 addrlen)
+/* The caller's sockaddr of addrlen bytes at uaddr into this CPU's record (an
+ * as_connect). A global function: verified once per program, not at each of
+ * its call sites (connect, bind, sendto, sendmsg and each sendmmsg message). */
+__noinline int as_put_addr(__u64 uaddr_p, __u32 addrlen)
 {
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+	const void *uaddr = (const void *)uaddr_p;
 	__u16 family = 0;
+
+	if (!c)
+		return 0;
 
 	bpf_probe_read_user(&family, sizeof(family), uaddr);
 	c->family = family;
@@ -112,6 +119,7 @@ static __always_inline void as_put_addr(struct as_connect *c, const void *uaddr,
 			c->path_len = n;
 		}
 	}
+	return 0;
 }
 
 /* struct user_msghdr's head (linux/socket.h) */
@@ -174,7 +182,7 @@ static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
 	c->cflags &= AS_CF_LOCAL;
 	__builtin_memset(c->daddr, 0, sizeof(c->daddr));
 	__builtin_memset(c->path, 0, sizeof(c->path));
-	as_put_addr(c, (const void *)m.name, m.namelen);
+	as_put_addr(m.name, m.namelen);
 	if (i && c->family == w->prev_family && c->dport == w->prev_port &&
 	    c->path_len == w->prev_path_len &&
 	    *(__u64 *)&c->daddr[0] == *(__u64 *)&w->prev[0] &&
@@ -231,11 +239,11 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	switch (sc) {
 	case AS_SC_CONNECT:
 	case AS_SC_BIND:
-		as_put_addr(c, (const void *)args[1], args[2]);
+		as_put_addr(args[1], args[2]);
 		break;
 	case AS_SC_SENDTO:
 		c->aux = args[3];
-		as_put_addr(c, (const void *)args[4], args[5]);
+		as_put_addr(args[4], args[5]);
 		break;
 	case AS_SC_SENDMSG: {
 		struct as_msghdr m = {};
@@ -244,7 +252,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		c->aux = args[2];
 		if (!m.name)
 			return 0;
-		as_put_addr(c, (const void *)m.name, m.namelen);
+		as_put_addr(m.name, m.namelen);
 		break;
 	}
 	case AS_SC_SENDMMSG: /* one event per addressed message: below */
