@@ -22,6 +22,7 @@
  *            chdir-fork-mkdir DIR REL MODE (the mkdir in a child) | chdir-moved-mkdir DIR
  *            MOVEDTO REL MODE (the cwd renamed before the mkdir)
  *            mknod PATH MODE (a fifo) | mknodat DIR REL MODE (a fifo)
+ *            mknod-chr PATH MAJOR MINOR (a character device)
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
  *            fchmodat2 DIR REL MODE FLAGS
  *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
@@ -93,6 +94,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -846,6 +848,9 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "mknod") && argc == 3)
 		return report(res(syscall(SYS_mknod, argv[1], S_IFIFO | (mode_t)num(argv[2]), 0)));
+	if (!strcmp(op, "mknod-chr") && argc == 4) /* PATH MAJOR MINOR, mode 0600 */
+		return report(res(syscall(SYS_mknod, argv[1], S_IFCHR | 0600,
+					  makedev((unsigned)num(argv[2]), (unsigned)num(argv[3])))));
 	if (!strcmp(op, "mknodat") && argc == 4) {
 		if ((fd = opendir_fd(argv[1])) < 0)
 			return report(-errno);

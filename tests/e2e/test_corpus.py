@@ -154,7 +154,8 @@ UNARMED = "Sandboxed Agent Not Confined"
 COMPAT, SB_COMPAT = "Agent Used the 32-bit Syscall ABI", "Sandboxed Agent Used the 32-bit Syscall ABI"
 TTY, SB_TTY = "Agent Injected Terminal Input", "Sandboxed Agent Injected Terminal Input"
 PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
-PRIO = {PROCW: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+DEV = "Agent Created a Device Node"
+PRIO = {PROCW: "Error", DEV: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error",
         URING: "Warning", UNARMED: "Critical"}
 
@@ -279,6 +280,16 @@ class Escapes(unittest.TestCase):
              [(PROCW, "fd.name", "/proc/sys/kernel/core_pattern")]),
             ("proc own", ["open-write", "/proc/self/comm"], []),
             ("proc oom", ["open-write", "/proc/%d/oom_score_adj" % os.getpid()], []),
+            # a device node under /tmp opens the device behind it (here the
+            # null device: 1, 3); a fifo there is no device
+            ("mknod-chr", ["mknod-chr", os.path.join(self.tmp, "nulldev"), "1", "3"],
+             [(DEV, "evt.arg.mode", "020600")]),
+            ("mkfifo", ["mknod", os.path.join(self.tmp, "fifo"), "0600"], []),
+            # a packet socket's frames carry their own addresses
+            ("packet socket", ["socket", "17", "3", "768"], [(NET, "evt.type", "socket")]),
+            ("raw socket", ["socket", "2", "3", "17"], [(NET, "evt.type", "socket")]),
+            # a netlink socket is SOCK_RAW too (every interface listing)
+            ("netlink socket", ["socket", "16", "3", "0"], []),
         ]
         cg = os.path.join(cgroup2_root(), "agent-sandbox-esc-%d" % os.getpid())
         os.mkdir(cg)
