@@ -47,7 +47,8 @@ class Prefilter(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="as-pf-")
         cls.outside = tempfile.mkdtemp(prefix="as-pf-", dir="/var/lib")
-        # "/tmp" is a string prefix in the seed's rule: /tmpX... is excluded too
+        # "/tmp" is a string prefix in the seed's rule: /tmpX... is excluded
+        # there, but not from agent.yaml's own file rule (its dirs are "/tmp/")
         cls.tmplike = tempfile.mkdtemp(prefix="tmpas-pf-", dir="/")
         for name in ("claude", "node"):
             shutil.copy("/bin/bash", os.path.join(cls.tmp, name))
@@ -114,7 +115,14 @@ class Prefilter(unittest.TestCase):
         # agent.yaml can match, reached only the unfiltered agent (12 trees)
         self.assertEqual(self.opens_of(rec_f, self.tmp + "/w.txt"), 0)
         self.assertEqual(self.opens_of(rec_a, self.tmp + "/w.txt"), 13)
-        self.assertEqual(self.opens_of(rec_f, self.tmplike + "/w.txt"), 0)
+        # a write under /tmpX... is outside /tmp: every one kept, and each
+        # alerts (the file rule, not the seed's, which takes it for /tmp)
+        tmplike = [e for e in full.events() if e["output_fields"].get("fd.name") ==
+                   self.tmplike + "/w.txt"]
+        self.assertEqual(len(tmplike), 12)
+        self.assertEqual({e["rule"] for e in tmplike}, {"Agent Changed File Outside Workspace"})
+        self.assertEqual(self.opens_of(rec_f, self.tmplike + "/w.txt"), 12)  # not sh's
+        self.assertEqual(self.opens_of(rec_a, self.tmplike + "/w.txt"), 13)
         # a write through /tmp/.../link lands outside: kept where it alerts
         linked = [e for e in full.events() if e["output_fields"].get("fd.name") ==
                   self.outside + "/linked"]

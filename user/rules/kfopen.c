@@ -9,8 +9,10 @@
  * true of an open when its predicate is. Negations are pushed down (De
  * Morgan) and
  *   P(a and b): classes C(a) & C(b); per class E(a) | E(b)   (exact)
- *   P(a or b):  classes C(a) | C(b); per class in both E(a) & E(b), in one
- *               its own E (weaker than the disjunction: conservative)
+ *   P(a or b):  classes C(a) | C(b); per class in both, the prefixes of
+ *               E(a) or E(b) under one of the other's ("/tmp/" under
+ *               "/tmp": excluded by both), in one its own E (weaker than
+ *               the disjunction: conservative)
  *   P(evt.is_open_read = true), P(evt.is_open_write = ...), P(fd.num op N),
  *   P(evt.failed = ...): the classes where it can hold (exact, negatable:
  *               these fields always have a value on an open)
@@ -97,6 +99,37 @@ static void kfo_and(struct engine_kfopen *a, const struct engine_kfopen *b)
 	kfo_compact(a);
 }
 
+/* Does prefix p start with prefix q (every path under p is under q)? */
+static int kfo_under(const char *p, const char *q)
+{
+	return !strncmp(p, q, strlen(q));
+}
+
+/* Where both a (its prefixes ma) and b (mb) exclude, as a's prefixes: each
+ * prefix of either that is under one of the other ("/tmp/" is under
+ * "/tmp": a path there is excluded by both). A prefix that does not fit
+ * a's table is left out, which only keeps more events. */
+static uint16_t kfo_meet(struct engine_kfopen *a, uint16_t ma, const struct engine_kfopen *b,
+			 uint16_t mb)
+{
+	uint16_t out = 0;
+
+	for (unsigned i = 0; i < a->nprefix; i++)
+		for (unsigned j = 0; (ma & (1u << i)) && j < b->nprefix; j++)
+			if ((mb & (1u << j)) && kfo_under(a->prefix[i], b->prefix[j]))
+				out |= (uint16_t)(1u << i);
+	for (unsigned j = 0; j < b->nprefix; j++)
+		for (unsigned i = 0; (mb & (1u << j)) && i < a->nprefix; i++)
+			if ((ma & (1u << i)) && kfo_under(b->prefix[j], a->prefix[i])) {
+				int n = kfo_intern(a, b->prefix[j]);
+
+				if (n >= 0)
+					out |= (uint16_t)(1u << n);
+				break;
+			}
+	return out;
+}
+
 /* One of them holds. */
 void kfopen_union(struct engine_kfopen *a, const struct engine_kfopen *b)
 {
@@ -106,7 +139,7 @@ void kfopen_union(struct engine_kfopen *a, const struct engine_kfopen *b)
 		if (!(b->classes & bit))
 			continue;
 		if (a->classes & bit)
-			a->excl[k] &= kfo_remap(a, b, b->excl[k]);
+			a->excl[k] = kfo_meet(a, a->excl[k], b, b->excl[k]);
 		else
 			a->excl[k] = kfo_remap(a, b, b->excl[k]);
 	}
