@@ -22,7 +22,7 @@
  *            chdir-fork-mkdir DIR REL MODE (the mkdir in a child) | chdir-moved-mkdir DIR
  *            MOVEDTO REL MODE (the cwd renamed before the mkdir)
  *            mknod PATH MODE (a fifo) | mknodat DIR REL MODE (a fifo)
- *            mknod-chr PATH MAJOR MINOR (a character device)
+ *            mknod-chr PATH MAJOR MINOR (a character device) | bind-unix PATH (a socket file)
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
  *            fchmodat2 DIR REL MODE FLAGS
  *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
@@ -848,6 +848,14 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "mknod") && argc == 3)
 		return report(res(syscall(SYS_mknod, argv[1], S_IFIFO | (mode_t)num(argv[2]), 0)));
+	if (!strcmp(op, "bind-unix") && argc == 2) { /* a unix socket bound at PATH: a file */
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
+		if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_bind, fd, &sun, sizeof(sun))));
+	}
 	if (!strcmp(op, "mknod-chr") && argc == 4) /* PATH MAJOR MINOR, mode 0600 */
 		return report(res(syscall(SYS_mknod, argv[1], S_IFCHR | 0600,
 					  makedev((unsigned)num(argv[2]), (unsigned)num(argv[3])))));

@@ -285,6 +285,9 @@ class Escapes(unittest.TestCase):
             ("mknod-chr", ["mknod-chr", os.path.join(self.tmp, "nulldev"), "1", "3"],
              [(DEV, "evt.arg.mode", "020600")]),
             ("mkfifo", ["mknod", os.path.join(self.tmp, "fifo"), "0600"], []),
+            # a unix socket bound to a path makes a file there
+            ("bind unix", ["bind-unix", o("u.sock")], [(FILE, "fd.name", o("u.sock"))]),
+            ("bind unix tmp", ["bind-unix", os.path.join(self.tmp, "u.sock")], []),
             # a packet socket's frames carry their own addresses
             ("packet socket", ["socket", "17", "3", "768"], [(NET, "evt.type", "socket")]),
             ("raw socket", ["socket", "2", "3", "17"], [(NET, "evt.type", "socket")]),
