@@ -571,8 +571,16 @@ class Lifecycle(Sandbox):
         p.send_signal(signal.SIGKILL)
         p.wait()
         p.stdout.close()
+        def cgroup_pids():
+            out = ""
+            for d in session_dirs(marker):
+                with open(os.path.join(d, "cgroup.procs")) as f:
+                    out += f.read()
+            return out
+
+        # the shell goes first; its `sleep 1` child may outlive it by a moment
         deadline = time.monotonic() + 10
-        while procs_with(marker) and time.monotonic() < deadline:
+        while (procs_with(marker) or cgroup_pids()) and time.monotonic() < deadline:
             time.sleep(0.1)
         self.assertEqual(procs_with(marker), [])
         # A launcher killed with SIGKILL cannot remove its session cgroup: it must be
