@@ -189,6 +189,7 @@ enum as_kfunc { AS_KFUNC_LIST(AS_KF_ENUM_ROW) AS_KF_MAX };
 #define AS_SC_ENUM_ROW(id, name, type) AS_SC_##id,
 enum as_syscall { AS_SYSCALL_LIST(AS_SC_ENUM_ROW) AS_SC_MAX };
 #undef AS_SC_ENUM_ROW
+_Static_assert(AS_SC_MAX <= 256, "cfg_sc_by_nr holds an enum as_syscall in a byte");
 
 /* as_hdr.flags */
 #define AS_HF_ANC_TRUNC (1u << 0) /* more ancestors than AS_MAX_ANCESTORS */

@@ -76,6 +76,54 @@ static __always_inline void as_swap_ends(struct as_connect *c)
 	c->sport = p;
 }
 
+/* What as_put_sock reports of a socket besides its type and this end. */
+enum as_sock_how {
+	AS_SOCK_LOCAL, /* this end only (connect, bind, sends) */
+	AS_SOCK_ACCEPTED, /* the client (the peer) first, the server (this end) second */
+	AS_SOCK_LISTENING, /* the server: its own address as the destination */
+	AS_SOCK_DUP, /* this end, and a connected one's remote end as the destination */
+};
+
+/* The socket behind fd of the current task into this CPU's record (an
+ * as_connect): its type and the ends how asks for; 0 when fd is no socket.
+ * A global function: its branches on family and kind would otherwise be
+ * states of their own through the rest of every caller (connect's program
+ * and the 32-bit one), each a few thousand instructions verified. */
+__noinline int as_put_sock(__s32 fd, __u32 how)
+{
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct socket *sock;
+
+	if (!c || fd < 0)
+		return 0;
+	sock = as_task_socket(task, fd);
+	if (!sock)
+		return 0;
+	c->sock_type = BPF_CORE_READ(sock, type);
+	as_put_local(c, sock);
+	switch (how) {
+	case AS_SOCK_ACCEPTED:
+		/* an accepted socket's tuple, as Falco's */
+		as_put_peer(c, sock);
+		as_swap_ends(c);
+		break;
+	case AS_SOCK_LISTENING:
+		as_swap_ends(c);
+		c->cflags &= ~AS_CF_LOCAL;
+		break;
+	case AS_SOCK_DUP:
+		if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport)) {
+			as_put_peer(c, sock); /* the remote end as a connect's destination */
+			c->cflags &= ~AS_CF_PEER;
+		}
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
 /* The caller's sockaddr of addrlen bytes at uaddr into this CPU's record (an
  * as_connect). A global function: verified once per program, not at each of
  * its call sites (connect, bind, sendto, sendmsg and each sendmmsg message). */
@@ -201,11 +249,9 @@ static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
 
 static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u64 args[AS_SYSCALL_ARGS];
 	long ret = ctx->ret;
 	struct as_connect *c;
-	struct socket *sock;
 	__u32 sc = as_sc_of(ctx->id);
 	__s32 sockfd;
 	__u8 *buf;
@@ -269,17 +315,10 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	case AS_SC_DUP:
 	case AS_SC_DUP2:
 	case AS_SC_DUP3:
-		sock = as_task_socket(task, (__s32)args[0]);
-		if (!sock)
+		if (!as_put_sock((__s32)args[0], AS_SOCK_DUP))
 			return 0;
 		c->aux = args[0]; /* the old fd */
 		c->fd = ret >= 0 ? ret : -1;
-		c->sock_type = BPF_CORE_READ(sock, type);
-		as_put_local(c, sock);
-		if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport)) {
-			as_put_peer(c, sock); /* the remote end as a connect's destination */
-			c->cflags &= ~AS_CF_PEER;
-		}
 		as_emit(buf, sizeof(*c));
 		return 0;
 	case AS_SC_SOCKET:
@@ -299,29 +338,13 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		 * destination is an event (the first AS_MMSG_MAX) */
 		struct as_mmsg_walk w = { .vec = args[1], .n = args[2], .compat = compat };
 
-		sock = as_task_socket(task, sockfd);
-		if (sock) {
-			c->sock_type = BPF_CORE_READ(sock, type);
-			as_put_local(c, sock);
-		}
+		as_put_sock(sockfd, AS_SOCK_LOCAL);
 		bpf_loop(AS_MMSG_MAX, as_mmsg_step, &w, 0);
 		return 0;
 	}
-	sock = sockfd >= 0 ? as_task_socket(task, sockfd) : 0;
-	if (sock) {
-		c->sock_type = BPF_CORE_READ(sock, type);
-		as_put_local(c, sock);
-		if (sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4) {
-			/* an accepted socket's tuple, as Falco's: the client (the
-			 * peer) first, the server (this end) second */
-			as_put_peer(c, sock);
-			as_swap_ends(c);
-		} else if (sc == AS_SC_LISTEN) {
-			/* a listening socket is the server: its own address */
-			as_swap_ends(c);
-			c->cflags &= ~AS_CF_LOCAL;
-		}
-	}
+	as_put_sock(sockfd, sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4 ? AS_SOCK_ACCEPTED :
+			    sc == AS_SC_LISTEN				? AS_SOCK_LISTENING :
+									  AS_SOCK_LOCAL);
 	as_emit(buf, sizeof(*c));
 	return 0;
 }

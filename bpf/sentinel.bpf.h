@@ -128,6 +128,11 @@ struct as_scratch {
 	struct as_envscan env;
 	struct as_compat_ctx compat;
 	__u64 word[2]; /* typed loads' results, stored and read back as numbers */
+	/* as_path_walk's offsets: in map memory, numbers the verifier does
+	 * not follow, so its loop body is checked in a few passes instead of
+	 * one per length the path so far could have */
+	__u32 walk_start;
+	__u32 walk_off;
 };
 
 /* Per thread, in task storage (no hashing, freed with the task): the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The syscalls we trace, by number, and their arguments as a sys_exit
- * program sees them: still in the user registers saved at entry (no traced
+ * The syscalls we trace (their numbers come from the loader: as_sc_of; the
+ * fork family's are here, for sched_process_fork) and their arguments as a
+ * sys_exit program sees them: still in the user registers saved at entry (no traced
  * syscall changes them; Falco's modern probe reads them there too). So no
  * program runs at sys_enter: one tracepoint dispatch per call instead of two,
  * and one exit program serves every syscall of a family (ctx->id says which).
@@ -11,73 +12,15 @@
 #define AS_SYSCALLS_H
 
 #if defined(__TARGET_ARCH_x86)
-#define AS_NR_OPEN 2
-#define AS_NR_CONNECT 42
-#define AS_NR_EXECVE 59
-#define AS_NR_CREAT 85
-#define AS_NR_SETUID 105
-#define AS_NR_SETGID 106
-#define AS_NR_SETREUID 113
-#define AS_NR_SETREGID 114
-#define AS_NR_SETRESUID 117
-#define AS_NR_SETRESGID 119
-#define AS_NR_CAPSET 126
-#define AS_NR_OPENAT 257
-#define AS_NR_EXECVEAT 322
-#define AS_NR_OPENAT2 437
-#define AS_NR_OPEN_BY_HANDLE_AT 304
 #define AS_NR_CLONE 56
 #define AS_NR_FORK 57
 #define AS_NR_VFORK 58
 #define AS_NR_CLONE3 435
-#define AS_NR_SETFSUID 122
-#define AS_NR_SETFSGID 123
-#define AS_NR_SETGROUPS 116
-#define AS_NR_SOCKET 41
-#define AS_NR_ACCEPT 43
-#define AS_NR_SENDTO 44
-#define AS_NR_SENDMSG 46
-#define AS_NR_BIND 49
-#define AS_NR_LISTEN 50
-#define AS_NR_ACCEPT4 288
-#define AS_NR_SENDMMSG 307
-#define AS_NR_DUP 32
-#define AS_NR_DUP2 33
-#define AS_NR_DUP3 292
 #elif defined(__TARGET_ARCH_arm64)
-#define AS_NR_OPEN -1 /* none: openat only */
-#define AS_NR_CREAT -1
-#define AS_NR_CONNECT 203
-#define AS_NR_EXECVE 221
-#define AS_NR_SETUID 146
-#define AS_NR_SETGID 144
-#define AS_NR_SETREUID 145
-#define AS_NR_SETREGID 143
-#define AS_NR_SETRESUID 147
-#define AS_NR_SETRESGID 149
-#define AS_NR_CAPSET 91
-#define AS_NR_OPENAT 56
-#define AS_NR_EXECVEAT 281
-#define AS_NR_OPENAT2 437
-#define AS_NR_OPEN_BY_HANDLE_AT 265
 #define AS_NR_CLONE 220
 #define AS_NR_FORK -1 /* none: clone only */
 #define AS_NR_VFORK -1
 #define AS_NR_CLONE3 435
-#define AS_NR_SETFSUID 151
-#define AS_NR_SETFSGID 152
-#define AS_NR_SETGROUPS 159
-#define AS_NR_SOCKET 198
-#define AS_NR_ACCEPT 202
-#define AS_NR_SENDTO 206
-#define AS_NR_SENDMSG 211
-#define AS_NR_BIND 200
-#define AS_NR_LISTEN 201
-#define AS_NR_ACCEPT4 242
-#define AS_NR_SENDMMSG 269
-#define AS_NR_DUP 23
-#define AS_NR_DUP2 -1 /* none: dup3 only */
-#define AS_NR_DUP3 24
 #else
 #error "syscall numbers and registers for this architecture"
 #endif
@@ -95,45 +38,18 @@
 #define AS_NR_I386_CLONE3 435
 #endif
 
-/* enum as_syscall of a syscall number; AS_SC_NONE for one we do not trace */
+/* enum as_syscall of each syscall number, AS_SC_NONE for one we do not
+ * trace: written by the loader from its syscall table (user/sctable.c), the
+ * one place the numbers are kept (bpf/walk.bpf.c defines it). A load, not a
+ * switch: the switch made each number a path of its own for the verifier,
+ * through the pre-filter and the argument reads of every exit program. */
+extern const volatile __u8 cfg_sc_by_nr[AS_SYS_NR_MAX];
+
 static __always_inline __u32 as_sc_of(long nr)
 {
-	switch (nr) {
-	case AS_NR_OPENAT: return AS_SC_OPENAT;
-	case AS_NR_OPEN: return AS_SC_OPEN;
-	case AS_NR_OPENAT2: return AS_SC_OPENAT2;
-	case AS_NR_CREAT: return AS_SC_CREAT;
-	case AS_NR_CONNECT: return AS_SC_CONNECT;
-	case AS_NR_EXECVE: return AS_SC_EXECVE;
-	case AS_NR_EXECVEAT: return AS_SC_EXECVEAT;
-	case AS_NR_SETUID: return AS_SC_SETUID;
-	case AS_NR_SETGID: return AS_SC_SETGID;
-	case AS_NR_SETREUID: return AS_SC_SETREUID;
-	case AS_NR_SETREGID: return AS_SC_SETREGID;
-	case AS_NR_SETRESUID: return AS_SC_SETRESUID;
-	case AS_NR_SETRESGID: return AS_SC_SETRESGID;
-	case AS_NR_CAPSET: return AS_SC_CAPSET;
-	case AS_NR_OPEN_BY_HANDLE_AT: return AS_SC_OPEN_BY_HANDLE_AT;
-	case AS_NR_CLONE: return AS_SC_CLONE;
-	case AS_NR_FORK: return AS_SC_FORK;
-	case AS_NR_VFORK: return AS_SC_VFORK;
-	case AS_NR_CLONE3: return AS_SC_CLONE3;
-	case AS_NR_SETFSUID: return AS_SC_SETFSUID;
-	case AS_NR_SETFSGID: return AS_SC_SETFSGID;
-	case AS_NR_SETGROUPS: return AS_SC_SETGROUPS;
-	case AS_NR_SOCKET: return AS_SC_SOCKET;
-	case AS_NR_ACCEPT: return AS_SC_ACCEPT;
-	case AS_NR_SENDTO: return AS_SC_SENDTO;
-	case AS_NR_SENDMSG: return AS_SC_SENDMSG;
-	case AS_NR_BIND: return AS_SC_BIND;
-	case AS_NR_LISTEN: return AS_SC_LISTEN;
-	case AS_NR_ACCEPT4: return AS_SC_ACCEPT4;
-	case AS_NR_SENDMMSG: return AS_SC_SENDMMSG;
-	case AS_NR_DUP: return AS_SC_DUP;
-	case AS_NR_DUP2: return AS_SC_DUP2;
-	case AS_NR_DUP3: return AS_SC_DUP3;
-	default: return AS_SC_NONE;
-	}
+	if (nr < 0 || nr >= AS_SYS_NR_MAX)
+		return AS_SC_NONE;
+	return cfg_sc_by_nr[nr & (AS_SYS_NR_MAX - 1)];
 }
 
 /* libbpf 1.1 has no PT_REGS_PARM6_SYSCALL */

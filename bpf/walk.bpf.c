@@ -27,6 +27,7 @@
 static void *(*const as_rdonly_cast)(const void *obj, __u32 btf_id) =
 	(void *)(AS_KFUNC_MARK + AS_KF_bpf_rdonly_cast);
 const volatile __u8 cfg_typed_reads = 0;
+const volatile __u8 cfg_sc_by_nr[AS_SYS_NR_MAX]; /* bpf/syscalls.h */
 /* The kernel's BTF id of each struct of AS_KTYPE_LIST, set by the loader. */
 const volatile __u32 cfg_ktype_id[AS_KT_MAX] = {};
 
@@ -326,11 +327,9 @@ struct as_walk {
 	struct vfsmount *vfsmnt;
 	struct mount *mnt;
 	struct dentry *mnt_root; /* of vfsmnt: read once per mount, not per step */
-	__u8 *buf; /* this CPU's scratch buffer */
+	struct as_scratch *s; /* this CPU's: the buffer, walk_start and walk_off */
 	struct dentry *root_dentry;
 	struct vfsmount *root_mnt;
-	__u32 start;
-	__u32 off;
 	__u32 flags;
 	__u32 _pad0;
 };
@@ -343,8 +342,8 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	struct vfsmount *vfsmnt = w->vfsmnt;
 	struct mount *mnt = w->mnt;
 	const unsigned char *name;
-	__u32 used = w->off - w->start, room;
-	__u8 *buf = w->buf;
+	struct as_scratch *s = w->s;
+	__u32 off, used, room;
 	long n;
 
 	if (!dentry) {
@@ -355,8 +354,10 @@ static long as_path_step(__u32 index, struct as_walk *w)
 		w->flags = 0;
 		return 1;
 	}
-	if (!buf)
+	if (!s)
 		return 1;
+	off = *(volatile __u32 *)&s->walk_off;
+	used = off - *(volatile __u32 *)&s->walk_start;
 	parent = AS_RD(dentry, d_parent);
 	name = AS_RD(dentry, d_name.name);
 	if (dentry == mnt_root || dentry == parent) {
@@ -379,10 +380,10 @@ static long as_path_step(__u32 index, struct as_walk *w)
 	if (room > AS_NAME_MAX)
 		room = AS_NAME_MAX;
 	AS_VERIFIER_MASK(room, 511); /* room <= AS_NAME_MAX already */
-	n = bpf_probe_read_kernel_str(buf + (w->off & AS_SCRATCH_OFF_MASK), room, name);
+	n = bpf_probe_read_kernel_str(s->buf + (off & AS_SCRATCH_OFF_MASK), room, name);
 	if (n <= 0)
 		return 1;
-	w->off += n;
+	*(volatile __u32 *)&s->walk_off = off + n;
 	if (n == room && room < AS_NAME_MAX)
 		return 1; /* name cut short: the path is partial */
 	w->dentry = parent;
@@ -395,8 +396,6 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 	struct task_struct *task = AS_KPTR(task_struct, task_p);
 	__u64 mnt_p = vfsmnt_p - bpf_core_field_offset(struct mount, mnt);
 	struct as_walk w = {
-		.start = start,
-		.off = start,
 		.flags = AS_PATH_TRUNC, /* unless the walk reaches a root */
 	};
 
@@ -408,11 +407,15 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 
 		w.mnt_root = AS_RD(vfsmnt, mnt_root);
 	}
-	w.buf = s ? s->buf : 0;
+	if (!s)
+		return (__u64)AS_PATH_TRUNC << 32;
+	w.s = s;
+	s->walk_start = start;
+	s->walk_off = start;
 	w.root_dentry = AS_RD2(task, fs, root.dentry);
 	w.root_mnt = AS_RD2(task, fs, root.mnt);
 	bpf_loop(AS_PATH_MAX_DEPTH, as_path_step, &w, 0);
-	return (__u64)w.flags << 32 | (w.off - w.start);
+	return (__u64)w.flags << 32 | (*(volatile __u32 *)&s->walk_off - start);
 }
 
 /* ---- the open pre-filter's prefix test --------------------------------- */

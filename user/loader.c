@@ -293,14 +293,18 @@ static void explain_load_error(int err)
 
 /* Every program is loaded; which tracepoints are attached follows the rules
  * and can change on a reload without loading anything again. */
-/* What the generic exit program reads of each syscall (user/sctable.c). */
+/* Each syscall's number (bpf/syscalls.h: as_sc_of) and what the generic
+ * exit program reads of it (user/sctable.c). */
 static void loader_set_sys_spec(struct loader *l)
 {
 	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
 		const struct sc_info *si = sctable_get(sc);
 		struct as_sys_spec sp = si->spec;
 
-		if (!sctable_generic(sc) || si->nr >= AS_SYS_NR_MAX)
+		if (si->nr < 0 || si->nr >= AS_SYS_NR_MAX)
+			continue;
+		l->skel->rodata->cfg_sc_by_nr[si->nr] = (uint8_t)sc;
+		if (!sctable_generic(sc))
 			continue;
 		sp.sc = (uint8_t)sc;
 		sp.type = (uint8_t)names_syscall_type(sc);
@@ -354,12 +358,12 @@ static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
  * loading threads get about the same. A program not listed, or a kernel
  * that verifies differently, only balances worse. */
 static const struct parload_hint loader_verify_cost[] = {
-	{ "tp_sched_process_exec", 410 }, { "raw_sys_exit_compat", 360 },
-	{ "tp_sys_exit_openat", 250 },	  { "tp_sys_exit_connect", 230 },
-	{ "tp_sys_exit_execve", 200 },	  { "rtp_sched_process_fork", 140 },
-	{ "tp_sys_exit_setuid", 140 },	  { "tp_io_uring_submit_req", 135 },
-	{ "tp_sys_exit_generic", 120 },	  { "tp_sys_exit_capset", 47 },
-	{ "tp_sched_process_exit", 43 },  { "tp_sys_enter_execve", 10 },
+	{ "tp_sys_exit_openat", 220 },	  { "tp_sched_process_exec", 200 },
+	{ "raw_sys_exit_compat", 200 },	  { "tp_sys_exit_execve", 120 },
+	{ "rtp_sched_process_fork", 120 }, { "tp_io_uring_submit_req", 95 },
+	{ "tp_sys_exit_connect", 80 },	  { "tp_sys_exit_generic", 80 },
+	{ "tp_sched_process_exit", 38 },  { "tp_sys_exit_capset", 38 },
+	{ "tp_sys_exit_setuid", 38 },	  { "tp_sys_enter_execve", 3 },
 	{ NULL, 0 },
 };
 
