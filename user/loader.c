@@ -23,6 +23,7 @@
 #include "attach.h"
 #include "compat.h"
 #include "parload.h"
+#include "vstats.h"
 #include "corebtf.h"
 #include "kfuncpatch.h"
 #include "tpbtf.h"
@@ -354,7 +355,7 @@ static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
 }
 
 /* Verification time of each program, in 0.1 ms, as measured on Linux 6.18
- * (strace -T of a serial load, AGENT_SENTINEL_SERIAL_LOAD=1): the two
+ * (AGENT_SENTINEL_VERIFIER_STATS=1 agent-sentinel -v, the median of five): the two
  * loading threads get about the same. A program not listed, or a kernel
  * that verifies differently, only balances worse. */
 static const struct parload_hint loader_verify_cost[] = {
@@ -432,9 +433,19 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 			diag_info("syscalls through the 32-bit ABI and ioctl's terminal input: not "
 				  "traced (%s)", raw ? "no raw_syscalls/sys_exit" : "x86_64 only");
 	}
-	err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,
-			   btf_fd >= 0 ? btf_path : NULL, loader_verify_cost, loader_load_skel,
-			   l->skel, o->verbose);
+	if (vstats_wanted()) {
+		/* one thread: each program's figures are its own */
+		err = vstats_arm(l->skel->obj);
+		if (!err)
+			err = loader_load_skel(l->skel);
+		if (!err)
+			vstats_report(l->skel->obj);
+		vstats_free();
+	} else {
+		err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,
+				   btf_fd >= 0 ? btf_path : NULL, loader_verify_cost,
+				   loader_load_skel, l->skel, o->verbose);
+	}
 	if (err && own) {
 		/* perhaps a bug of user/corebtf.c (a wrong offset comes back from
 		 * the verifier as EACCES too): say so, then do it libbpf's way */

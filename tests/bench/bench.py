@@ -755,8 +755,28 @@ def part_diagnose(env, args):
             pass
         out[label] = {"alerts": n, "alerts_read": t.reader.matches, "syscalls": calls}
     out["startup_syscalls"] = startup_syscalls(env)
+    out["verifier"] = verifier_stats(env)
     out["bpf_prog_stats"] = bpf_prog_stats(env, args)
     return out
+
+
+def verifier_stats(env):
+    """What start-up's largest part, the kernel's verifier, spends per program:
+    AGENT_SENTINEL_VERIFIER_STATS=1 loads on one thread and prints the
+    verifier's own figures (time, instructions processed, states) at -v."""
+    r = subprocess.run([env.sentinel, "--rules", env.rules, "-v", "-M", "0.2"],
+                       env=dict(os.environ, AGENT_SENTINEL_VERIFIER_STATS="1"),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(SETTLE_S)
+    progs = {}
+    for line in r.stderr.splitlines():
+        m = re.search(r"verifier: (\S+(?: programs)?)\s+([\d.]+) ms\s+(\d+) instructions", line)
+        if m:
+            progs[m.group(1)] = {"ms": float(m.group(2)), "insns": int(m.group(3))}
+    if progs:
+        log("verifier, one thread (ms/instructions): " +
+            ", ".join(f"{k} {v['ms']:.1f}/{v['insns']}" for k, v in progs.items()))
+    return progs
 
 
 def startup_syscalls(env):

@@ -4,6 +4,7 @@
 relative, ../, dirfd, openat2, creat, failed opens, inside bubblewrap; and
 hostile bytes in names stay inside one valid JSON line."""
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -147,6 +148,26 @@ class Paths(unittest.TestCase):
         a, b = self.comparable(fast.events(), pids), self.comparable(plain.events(), pids)
         self.assertGreater(len(a), 8)
         self.assertEqual(a, b)
+
+    def test_verifier_statistics(self):
+        """AGENT_SENTINEL_VERIFIER_STATS=1: one thread, and the verifier's own
+        figures for every program loaded (what start-up spends), while the
+        monitor works as ever: an open is still an event."""
+        stats = {"AGENT_SENTINEL_VERIFIER_STATS": "1"}
+        with Sentinel("--trace", "-v", env=stats) as s:
+            pid = workload("open", self.dir + "/abs.txt")[0]
+        self.assertNotIn("programs verified on two threads", s.stderr)
+        rows = dict(re.findall(r"verifier: (\S+) +[\d.]+ ms +(\d+) instructions", s.stderr))
+        for prog in ("tp_sched_process_exec", "rtp_sched_process_fork", "tp_sys_exit_openat",
+                     "tp_sys_exit_connect", "tp_sys_exit_setuid", "tp_sys_exit_generic"):
+            self.assertIn(prog, rows, s.stderr)
+            self.assertGreater(int(rows[prog]), 0)
+        total = re.search(r"verifier: all programs +[\d.]+ ms +(\d+) instructions", s.stderr)
+        self.assertIsNotNone(total, s.stderr)
+        self.assertEqual(int(total.group(1)),
+                         sum(int(v) for k, v in rows.items() if k != "all"))
+        self.assertTrue(any(e.get("proc.pid") == pid and e.get("fd.name") == self.dir + "/abs.txt"
+                            for e in s.events()))
 
     def test_hostile_names(self):
         # an invalid UTF-8 byte, a newline, a control byte, a quote
