@@ -137,7 +137,7 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 	    sp.nr >= AS_SYS_NR_MAX || !cfg_compat_on[sp.nr & (AS_SYS_NR_MAX - 1)])
 		return 0;
 	/* the pre-filter once here, not in each family's body (verified once) */
-	if (!as_filter_pass(sp.type) || as_skip_self())
+	if (!as_prefiltered(sp.type, 0))
 		return 0;
 	s = as_scratch();
 	if (!s)

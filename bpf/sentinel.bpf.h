@@ -291,15 +291,23 @@ static __always_inline struct as_task_state *as_task_state(int create)
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
+static __always_inline int as_skip_self(void)
+{
+	return (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_self_tgid;
+}
+
 /* The current thread's verdict under gen: cached per thread (st, when there
- * is one) until the thread execs or the names change. */
+ * is one) until the thread execs or the names change. agent-sentinel's own
+ * threads have none, so a type the pre-filter judges needs no second test
+ * of who is calling (as_prefiltered). */
 static __always_inline __u32 as_verdict_of(struct as_task_state *st, __u32 gen)
 {
 	__u8 v;
 
 	if (st && st->verdict_gen == gen)
 		return st->verdict;
-	v = as_verdict_compute(bpf_get_current_task(), as_lineage_cur());
+	v = as_skip_self() ? AS_VERDICT_NONE :
+			     as_verdict_compute(bpf_get_current_task(), as_lineage_cur());
 	if (st) {
 		st->verdict = v;
 		st->verdict_gen = gen;
@@ -396,16 +404,17 @@ static __always_inline void as_args(__u64 args[AS_SYSCALL_ARGS], int compat)
 		as_syscall_args(args);
 }
 
-static __always_inline int as_skip_self(void)
-{
-	return (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_self_tgid;
-}
 
 /* Does this event pass the pre-filter, and is it not our own? A 32-bit
- * call (compat) was asked already, once, by the compat program. */
+ * call (compat) was asked already, once, by the compat program. Our own
+ * threads' verdict is none: only a type kept whole asks who is calling. */
 static __always_inline int as_prefiltered(__u32 type, int compat)
 {
-	return compat || (as_filter_pass(type) && !as_skip_self());
+	if (compat)
+		return 1;
+	if (type < AS_EV_MAX && cfg_filter_depth[type])
+		return as_filter_pass(type);
+	return !as_skip_self();
 }
 
 /* ---- reading the task ------------------------------------------------- */

@@ -148,6 +148,33 @@ class Prefilter(unittest.TestCase):
         hits = [e for e in s.events() if e["output_fields"].get("fd.name") == after]
         self.assertEqual(len(hits), 1, s.events())
 
+    def test_never_its_own_events_when_started_by_an_agent(self):
+        """agent-sentinel started by an agent (a shell named claude runs it)
+        descends from one: the pre-filter would pass its own opens (the /proc
+        seed, its caches) and every event it reports would make more. Its
+        threads' verdict is none, so nothing of its own is an event, with a
+        traced type judged by the pre-filter (the filter below) and with
+        every event kept (no filter)."""
+        claude = os.path.join(self.tmp, "claude")
+        script = "trap 'kill -TERM $p; wait $p; exit 0' TERM; \"$@\" & p=$!; wait $p; wait $p"
+        for flt in (["proc.aname in (claude) or proc.name = claude"], []):
+            with self.subTest(filter=flt):
+                s = Sentinel("--trace", *flt)
+                s.args = [claude, "-c", script, "claude"] + s.args
+                with s:
+                    with open("/proc/%d/task/%d/children" % (s.proc.pid, s.proc.pid)) as f:
+                        kids = [int(k) for k in f.read().split()]
+                    self.assertEqual(len(kids), 1, kids)
+                    me = kids[0]
+                    # an act of the same tree, as a control: it is seen
+                    subprocess.run([claude, "-c", "cat /etc/hostname > /dev/null; exit 0"],
+                                   check=True)
+                events = s.events()
+                self.assertTrue(any(e.get("proc.name") == "cat" for e in events),
+                                "the control act was not seen")
+                own = [e for e in events if e.get("proc.pid") == me]
+                self.assertEqual(own, [], own[:3])
+
     def test_the_prefix_test_walks_a_bounded_depth(self):
         """The kernel's prefix test walks at most AS_EXCL_DEPTH (32) hops to
         the root (bpf/walk.bpf.c): a write under /tmp 20 directories down
