@@ -660,8 +660,12 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 		 * and its flags, are in the registers saved at entry */
 		struct pt_regs *regs = as_user_regs();
 		long nr = AS_REGS_SYSCALL_NR(regs);
-		__u32 sc = nr == AS_NR_CLONE ? AS_SC_CLONE : nr == AS_NR_CLONE3 ? AS_SC_CLONE3 :
-			   nr == AS_NR_FORK ? AS_SC_FORK : nr == AS_NR_VFORK ? AS_SC_VFORK : AS_SC_NONE;
+		/* (arm64 has no fork or vfork: their numbers are -1 there) */
+		__u32 sc = nr == AS_NR_CLONE				? AS_SC_CLONE :
+			   nr == AS_NR_CLONE3				? AS_SC_CLONE3 :
+			   AS_NR_FORK >= 0 && nr == AS_NR_FORK		? AS_SC_FORK :
+			   AS_NR_VFORK >= 0 && nr == AS_NR_VFORK	? AS_SC_VFORK :
+									  AS_SC_NONE;
 		__u64 flags = 0, arg0 = PT_REGS_PARM1_SYSCALL(regs);
 		__u32 abi = 0; /* AS_SC_COMPAT_BIT for a 32-bit call */
 

@@ -320,15 +320,12 @@ static __always_inline __u32 as_verdict_of(struct as_task_state *st, __u32 gen)
 __u32 as_vcache_get(__u32 gen);
 int as_vcache_put(__u32 gen, __u32 verdict);
 
-/* Does an event of this type from the current thread pass the pre-filter? */
-static __always_inline int as_filter_pass(__u32 type)
+/* Does the current thread pass a pre-filter of depth d (cfg_filter_depth:
+ * 0 keeps every event)? */
+static __always_inline int as_depth_pass(__u8 d)
 {
 	__u32 gen = cfg_filter_gen, v;
-	__u8 d;
 
-	if (type >= AS_EV_MAX)
-		return 1;
-	d = cfg_filter_depth[type];
 	if (!d)
 		return 1;
 	v = as_vcache_get(gen);
@@ -340,6 +337,14 @@ static __always_inline int as_filter_pass(__u32 type)
 			as_vcache_put(gen, v);
 	}
 	return v < d;
+}
+
+/* Does an event of this type from the current thread pass the pre-filter? */
+static __always_inline int as_filter_pass(__u32 type)
+{
+	if (type >= AS_EV_MAX)
+		return 1;
+	return as_depth_pass(cfg_filter_depth[type]);
 }
 
 /* A new program, maybe a new name: judge the thread afresh. */
@@ -410,11 +415,15 @@ static __always_inline void as_args(__u64 args[AS_SYSCALL_ARGS], int compat)
  * threads' verdict is none: only a type kept whole asks who is calling. */
 static __always_inline int as_prefiltered(__u32 type, int compat)
 {
+	__u8 d;
+
 	if (compat)
 		return 1;
-	if (type < AS_EV_MAX && cfg_filter_depth[type])
-		return as_filter_pass(type);
-	return !as_skip_self();
+	if (type >= AS_EV_MAX)
+		return !as_skip_self();
+	/* read once: a rules reload writes the depths while we run */
+	d = cfg_filter_depth[type];
+	return d ? as_depth_pass(d) : !as_skip_self();
 }
 
 /* ---- reading the task ------------------------------------------------- */

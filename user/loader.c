@@ -440,6 +440,8 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 			err = loader_load_skel(l->skel);
 		if (!err)
 			vstats_report(l->skel->obj);
+		else if (err == -ENOSPC)
+			diag_err("%s: a program's verifier log did not fit its buffer", VSTATS_ENV);
 		vstats_free();
 	} else {
 		err = parload_load(&l->pl, l->skel->obj, k->elf, k->elf_sz,

@@ -7,11 +7,14 @@
 #include "diag.h"
 #include "vstats.h"
 
-#define VSTATS_MAX_PROGS 64   /* the object has 12 */
-#define VSTATS_LOG_SIZE	 1024 /* log level 4 writes three short lines */
-#define VSTATS_LOG_STATS 4    /* BPF_LOG_STATS */
+#define VSTATS_MAX_PROGS 64 /* the object has 12 */
+/* Log level 4 asks for the statistics alone, but kernels up to 6.18 also
+ * log a line per global function validated and per call to one; a log that
+ * does not fit fails the load (ENOSPC): room for a few hundred lines. */
+#define VSTATS_LOG_SIZE	 (64 * 1024)
+#define VSTATS_LOG_STATS 4 /* BPF_LOG_STATS */
 
-static char *vstats_logs; /* VSTATS_MAX_PROGS logs of VSTATS_LOG_SIZE */
+static char *vstats_logs; /* one log of VSTATS_LOG_SIZE per program loaded */
 
 int vstats_wanted(void)
 {
@@ -23,18 +26,22 @@ int vstats_wanted(void)
 int vstats_arm(struct bpf_object *obj)
 {
 	struct bpf_program *p;
-	unsigned i = 0;
+	unsigned n = 0, i = 0;
 
+	bpf_object__for_each_program(p, obj)
+	{
+		n += bpf_program__autoload(p);
+	}
+	if (n > VSTATS_MAX_PROGS)
+		return -E2BIG;
 	free(vstats_logs);
-	vstats_logs = calloc(VSTATS_MAX_PROGS, VSTATS_LOG_SIZE);
+	vstats_logs = calloc(n ? n : 1, VSTATS_LOG_SIZE);
 	if (!vstats_logs)
 		return -ENOMEM;
 	bpf_object__for_each_program(p, obj)
 	{
 		if (!bpf_program__autoload(p))
 			continue;
-		if (i == VSTATS_MAX_PROGS)
-			return -E2BIG;
 		bpf_program__set_log_buf(p, vstats_logs + (size_t)i++ * VSTATS_LOG_SIZE,
 					 VSTATS_LOG_SIZE);
 		bpf_program__set_log_level(p, VSTATS_LOG_STATS);
@@ -77,6 +84,9 @@ void vstats_report(struct bpf_object *obj)
 		  insns_all);
 }
 
+/* The programs keep pointing at their freed logs (libbpf takes no new
+ * buffer once the object is loaded): it reads a log only while loading,
+ * and the object is never loaded again. */
 void vstats_free(void)
 {
 	free(vstats_logs);

@@ -17,7 +17,7 @@ int vstats_wanted(void);
 int vstats_arm(struct bpf_object *obj);
 /* After the load: one stderr line per program, then the totals. */
 void vstats_report(struct bpf_object *obj);
-/* Free what vstats_arm took. */
+/* Free what vstats_arm took (after the load). */
 void vstats_free(void);
 
 #endif /* AS_VSTATS_H */
