@@ -160,7 +160,9 @@ enum as_event_type {
 	X(DUP2, "dup2", AS_EV_CONNECT)              \
 	X(DUP3, "dup3", AS_EV_CONNECT)              \
 	X(USERFAULTFD, "userfaultfd", AS_EV_SYS)   \
-	X(IOCTL, "ioctl", AS_EV_SYS)
+	X(IOCTL, "ioctl", AS_EV_SYS)                \
+	X(SETXATTRAT, "setxattrat", AS_EV_FILE)     \
+	X(REMOVEXATTRAT, "removexattrat", AS_EV_FILE)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the

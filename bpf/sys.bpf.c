@@ -72,6 +72,9 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 	case AS_SC_IO_URING_SETUP: /* struct io_uring_params: sq_entries, cq_entries, flags */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)(args[1] + 8));
 		break;
+	case AS_SC_SETXATTRAT: /* struct xattr_args: value (u64), size, flags */
+		bpf_probe_read_user(&v, sizeof(v), (const void *)(args[4] + 8));
+		break;
 	case AS_SC_BPF: /* union bpf_attr: map_type or prog_type first */
 	case AS_SC_PERF_EVENT_OPEN: /* struct perf_event_attr: type first */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_BPF ? 1 : 0]);

@@ -25,6 +25,12 @@
 #ifndef __NR_fchmodat2
 #define __NR_fchmodat2 452
 #endif
+#ifndef __NR_setxattrat /* Linux 6.13 */
+#define __NR_setxattrat 463
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466
+#endif
 
 struct compat_row {
 	uint16_t nr; /* i386 */
@@ -69,7 +75,8 @@ static const struct compat_row compat_rows[] = {
 	ROW(ftruncate64, FTRUNCATE),
 	ROW(setxattr, SETXATTR), ROW(lsetxattr, LSETXATTR), ROW(fsetxattr, FSETXATTR),
 	ROW(removexattr, REMOVEXATTR), ROW(lremovexattr, LREMOVEXATTR),
-	ROW(fremovexattr, FREMOVEXATTR),
+	ROW(fremovexattr, FREMOVEXATTR), ROW(setxattrat, SETXATTRAT),
+	ROW(removexattrat, REMOVEXATTRAT),
 	ROW(utimensat, UTIMENSAT), ROW(utimensat_time64, UTIMENSAT), ROW(utimes, UTIMES),
 	ROW(utime, UTIME), ROW(futimesat, FUTIMESAT),
 	/* privilege, isolation, code, the cwd */

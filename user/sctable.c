@@ -27,6 +27,12 @@
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
 #endif
+#ifndef SYS_setxattrat /* Linux 6.13 */
+#define SYS_setxattrat 463
+#endif
+#ifndef SYS_removexattrat
+#define SYS_removexattrat 466
+#endif
 
 #if defined(__x86_64__)
 #define NR_X86(x) x
@@ -151,6 +157,15 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A("path", PATH, 0, STR), A("name", STR, 1, STR) } },
 	[AS_SC_FREMOVEXATTR] = { .nr = SYS_fremovexattr, .spec = SPEC(N, N, 1, N, 0, N), .fspath = FSP_NAME0,
 		.args = { RES, A("fd", ARG, 0, FD), A("name", STR, 1, STR) } },
+	/* (dirfd, path, at_flags, name, struct xattr_args *, size): AT_EMPTY_PATH
+	 * with "" acts on dirfd itself, the empty string joined to it; size is
+	 * the value's, from xattr_args */
+	[AS_SC_SETXATTRAT] = { .nr = SYS_setxattrat, .spec = SPEC(1, 0, 3, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
+		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("name", STR, 1, STR),
+		  A("size", EXTRA, 0, DEC), A("flags", ARG, 2, AT) } },
+	[AS_SC_REMOVEXATTRAT] = { .nr = SYS_removexattrat, .spec = SPEC(1, 0, 3, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
+		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("name", STR, 1, STR),
+		  A("flags", ARG, 2, AT) } },
 	/* a NULL path works on the dirfd itself: the empty string joins to it */
 	[AS_SC_UTIMENSAT] = { .nr = SYS_utimensat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 3,
 		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("flags", ARG, 3, AT) } },

@@ -31,6 +31,8 @@
  *            open-write PATH (O_WRONLY, no creation; nothing is written)
  *            lsetxattr PATH NAME VALUE | fsetxattr PATH NAME VALUE | removexattr PATH NAME
  *            utimes PATH | open_tree PATH
+ *            setxattrat DIR REL NAME VALUE FLAGS | removexattrat DIR REL NAME FLAGS (Linux 6.13;
+ *            FLAGS: AT_* as a number, 0x1000 is AT_EMPTY_PATH)
  *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
  *            sendto-udp6 IP6 PORT | sendmsg-udp IP PORT | sendmsg-connected IP PORT
  *            sendmmsg-udp IP PORT (two messages) | sendto-big IP PORT (EMSGSIZE)
@@ -124,6 +126,10 @@ static long res(long r)
 	return r < 0 ? -errno : r;
 }
 
+
+/* Linux 6.13's *xattrat calls: the same number on x86_64 and arm64 */
+#define ACTS_NR_SETXATTRAT 463
+#define ACTS_NR_REMOVEXATTRAT 466
 
 static int opendir_fd(const char *path)
 {
@@ -919,6 +925,25 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "removexattr") && argc == 3)
 		return report(res(syscall(SYS_removexattr, argv[1], argv[2])));
+	if (!strcmp(op, "setxattrat") && argc == 6) {
+		/* struct xattr_args (linux/xattr.h, newer than Debian 12's headers) */
+		struct {
+			uint64_t value;
+			uint32_t size;
+			uint32_t flags;
+		} xa = { (uintptr_t)argv[4], (uint32_t)strlen(argv[4]), 0 };
+
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(ACTS_NR_SETXATTRAT, fd, argv[2], (unsigned)num(argv[5]),
+					  argv[3], &xa, sizeof(xa))));
+	}
+	if (!strcmp(op, "removexattrat") && argc == 5) {
+		if ((fd = opendir_fd(argv[1])) < 0)
+			return report(-errno);
+		return report(res(syscall(ACTS_NR_REMOVEXATTRAT, fd, argv[2], (unsigned)num(argv[4]),
+					  argv[3])));
+	}
 	if (!strcmp(op, "utimes") && argc == 2)
 		return report(res(syscall(SYS_utimes, argv[1], NULL)));
 	if (!strcmp(op, "open_tree") && argc == 2)

@@ -244,6 +244,8 @@ class Escapes(unittest.TestCase):
             ("mkdir", ["mkdir", o("d"), "0755"], [(FILE, "fs.path.name", o("d"))]),
             ("mknod", ["mknod", o("fifo"), "0600"], [(FILE, "fs.path.name", o("fifo"))]),
             ("setxattr", ["setxattr", o("x"), "user.as", "v"], [(FILE, "fs.path.name", o("x"))]),
+            ("setxattrat", ["setxattrat", os.path.dirname(o("x")), os.path.basename(o("x")),
+                            "user.at", "v", "0"], [(FILE, "fs.path.name", o("x"))]),
             ("open-trunc", ["open-trunc", o("t")], [(FILE, "evt.arg.flags", "O_RDONLY|O_TRUNC")]),
             ("open_by_handle_at", ["open_by_handle_at", o("h")],
              [(FILE, "evt.type", "open_by_handle_at")]),

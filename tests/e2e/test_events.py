@@ -49,6 +49,7 @@ CAP_NAMES = [
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWUSER = 0x00020000, 0x04000000, 0x10000000
 AT_SYMLINK_NOFOLLOW, AT_REMOVEDIR, AT_SYMLINK_FOLLOW = 0x100, 0x200, 0x400
 RENAME_NOREPLACE = 1
+AT_EMPTY_PATH = 0x1000  # linux/fcntl.h
 MNT_DETACH = 2
 AF_PACKET, SOCK_RAW, ETH_P_ALL_BE = 17, 3, 0x0300
 
@@ -538,6 +539,31 @@ class Files(EventCase):
                     evt__arg__path=f, evt__arg__name="user.f")
         self.fields(self.one(a, pu, "utimes"), evt__res="SUCCESS", fs__path__name=f,
                     evt__arg__path=f)
+
+    def test_xattrat(self):
+        """Linux 6.13's setxattrat/removexattrat: a path relative to a dirfd,
+        or (AT_EMPTY_PATH with "") the dirfd's own file; the value's size
+        from struct xattr_args; a failure (ENOENT) with the path it named; an
+        agent's setxattrat outside its workspace is the file escape."""
+        os.mkdir(self.p("xd"))
+        shutil.copy(self.f, self.p("xd", "t"))
+        xd = self.p("xd")
+        with file_acts_with("setxattrat", "removexattrat") as a:
+            ps, rs = a.run("setxattrat", xd, "t", "user.s", "abc", 0)
+            pe, re_ = a.run("setxattrat", xd, "", "user.e", "v", AT_EMPTY_PATH)
+            pr, rr = a.run("removexattrat", xd, "t", "user.s", 0)
+            pm, rm = a.run("removexattrat", xd, "missing", "user.s", 0)
+        self.assertEqual([rs[-1:], re_[-1:], rr[-1:], rm[-1:]], [["0"], ["0"], ["0"], ["-2"]])
+        self.fields(self.one(a, ps, "setxattrat"), evt__res="SUCCESS", fs__path__name=xd + "/t",
+                    evt__arg__path=xd + "/t", evt__arg__dirfd=rs[0].split()[1],
+                    evt__arg__name="user.s", evt__arg__size="3")
+        self.fields(self.one(a, pe, "setxattrat"), evt__res="SUCCESS", fs__path__name=xd,
+                    evt__arg__name="user.e", evt__arg__size="1")
+        self.fields(self.one(a, pr, "removexattrat"), evt__res="SUCCESS",
+                    fs__path__name=xd + "/t", evt__arg__name="user.s")
+        # fs.path.* on success only, as Falco's; the argument all the same
+        self.fields(self.one(a, pm, "removexattrat"), evt__res="ENOENT", fs__path__name=None,
+                    evt__arg__path=xd + "/missing", evt__arg__name="user.s")
 
     def test_errno_names_of_new_failures(self):
         """evt.res names every errno these syscalls return, as Falco does."""
