@@ -409,7 +409,6 @@ static __always_inline void as_args(__u64 args[AS_SYSCALL_ARGS], int compat)
 		as_syscall_args(args);
 }
 
-
 /* Does this event pass the pre-filter, and is it not our own? A 32-bit
  * call (compat) was asked already, once, by the compat program. Our own
  * threads' verdict is none: only a type kept whole asks who is calling. */

@@ -2,8 +2,9 @@
 /*
  * The syscalls we trace (their numbers come from the loader: as_sc_of; the
  * fork family's are here, for sched_process_fork) and their arguments as a
- * sys_exit program sees them: still in the user registers saved at entry (no traced
- * syscall changes them; Falco's modern probe reads them there too). So no
+ * sys_exit program sees them: still in the user registers saved at entry
+ * (no traced syscall changes them; Falco's modern probe reads them there
+ * too). So no
  * program runs at sys_enter: one tracepoint dispatch per call instead of two,
  * and one exit program serves every syscall of a family (ctx->id says which).
  * The one exception is exec: see tp_sys_enter_execve.
