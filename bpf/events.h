@@ -346,30 +346,67 @@ struct as_open {
 
 /*
  * The open pre-filter (settings, not records): an open's class is the bits
- * below, as evt.is_open_read / evt.is_open_write / fd.num >= 0 see it. Per
- * class: does any rule want it at all, and which path prefixes fd.name
- * cannot start with for any rule to match (user/rules/kfopen.c derives it).
+ * below, as evt.is_open_read / evt.is_open_write / fd.num >= 0 and
+ * evt.arg.flags contains O_TRUNC see it. Per
+ * class: does any rule want it at all, and if so, terms of which one must
+ * hold (user/rules/kfopen.c derives them): each term names path prefixes
+ * fd.name cannot start with and path names ("atoms") of which fd.name must
+ * have one, for some rule to match.
  */
 #define AS_OPEN_OK 1u /* fd >= 0 */
 #define AS_OPEN_READ 2u /* O_RDONLY or O_RDWR */
 #define AS_OPEN_WRITE 4u /* O_WRONLY or O_RDWR, and creat */
-#define AS_OPEN_CLASSES 8
+#define AS_OPEN_TRUNC 8u /* O_TRUNC: evt.arg.flags contains O_TRUNC (also creat) */
+#define AS_OPEN_CLASSES 16
+#define AS_OPEN_TERMS 4 /* per class: an open passes when one of its terms does */
 #define AS_OPEN_PREFIX_MAX 16 /* prefixes the kernel tests */
 #define AS_OPEN_PREFIX_LEN 64 /* bytes of a prefix, NUL included */
 #define AS_OPEN_TOP_COMPS 4 /* path components, from the root, the kernel renders */
+#define AS_OPEN_ATOM_MAX 16 /* path names the kernel tests */
+#define AS_OPEN_ATOM_LEN 32 /* bytes of an atom, NUL included */
+
+/* as_open_filter.akind[]: which of the path's names an atom is tested on,
+ * and how */
+#define AS_ATOM_PREFIX 1u /* the name starts with the atom (else: is the atom) */
+#define AS_ATOM_BASE 2u /* the last name only, fd.filename (else: any name) */
+
+struct as_open_term {
+	__u16 excl; /* bit i: fd.name does not start with prefix i */
+	__u16 need; /* bit j: fd.name has atom j; none set: no name needed */
+};
 
 struct as_open_filter {
-	__u8 classes; /* bit c: some rule can match an open of class c */
+	__u16 classes; /* bit c: some rule can match an open of class c */
+	/* set by the loader from the terms: bit c, class c's terms need the
+	 * path; bit c, class c has one term */
+	__u16 test;
+	__u16 single;
+	__u16 _pad0;
 	__u8 plen_max; /* the longest plen[]: how much of a path the test renders */
-	__u16 excl[AS_OPEN_CLASSES]; /* class c: bit i, fd.name never starts with prefix i */
-	__u8 plen[AS_OPEN_PREFIX_MAX]; /* bytes of prefix i, without the NUL */
 	__u8 nprefix; /* prefixes 0..nprefix-1 are in use */
+	__u8 natom; /* atoms 0..natom-1 are in use */
 	__u8 raw; /* a rule reads fd.nameraw: a successful open also carries the string as passed */
+	__u8 nterm[AS_OPEN_CLASSES]; /* class c: terms 0..nterm[c]-1 */
+	struct as_open_term term[AS_OPEN_CLASSES][AS_OPEN_TERMS];
+	/* class c: the atoms and the prefixes of all its terms (set by the
+	 * loader: the kernel's common case, one term, needs no loop) */
+	__u16 needs[AS_OPEN_CLASSES];
+	__u16 excls[AS_OPEN_CLASSES];
+	__u8 plen[AS_OPEN_PREFIX_MAX]; /* bytes of prefix i, without the NUL */
+	__u8 alen[AS_OPEN_ATOM_MAX]; /* bytes of atom j, without the NUL */
+	__u8 akind[AS_OPEN_ATOM_MAX]; /* AS_ATOM_* */
 	__u8 _pad1[4];
+	/* bit l (63: 63 or longer): an atom can match a name of l bytes, of
+	 * any name / of the last; set by the loader, so that the kernel reads
+	 * no name that cannot match */
+	__u64 alen_any;
+	__u64 alen_base;
 	__u64 prefix[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8]; /* zero-padded */
 	/* the bytes of each word that plen[i] covers, set by the loader: the
 	 * kernel's test compares words without a branch on the length */
 	__u64 pmask[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8];
+	__u64 atom[AS_OPEN_ATOM_MAX][AS_OPEN_ATOM_LEN / 8]; /* zero-padded */
+	__u64 amask[AS_OPEN_ATOM_MAX][AS_OPEN_ATOM_LEN / 8]; /* as pmask, for alen[j] */
 };
 
 /* as_connect.cflags */
@@ -529,7 +566,7 @@ _Static_assert(sizeof(struct as_lineage) == 648, "as_lineage layout");
 _Static_assert(sizeof(struct as_exec) == 1136, "as_exec layout");
 _Static_assert(sizeof(struct as_open) == 480, "as_open layout");
 _Static_assert(sizeof(struct as_connect) == 608, "as_connect layout");
-_Static_assert(sizeof(struct as_open_filter) == 2088, "as_open_filter layout");
+_Static_assert(sizeof(struct as_open_filter) == 3488, "as_open_filter layout");
 _Static_assert(sizeof(struct as_setid) == 456, "as_setid layout");
 _Static_assert(sizeof(struct as_capset) == 472, "as_capset layout");
 _Static_assert(sizeof(struct as_fork) == 456, "as_fork layout");

@@ -39,7 +39,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 	long ret = ctx->ret;
 	const char *upath;
 	struct as_open *o;
-	int trunc = 0;
+	int trunc = 0, tested;
 	__s32 dirfd;
 	__u8 *buf;
 
@@ -85,23 +85,23 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 		mode = args[3];
 		break;
 	}
-	class = as_open_mode(sc, flags) | (ret >= 0 ? AS_OPEN_OK : 0);
-	/* the rules' classes and prefixes (user/rules/kfopen.c) are the native
-	 * opens' (a rule may watch 32-bit opens alone): a 32-bit one, rare,
-	 * always reaches userspace */
-	if (!compat && !(cfg_open_filter.classes & (1u << class)))
+	class = as_open_mode(sc, flags) | (ret >= 0 ? AS_OPEN_OK : 0) |
+		(flags & AS_O_TRUNC ? AS_OPEN_TRUNC : 0);
+	/* the rules' classes and path tests (user/rules/kfopen.c) are the
+	 * native path opens' (a rule may watch 32-bit opens, or handle opens,
+	 * alone): a 32-bit open or an open_by_handle_at, rare, always reaches
+	 * userspace */
+	tested = !compat && sc != AS_SC_OPEN_BY_HANDLE_AT;
+	if (tested && !(cfg_open_filter.classes & (1u << class)))
 		return 0;
 	task = (struct task_struct *)bpf_get_current_task();
 	if (ret >= 0)
 		f = as_task_file(task, ret);
-	if (f) {
-		__u16 excl = cfg_open_filter.excl[class & (AS_OPEN_CLASSES - 1)];
-
-		/* the path's top first, without copying it: when no rule can
-		 * match the path, nothing else is read or written */
-		if (!compat && excl && as_file_excluded(excl, (__u64)f, (__u64)task))
-			return 0;
-	}
+	/* the path's names first, without copying them: when no rule can
+	 * match the path, nothing else is read or written */
+	if (f && tested && (cfg_open_filter.test & (1u << class)) &&
+	    as_file_dropped(class, (__u64)f, (__u64)task))
+		return 0;
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;

@@ -8,7 +8,7 @@ const volatile __u64 cfg_wakeup_bytes = 0;
 volatile __u8 cfg_filter_depth[AS_EV_MAX];
 volatile __u8 cfg_filter_walk;
 volatile __u32 cfg_filter_gen = 1;
-volatile struct as_open_filter cfg_open_filter = { .classes = 0xff };
+volatile struct as_open_filter cfg_open_filter = { .classes = 0xffff };
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

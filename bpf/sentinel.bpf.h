@@ -93,6 +93,12 @@ struct as_path_top {
 	__u64 name[AS_OPEN_TOP_COMPS]; /* ring: the name met k-th is at [k % COMPS] */
 	__u32 len[AS_OPEN_TOP_COMPS]; /* and its length (d_name.len) */
 	__u32 n; /* names met in all: the topmost is at [(n - 1) % COMPS] */
+	/* the atoms some name matched (as_atom_match), the prefixes the path
+	 * starts with (as_pfx_match): masks built up in map memory, where the
+	 * verifier does not follow them (in a register, each combination of
+	 * bits would be a state of its own) */
+	__u32 atoms;
+	__u32 pm;
 	__u32 _pad0;
 };
 
@@ -465,15 +471,16 @@ static __always_inline void as_hdr_fill(struct as_hdr *h, struct task_struct *ta
 __u64 as_path_walk(__u32 start, __u64 dentry, __u64 vfsmnt, __u64 task);
 
 /*
- * The open pre-filter's prefix test (walk.bpf.c): walks the path of file
- * like as_path_walk but copies no name (the names nearest the root are
- * noted in the scratch map's top), in plain bounded loops (at most
- * AS_EXCL_DEPTH hops), then renders only the components nearest the root
- * that the longest prefix needs. 1 when the path starts with one of the
- * prefixes in mask; 0 when it does not, or when the walk did not reach the
- * root (the event is kept: the test errs on that side).
+ * The open pre-filter's path test (walk.bpf.c): walks the path of file like
+ * as_path_walk but copies no name: a name is read only when an atom can
+ * match its length, and the names nearest the root are noted in the
+ * scratch map's top. In plain bounded loops (at most AS_EXCL_DEPTH hops);
+ * then renders only the components nearest the root that the longest
+ * prefix needs. 1 when no term of class c passes the path (drop the open);
+ * 0 when one does, or when the walk did not reach the root (the event is
+ * kept: the test errs on that side).
  */
-int as_file_excluded(__u32 mask, __u64 file, __u64 task);
+int as_file_dropped(__u32 c, __u64 file, __u64 task);
 
 static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const struct path *path,
 					      struct task_struct *task, __u32 *pflags)

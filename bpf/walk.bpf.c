@@ -418,14 +418,14 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 	return (__u64)w.flags << 32 | (*(volatile __u32 *)&s->walk_off - start);
 }
 
-/* ---- the open pre-filter's prefix test --------------------------------- */
+/* ---- the open pre-filter's path test ------------------------------------ */
 
 /*
  * The test runs on every open an agent tree makes, so it is written as
  * plain bounded loops in one function: no bpf_loop() callback, no global
- * function call per step (each costs a call and a return, and returns are
- * thunked on this class of CPU). The verifier checks the loops once, in the
- * one program that calls this function.
+ * function call per step but where a name must be read (each costs a call
+ * and a return, and returns are thunked on this class of CPU). The verifier
+ * checks the loops once, in the one program that calls this function.
  */
 #define AS_EXCL_DEPTH 32 /* hops the test walks; a deeper path is kept, not tested */
 
@@ -435,15 +435,24 @@ struct as_rendered {
 	__u64 w[2 * AS_OPEN_PREFIX_LEN / 8];
 };
 
-/* Does the rendered path start with a prefix in mask? A global function: the
- * verifier checks the prefix loop once, not at each component. Each prefix
- * is eight masked word compares, no branch on its length (pmask). */
+/* 1 when x is 0, without a branch. */
+static __always_inline __u32 as_is_zero(__u64 x)
+{
+	return 1 - (__u32)((x | -x) >> 63);
+}
+
+/* Which prefixes in mask does the rendered path start with? Into the
+ * scratch map's top.pm. A global function: the verifier checks the prefix
+ * loop once, not at each component. Each prefix is eight masked word
+ * compares, no branch on its length (pmask). */
 __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 {
+	struct as_scratch *s = as_scratch();
 	__u32 i, j, np = cfg_open_filter.nprefix;
 
-	if (!rd)
+	if (!rd || !s)
 		return 0;
+	s->top.pm = 0;
 	for (i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
 		__u64 diff = 0;
 
@@ -454,77 +463,168 @@ __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 #pragma unroll
 		for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++)
 			diff |= (rd->w[j] ^ cfg_open_filter.prefix[i][j]) & cfg_open_filter.pmask[i][j];
-		if (!diff)
-			return 1;
+		s->top.pm |= as_is_zero(diff) << i;
 	}
 	return 0;
 }
 
-/*
- * Walk from the file up to the task's root as as_path_walk does, copying no
- * name but noting the AS_OPEN_TOP_COMPS names nearest the root; then render
- * "/" and those names exactly as userspace joins them, testing the prefixes
- * after each: "/tmp" decides a path under /tmp before its next name is
- * read. What is not rendered stays zero, so a prefix longer than what is
- * rendered so far does not match yet.
- */
-__noinline int as_file_excluded(__u32 mask, __u64 file_p, __u64 task_p)
+/* One name of the path and the atoms to test it against (as_atom_match). */
+struct as_atom_ctx {
+	__u64 w[AS_OPEN_ATOM_LEN / 8]; /* its first bytes, zero-padded */
+	__u32 mask; /* the atoms asked for */
+	__u32 len; /* its length */
+	__u32 base; /* it is the path's last name */
+	__u32 _pad0;
+};
+
+/* Atom i against the name: into the scratch map's top.atoms. A bpf_loop()
+ * callback: the verifier checks it once, not once per atom and per
+ * combination of the atoms before it. */
+static long as_atom_step(__u32 i, struct as_atom_ctx *x)
 {
-	struct file *f = AS_KPTR(file, file_p);
-	struct task_struct *task = AS_KPTR(task_struct, task_p);
-	struct dentry *d, *mnt_root, *root_d, *parent;
 	struct as_scratch *s = as_scratch();
-	__u32 i, n, pos = 0, need = cfg_open_filter.plen_max;
-	struct vfsmount *root_m;
+	__u32 j, kind, alen;
+	__u64 diff = 0;
+
+	if (!s || !(x->mask & (1u << (i & (AS_OPEN_ATOM_MAX - 1)))))
+		return 0;
+	AS_VERIFIER_MASK(i, 15); /* < AS_OPEN_ATOM_MAX, in the register indexing */
+	kind = cfg_open_filter.akind[i];
+	alen = cfg_open_filter.alen[i];
+	if ((kind & AS_ATOM_BASE) && !x->base)
+		return 0; /* a last-name atom, on another name */
+	if ((kind & AS_ATOM_PREFIX) ? x->len < alen : x->len != alen)
+		return 0;
+#pragma unroll
+	for (j = 0; j < AS_OPEN_ATOM_LEN / 8; j++)
+		diff |= (x->w[j] ^ cfg_open_filter.atom[i][j]) & cfg_open_filter.amask[i][j];
+	if (!diff)
+		s->top.atoms |= 1u << i;
+	return 0;
+}
+
+/* Which atoms in mask does one name of the path (len bytes at name_p, the
+ * nth met from the file up: the 0th is the last name, fd.filename) match?
+ * Added to the scratch map's top.atoms. Called only for a name whose
+ * length some atom can match (alen_any, alen_base): most names are never
+ * read. Four masked word compares an atom. */
+__noinline int as_atom_match(__u32 mask, __u64 name_p, __u32 len, __u32 nth)
+{
+	struct as_atom_ctx x = { .mask = mask, .len = len, .base = nth == 0 };
+	__u32 n = len, na = cfg_open_filter.natom;
+
+	if (!n)
+		return 0;
+	if (n > AS_OPEN_ATOM_LEN)
+		n = AS_OPEN_ATOM_LEN;
+	n -= 1; /* 0..31 in the register the call gets: 1..32 bytes */
+	AS_VERIFIER_MASK(n, 31);
+	if (bpf_probe_read_kernel(x.w, n + 1, (const void *)name_p))
+		return 0;
+	bpf_loop(na < AS_OPEN_ATOM_MAX ? na : AS_OPEN_ATOM_MAX, as_atom_step, &x, 0);
+	return 0;
+}
+
+/* Of class c's terms in live (bit t: term t), those a path starting with
+ * the prefixes in pm can still pass. A global function, as the two below:
+ * the verifier sees an unknown mask, not each combination of terms. */
+__noinline __u32 as_terms_left(__u32 c, __u32 live, __u32 pm)
+{
+	__u32 t, out = 0;
+
+	c &= AS_OPEN_CLASSES - 1;
+	for (t = 0; t < AS_OPEN_TERMS; t++)
+		if ((live & (1u << t)) && !(cfg_open_filter.term[c][t].excl & pm))
+			out |= 1u << t;
+	return out;
+}
+
+/* Class c's terms whose names the path has (am: the atoms it matched); with
+ * AS_TERMS_KEEP when one of them excludes no prefix: the open is kept. */
+#define AS_TERMS_KEEP (1u << 31)
+__noinline __u32 as_terms_live(__u32 c, __u32 am)
+{
+	__u32 t, nt, out = 0;
+
+	c &= AS_OPEN_CLASSES - 1;
+	nt = cfg_open_filter.nterm[c];
+	for (t = 0; t < AS_OPEN_TERMS; t++) {
+		__u32 need = cfg_open_filter.term[c][t].need;
+
+		if (t >= nt)
+			break;
+		if (need && !(need & am))
+			continue;
+		out |= 1u << t;
+		if (!cfg_open_filter.term[c][t].excl)
+			out |= AS_TERMS_KEEP;
+	}
+	return out;
+}
+
+/* The prefixes class c's terms in live exclude. */
+__noinline __u32 as_terms_union(__u32 c, __u32 live)
+{
+	__u32 t, out = 0;
+
+	c &= AS_OPEN_CLASSES - 1;
+	for (t = 0; t < AS_OPEN_TERMS; t++)
+		if (live & (1u << t))
+			out |= cfg_open_filter.term[c][t].excl;
+	return out;
+}
+
+/* After as_pfx_match: are all of class c's terms in live dead, the path
+ * starting with one of each's prefixes? One term: its prefixes are excl. */
+static __always_inline int as_terms_dead(struct as_scratch *s, __u32 c, __u32 single, __u32 live,
+					 __u32 excl)
+{
+	__u32 pm = *(volatile __u32 *)&s->top.pm;
+
+	if (single)
+		return !!(pm & excl);
+	return !as_terms_left(c, live, pm);
+}
+
+/*
+ * The verdict on a path walked to the root (as_file_dropped): which of class
+ * c's terms have their names (the atoms the walk matched), then the
+ * prefixes, rendering "/" and the names nearest the root exactly as
+ * userspace joins them, testing after each: "/tmp" decides a path under
+ * /tmp before its next name is read. What is not rendered stays zero, so a
+ * prefix longer than what is rendered so far does not match yet. A global
+ * function of its own: the verifier checks it once, not once for each
+ * step of the walk it can follow. 1: drop the open.
+ */
+__noinline int as_file_judge(__u32 c)
+{
+	struct as_scratch *s = as_scratch();
+	__u32 i, n, pos = 0, need = cfg_open_filter.plen_max, live, excl, single;
 	struct as_rendered rd = {};
 	char *r = (char *)rd.w;
-	struct mount *mnt;
 
 	if (!s)
 		return 0;
-	d = AS_RD(f, f_path.dentry);
-	/* struct mount around the vfsmount: the difference as a number, then
-	 * typed; from here on the vfsmount is always &mnt->mnt, one type for
-	 * the verifier whichever mount the walk is in */
-	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, f_path.mnt);
-	mnt = AS_KPTR(mount, *(volatile __u64 *)&s->word[0] -
-				     bpf_core_field_offset(struct mount, mnt));
-	mnt_root = AS_RD(mnt, mnt.mnt_root);
-	root_d = AS_RD2(task, fs, root.dentry);
-	root_m = AS_RD2(task, fs, root.mnt);
-	/* the count of names met lives in map memory, a number the verifier
-	 * does not follow: otherwise each count at each step is a state of
-	 * its own */
-	s->top.n = 0;
-	for (i = 0; i < AS_EXCL_DEPTH; i++) {
-		if (!d)
-			return 0;
-		if (d == root_d && (void *)&mnt->mnt == (void *)root_m)
-			goto reached;
-		parent = AS_RD(d, d_parent);
-		if (d == mnt_root || d == parent) {
-			struct mount *mp = AS_RD(mnt, mnt_parent);
-
-			if (d != mnt_root || mp == mnt)
-				return 0; /* the namespace's top, or unreachable: keep */
-			d = AS_RD(mnt, mnt_mountpoint);
-			mnt = mp;
-			mnt_root = AS_RD(mp, mnt.mnt_root);
-			continue;
-		}
-		/* the name met last is the topmost so far */
-		n = *(volatile __u32 *)&s->top.n;
-		s->top.name[n & (AS_OPEN_TOP_COMPS - 1)] = (__u64)AS_RD(d, d_name.name);
-		s->top.len[n & (AS_OPEN_TOP_COMPS - 1)] = AS_RD(d, d_name.len);
-		*(volatile __u32 *)&s->top.n = n + 1;
-		d = parent;
+	c &= AS_OPEN_CLASSES - 1;
+	single = (cfg_open_filter.single >> c) & 1;
+	/* terms without names, the common case (then one term), need no
+	 * call: every term is live, none keeps all (or the walk would not
+	 * have run), and the loader's masks are theirs */
+	live = (1u << (cfg_open_filter.nterm[c] & (AS_OPEN_TERMS * 2 - 1))) - 1;
+	excl = cfg_open_filter.excls[c];
+	if (cfg_open_filter.needs[c]) {
+		live = as_terms_live(c, *(volatile __u32 *)&s->top.atoms);
+		if (live & AS_TERMS_KEEP)
+			return 0; /* a term with its names and no prefix to test */
+		if (!live)
+			return 1;
+		excl = as_terms_union(c, live);
 	}
-	return 0; /* not reached the root: keep the event */
-reached:
 	n = *(volatile __u32 *)&s->top.n;
 	if (n == 0) {
 		r[0] = '/'; /* the root itself */
-		return as_pfx_match(mask, &rd);
+		as_pfx_match(excl, &rd);
+		return as_terms_dead(s, c, single, live, excl);
 	}
 	for (i = 0; i < AS_OPEN_TOP_COMPS; i++) {
 		__u32 k = (n - 1 - i) & (AS_OPEN_TOP_COMPS - 1), len;
@@ -543,10 +643,92 @@ reached:
 		if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)s->top.name[k]))
 			break;
 		pos += len;
-		if (as_pfx_match(mask, &rd))
+		as_pfx_match(excl, &rd);
+		if (as_terms_dead(s, c, single, live, excl))
 			return 1;
 	}
 	return 0;
+}
+
+/*
+ * Does no rule's term let the open of file (class c) through? Walk from
+ * the file up to the task's root as as_path_walk does, copying no name:
+ * each name whose length an atom can match is tested against the atoms,
+ * and the AS_OPEN_TOP_COMPS names nearest the root are noted; then judge
+ * (as_file_judge). 1: drop the open; 0: keep it (also when the walk did not
+ * reach the root: the test errs on that side).
+ */
+__noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
+{
+	struct file *f = AS_KPTR(file, file_p);
+	struct task_struct *task = AS_KPTR(task_struct, task_p);
+	struct dentry *d, *mnt_root, *root_d, *parent;
+	struct as_scratch *s = as_scratch();
+	__u64 lm[2]; /* the name lengths an atom can match: none, or alen_* */
+	struct vfsmount *root_m;
+	struct mount *mnt;
+	__u32 i, n, needs;
+
+	if (!s)
+		return 0;
+	needs = cfg_open_filter.needs[c & (AS_OPEN_CLASSES - 1)];
+	/* no names needed: no length can match. Without a branch, which
+	 * would split the walk below into two for the verifier */
+	lm[0] = cfg_open_filter.alen_any & -(((__u64)needs | -(__u64)needs) >> 63);
+	lm[1] = cfg_open_filter.alen_base & -(((__u64)needs | -(__u64)needs) >> 63);
+	d = AS_RD(f, f_path.dentry);
+	/* struct mount around the vfsmount: the difference as a number, then
+	 * typed; from here on the vfsmount is always &mnt->mnt, one type for
+	 * the verifier whichever mount the walk is in */
+	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, f_path.mnt);
+	mnt = AS_KPTR(mount, *(volatile __u64 *)&s->word[0] -
+				     bpf_core_field_offset(struct mount, mnt));
+	mnt_root = AS_RD(mnt, mnt.mnt_root);
+	root_d = AS_RD2(task, fs, root.dentry);
+	root_m = AS_RD2(task, fs, root.mnt);
+	/* the count of names met and the atoms matched live in map memory,
+	 * numbers the verifier does not follow: otherwise each count at each
+	 * step is a state of its own (the walk's loop is a bounded one) */
+	s->top.n = 0;
+	s->top.atoms = 0;
+	for (i = 0; i < AS_EXCL_DEPTH; i++) {
+		__u32 len, l;
+		__u64 m;
+
+		if (!d)
+			return 0;
+		if (d == root_d && (void *)&mnt->mnt == (void *)root_m)
+			return as_file_judge(c);
+		parent = AS_RD(d, d_parent);
+		if (d == mnt_root || d == parent) {
+			struct mount *mp = AS_RD(mnt, mnt_parent);
+
+			if (d != mnt_root || mp == mnt)
+				return 0; /* the namespace's top, or unreachable: keep */
+			d = AS_RD(mnt, mnt_mountpoint);
+			mnt = mp;
+			mnt_root = AS_RD(mp, mnt.mnt_root);
+			continue;
+		}
+		/* the name met last is the topmost so far; the first is fd.filename */
+		n = *(volatile __u32 *)&s->top.n;
+		len = AS_RD(d, d_name.len);
+		s->top.name[n & (AS_OPEN_TOP_COMPS - 1)] = (__u64)AS_RD(d, d_name.name);
+		s->top.len[n & (AS_OPEN_TOP_COMPS - 1)] = len;
+		*(volatile __u32 *)&s->top.n = n + 1;
+		/* lm[1] for the first name met (n == 0), lm[0] for the others,
+		 * picked without a branch: each is a state of the walk's */
+		m = lm[(((__u64)n - 1) >> 63) & 1];
+		l = len & 63; /* and bit 63 for a name of 64 bytes or more */
+		if (((m >> l) | ((m >> 63) & -(__u64)(len >> 6))) & 1)
+			/* the name as a number, read back from map memory: a
+			 * typed pointer cannot be passed to a global function */
+			as_atom_match(needs,
+				      *(volatile __u64 *)&s->top.name[n & (AS_OPEN_TOP_COMPS - 1)],
+				      len, n);
+		d = parent;
+	}
+	return 0; /* not reached the root: keep the event */
 }
 
 struct as_cgwalk {

@@ -536,23 +536,36 @@ static uint64_t loader_prefix_mask(unsigned plen, unsigned w)
 	return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
 }
 
-/* Programs read cfg_open_filter while it changes: open every class first,
- * then write the prefixes and exclusions, then narrow the classes. */
+/* The lengths of names atom j can match (bit 63: 63 or more). */
+static uint64_t loader_atom_lengths(const struct as_open_filter *o, unsigned j)
+{
+	unsigned l = o->alen[j] < 63 ? o->alen[j] : 63;
+
+	if (o->akind[j] & AS_ATOM_PREFIX)
+		return ~0ull << l;
+	return 1ull << l;
+}
+
+/* Programs read cfg_open_filter while it changes: open every class first
+ * and stop the path test, then write the tables and the terms, then start
+ * the test (only for the classes none of whose terms keeps every path) and
+ * narrow the classes. */
 static void loader_set_open_filter(struct loader *l, const struct loader_opts *o)
 {
 	volatile struct as_open_filter *f = &l->skel->data->cfg_open_filter;
+	const struct as_open_filter *n = &o->open_filter;
+	uint16_t test = 0, single = 0;
 
-	f->classes = 0xff;
+	f->classes = 0xffff;
 	f->raw = 1;
-	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
-		f->excl[c] = 0;
+	f->test = 0;
 	if (!o->open_filtered)
 		return;
-	f->raw = o->open_filter.raw;
+	f->raw = n->raw;
 	for (unsigned i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
-		f->plen[i] = o->open_filter.plen[i];
+		f->plen[i] = n->plen[i];
 		for (unsigned w = 0; w < AS_OPEN_PREFIX_LEN / 8; w++) {
-			f->prefix[i][w] = o->open_filter.prefix[i][w];
+			f->prefix[i][w] = n->prefix[i][w];
 			f->pmask[i][w] = loader_prefix_mask(f->plen[i], w);
 		}
 	}
@@ -564,9 +577,46 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 		if (f->plen[i])
 			f->nprefix = (uint8_t)(i + 1);
 	}
-	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
-		f->excl[c] = o->open_filter.excl[c];
-	f->classes = o->open_filter.classes;
+	f->alen_any = 0;
+	f->alen_base = 0;
+	for (unsigned j = 0; j < AS_OPEN_ATOM_MAX; j++) {
+		f->alen[j] = j < n->natom ? n->alen[j] : 0;
+		f->akind[j] = j < n->natom ? n->akind[j] : 0;
+		for (unsigned w = 0; w < AS_OPEN_ATOM_LEN / 8; w++) {
+			f->atom[j][w] = j < n->natom ? n->atom[j][w] : 0;
+			f->amask[j][w] = loader_prefix_mask(f->alen[j], w);
+		}
+		if (j >= n->natom)
+			continue;
+		f->alen_base |= loader_atom_lengths(n, j);
+		if (!(n->akind[j] & AS_ATOM_BASE))
+			f->alen_any |= loader_atom_lengths(n, j);
+	}
+	f->alen_base |= f->alen_any;
+	f->natom = n->natom;
+	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++) {
+		unsigned nt = n->nterm[c] < AS_OPEN_TERMS ? n->nterm[c] : AS_OPEN_TERMS;
+		uint16_t needs = 0, excls = 0;
+		int keeps_all = !nt;
+
+		for (unsigned t = 0; t < AS_OPEN_TERMS; t++) { /* unused ones zeroed */
+			f->term[c][t].excl = t < nt ? n->term[c][t].excl : 0;
+			f->term[c][t].need = t < nt ? n->term[c][t].need : 0;
+			needs |= f->term[c][t].need;
+			excls |= f->term[c][t].excl;
+			keeps_all |= t < nt && !n->term[c][t].excl && !n->term[c][t].need;
+		}
+		f->nterm[c] = (uint8_t)nt;
+		f->needs[c] = needs;
+		f->excls[c] = excls;
+		if (!keeps_all)
+			test |= (uint16_t)(1u << c);
+		if (nt == 1)
+			single |= (uint16_t)(1u << c);
+	}
+	f->single = single;
+	f->test = test;
+	f->classes = n->classes;
 }
 
 static int loader_set_filter(struct loader *l, const struct loader_opts *o)

@@ -41,7 +41,7 @@ struct loader_opts {
 		uint32_t dev;
 	} filter_exes[LOADER_FILTER_EXES_MAX]; /* pinned agent executables */
 	size_t filter_nexes;
-	/* opens: which classes and path prefixes can match (when open_filtered;
+	/* opens: which classes and paths can match (when open_filtered;
 	 * otherwise every open is kept) */
 	int open_filtered;
 	struct as_open_filter open_filter;

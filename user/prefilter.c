@@ -21,7 +21,9 @@ void prefilter_plan(const struct engine *e, uint32_t want_types, struct engine_k
 	uint8_t life = ENGINE_KF_NOTHING;
 
 	engine_kfilter(e, out);
-	if (!out->open.classes) /* no rule can match an open of any class */
+	/* no rule can match an open of any class, nor one the classes do not
+	 * test (32-bit, open_by_handle_at) */
+	if (!out->open.classes && !out->open.untested)
 		out->depth[AS_EV_OPEN] = ENGINE_KF_NOTHING;
 	for (unsigned t = AS_EV_EXEC; t < AS_EV_MAX; t++) {
 		if (!(want_types & (1u << t)))
@@ -68,40 +70,79 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 	lo->open_filtered = 1;
 	lo->open_filter.classes = kf->open.classes;
 	lo->open_filter.raw = kf->open.raw;
+	memcpy(lo->open_filter.nterm, kf->open.nterm, sizeof(lo->open_filter.nterm));
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++)
-		lo->open_filter.excl[c] = kf->open.excl[c];
+		for (unsigned t = 0; t < kf->open.nterm[c] && t < AS_OPEN_TERMS; t++) {
+			lo->open_filter.term[c][t].excl = kf->open.term[c][t].excl;
+			lo->open_filter.term[c][t].need = kf->open.term[c][t].need;
+		}
 	for (unsigned i = 0; i < kf->open.nprefix && i < AS_OPEN_PREFIX_MAX; i++) {
 		size_t n = strnlen(kf->open.prefix[i], AS_OPEN_PREFIX_LEN - 1);
 
 		lo->open_filter.plen[i] = (uint8_t)n;
 		memcpy(lo->open_filter.prefix[i], kf->open.prefix[i], n);
 	}
+	for (unsigned j = 0; j < kf->open.natom && j < AS_OPEN_ATOM_MAX; j++) {
+		size_t n = strnlen(kf->open.atom[j], AS_OPEN_ATOM_LEN - 1);
+
+		lo->open_filter.alen[j] = (uint8_t)n;
+		lo->open_filter.akind[j] = kf->open.akind[j];
+		memcpy(lo->open_filter.atom[j], kf->open.atom[j], n);
+	}
+	lo->open_filter.natom = kf->open.natom;
 }
 
-/* " open=read+ok,write+ok:not(/tmp|/proc)": the classes kept, each with the
- * prefixes that drop it. */
+/* " open-classes=read+ok:name(/.ssh/|.env),write+ok:not(/tmp|/proc)|...":
+ * the classes kept, each with its terms (one of which must hold): the
+ * prefixes that drop it and the names it needs. */
+static void prefilter_describe_term(const struct engine_kfopen *o, const struct engine_kfterm *t,
+				    FILE *out)
+{
+	static const char *const kinds[] = { "/%s/", "/%s*", "%s", "%s*" };
+	const char *psep = "not(";
+
+	for (unsigned i = 0; i < o->nprefix; i++) {
+		if (!(t->excl & (1u << i)))
+			continue;
+		fprintf(out, "%s%s", psep, o->prefix[i]);
+		psep = "|";
+	}
+	if (t->excl)
+		fputc(')', out);
+	psep = t->excl ? "&name(" : "name(";
+	for (unsigned j = 0; j < o->natom; j++) {
+		if (!(t->need & (1u << j)))
+			continue;
+		fputs(psep, out);
+		fprintf(out, kinds[o->akind[j] & 3], o->atom[j]);
+		psep = "|";
+	}
+	if (t->need)
+		fputc(')', out);
+}
+
 static void prefilter_describe_open(const struct engine_kfopen *o, FILE *out)
 {
-	static const char *const cls[AS_OPEN_CLASSES] = {
+	static const char *const cls[AS_OPEN_CLASSES / 2] = {
 		"other", "other+ok", "read", "read+ok", "write", "write+ok", "rw", "rw+ok",
 	};
 	const char *sep = " open-classes=";
 
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++) {
-		const char *psep = ":not(";
+		const char *tsep = ":";
 
 		if (!(o->classes & (1u << c)))
 			continue;
-		fprintf(out, "%s%s", sep, cls[c]);
+		fprintf(out, "%s%s%s", sep, cls[c & (AS_OPEN_TRUNC - 1)],
+			c & AS_OPEN_TRUNC ? "+trunc" : "");
 		sep = ",";
-		for (unsigned i = 0; i < o->nprefix; i++) {
-			if (!(o->excl[c] & (1u << i)))
+		for (unsigned t = 0; t < o->nterm[c]; t++) {
+			if (!o->term[c][t].excl && !o->term[c][t].need)
 				continue;
-			fprintf(out, "%s%s", psep, o->prefix[i]);
-			psep = "|";
+			fputs(tsep, out);
+			prefilter_describe_term(o, &o->term[c][t], out);
+			tsep = " or ";
 		}
-		if (o->excl[c])
-			fputc(')', out);
 	}
 }
 

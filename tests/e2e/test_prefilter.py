@@ -20,6 +20,8 @@ import harness
 from harness import AS_BIN, AS_SOURCE_DIR, AS_WORKLOAD, Sentinel
 
 F_SETPIPE_SZ = 1031  # linux/fcntl.h; Python names it only from 3.10
+AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
+AS_IA32 = os.environ.get("AS_IA32", "build/tests/as-ia32")
 RULE_FILES = [os.path.join(AS_SOURCE_DIR, "rules/agent.yaml"),
               os.path.join(AS_SOURCE_DIR, "tests/rules/falco/falco_rules.yaml")] + \
     sorted(glob.glob(os.path.join(AS_SOURCE_DIR, "tests/e2e/prefilter/*.yaml")))
@@ -77,7 +79,8 @@ class Prefilter(unittest.TestCase):
                  "ln -sf {o}/linked {t}/link; echo x > {t}/link; "
                  "mkdir -p {o}/d1/d2/d3/d4; echo x > {o}/d1/d2/d3/d4/deep; "
                  "echo x > {o}/missing/x 2>/dev/null; cat {t}/missing 2>/dev/null; "
-                 "mkdir -p {t}/.ssh; echo k > {t}/.ssh/id_rsa; {w} open {t}/.ssh/id_rsa"
+                 "mkdir -p {t}/.ssh; echo k > {t}/.ssh/id_rsa; {w} open {t}/.ssh/id_rsa; "
+                 "{w} read {t}/.ssh/id_rsa"
                  ).format(w=w, o=o, p=port, t=self.tmp, l=self.tmplike)
         nest = steps
         scripts = []
@@ -123,6 +126,14 @@ class Prefilter(unittest.TestCase):
         self.assertEqual({e["rule"] for e in tmplike}, {"Agent Changed File Outside Workspace"})
         self.assertEqual(self.opens_of(rec_f, self.tmplike + "/w.txt"), 12)  # not sh's
         self.assertEqual(self.opens_of(rec_a, self.tmplike + "/w.txt"), 13)
+        # and an agent's reads of nothing secret (cat of a file outside):
+        # only the credential rule takes reads, and it needs a credential's
+        # name in the path, which the kernel tests; the key's reads are kept
+        # (its writes, under /tmp, are not: "open" writes, "read" reads)
+        self.assertEqual(self.opens_of(rec_f, self.outside + "/secret.txt", "cat"), 0)
+        self.assertEqual(self.opens_of(rec_a, self.outside + "/secret.txt", "cat"), 13)
+        self.assertEqual(self.opens_of(rec_f, self.tmp + "/.ssh/id_rsa", "as-workload"), 12)
+        self.assertEqual(self.opens_of(rec_a, self.tmp + "/.ssh/id_rsa", "as-workload"), 26)
         # a write through /tmp/.../link lands outside: kept where it alerts
         linked = [e for e in full.events() if e["output_fields"].get("fd.name") ==
                   self.outside + "/linked"]
@@ -204,12 +215,49 @@ class Prefilter(unittest.TestCase):
         alerted = [e["output_fields"].get("fd.name") for e in s.events()]
         self.assertEqual([p for p in paths.values() if p in alerted], [paths["var"]])
 
-    def opens_of(self, recording, path):
+    def opens_of(self, recording, path, comm=None):
         r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,
                            text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         return sum(1 for line in r.stdout.splitlines()
-                   if json.loads(line).get("fd.name") == path)
+                   if json.loads(line).get("fd.name") == path and
+                   comm in (None, json.loads(line).get("proc.name")))
+
+    def test_the_name_test_reads_what_the_rules_name(self):
+        """The credential rule's names are tested in the kernel on the
+        path's names (bpf/walk.bpf.c, as_atom_match): a directory named
+        .aws, .kube, .ssh or gcloud anywhere, a last name .env or .env.*
+        (also one longer than the 32 bytes the kernel reads, or than the 63
+        its length mask tells apart), across a mount. Each such read alerts
+        once; the reads whose names only look alike never leave the kernel."""
+        claude = os.path.join(self.tmp, "claude")
+        home = tempfile.mkdtemp(prefix="as-pf-home-", dir=self.outside)
+        mnt = os.path.join(home, "mnt")
+        os.makedirs(mnt)
+        subprocess.run(["mount", "-t", "tmpfs", "none", mnt], check=True)
+        self.addCleanup(subprocess.run, ["umount", "-l", mnt])
+        secret = [os.path.join(home, p) for p in (
+            ".aws/credentials", ".kube/config", ".config/gcloud/adc.json", "w/.env",
+            "w/.env.production", "w/.env." + "x" * 40, "w/.env." + "y" * 80,
+            "mnt/.ssh/id_ed25519", "mnt/.env")]
+        plain = [os.path.join(home, p) for p in (
+            "aws/credentials", ".awsx/config", "x.ssh/id", "w/.envrc", "w/env", "w/.en",
+            "gcloudx/a", "w/" + "z" * 80, ".env/inside", "mnt/.ssh.d/k")]
+        for p in secret + plain:
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write("k\n")
+        rec = os.path.join(self.tmp, "names.asrec")
+        script = "; ".join("cat '%s' > /dev/null" % p for p in secret + plain)
+        with Sentinel("--rules", RULE_FILES[0], "--record", rec) as s:
+            subprocess.run([claude, "-c", script], check=True)
+        read = [e["output_fields"]["fd.name"] for e in s.events()
+                if e["rule"] == "Agent Read Credential File"]
+        self.assertEqual(sorted(read), sorted(secret))
+        for p in secret:
+            self.assertEqual(self.opens_of(rec, p, "cat"), 1, p)
+        for p in plain:
+            self.assertEqual(self.opens_of(rec, p, "cat"), 0, p)
 
     def opens_outside_agents(self, recording):
         r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,
@@ -223,6 +271,31 @@ class Prefilter(unittest.TestCase):
                     not names & {"claude", "node"}:
                 n += 1
         return n
+
+    def test_rules_of_untested_opens_alone_keep_the_open_type(self):
+        """The class and path tests are the native path opens': a rule that
+        can match only a 32-bit open or an open_by_handle_at asks for no
+        class, and the open type must stay attached for it all the same."""
+        rules = os.path.join(self.tmp, "untested.yaml")
+        with open(rules, "w") as f:
+            f.write("- rule: Handle\n  desc: d\n"
+                    "  condition: evt.type = open_by_handle_at and fd.name startswith /tmp/\n"
+                    "  output: handle %fd.name\n  priority: WARNING\n"
+                    "- rule: Compat\n  desc: d\n"
+                    "  condition: evt.type = open and evt.is_compat = true\n"
+                    "  output: compat %fd.name\n  priority: WARNING\n")
+        target = os.path.join(self.tmp, "handled.txt")
+        with open(target, "w") as f:
+            f.write("x")
+        with Sentinel("--rules", rules, "-v") as s:
+            for cmd in ([AS_ACTS, "open_by_handle_at", target], [AS_IA32, "open", target, "0", "0"]):
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertGreaterEqual(int(r.stdout.split()[-1]), 0, r.stdout)
+        plan = [l for l in s.stderr.splitlines() if "pre-filter:" in l][0]
+        self.assertIn(" open=all", plan)
+        got = sorted(e["rule"] for e in s.events() if e["output_fields"].get("fd.name") == target)
+        self.assertEqual(got, ["Compat", "Handle"])
 
     def test_replay_same_alerts_for_every_rules_file(self):
         rec = os.path.join(self.tmp, "all.asrec")

@@ -473,6 +473,8 @@ static int run(const char *yaml, const char *events, const struct engine_opts *o
 				kept++;
 			} else {
 				dropped++;
+				if (getenv("RULES_TEST_SHOW_DROPS")) /* when a count changes: which */
+					fprintf(stderr, "pre-filter dropped: %s\n", line);
 				if (ol != before)
 					fprintf(of, "PRE-FILTER DROPPED AN EVENT THAT ALERTED: %s\n", line);
 			}

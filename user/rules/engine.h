@@ -97,17 +97,33 @@ size_t engine_rule_count(const struct engine *e);
 /* any lineage entry (or an ancestor) named: proc.lineage.name, agent.ancestor.* */
 #define ENGINE_KF_LINEAGE 0xfd
 
-/* Opens (kfopen.c): which classes (bit per AS_OPEN_OK | _READ | _WRITE
- * combination) some rule can match, and per class the path prefixes fd.name
- * must not start with for one to match. */
+/* Opens (kfopen.c): which classes (bit per AS_OPEN_OK | _READ | _WRITE |
+ * _TRUNC combination) some rule can match, and per class the terms of which one
+ * holds when one does: path prefixes fd.name does not start with, and path
+ * names (atoms) of which it has one. */
 #define ENGINE_KF_PREFIX_MAX AS_OPEN_PREFIX_MAX
+#define ENGINE_KF_ATOM_MAX AS_OPEN_ATOM_MAX
+#define ENGINE_KF_TERMS AS_OPEN_TERMS
+
+struct engine_kfterm {
+	uint16_t excl; /* bit i: fd.name does not start with prefix[i] */
+	uint16_t need; /* bit j: fd.name has atom[j]; none: no name needed */
+};
 
 struct engine_kfopen {
-	uint8_t classes;
+	uint16_t classes;
 	uint8_t nprefix;
+	uint8_t natom;
 	uint8_t raw; /* some rule reads fd.nameraw: opens carry the string as passed */
-	uint16_t excl[AS_OPEN_CLASSES]; /* bit i: prefix[i] */
+	/* some rule can match an open the filter does not test: a 32-bit one
+	 * or an open_by_handle_at (the open type stays attached for them) */
+	uint8_t untested;
+	uint8_t _pad0[3];
+	uint8_t nterm[AS_OPEN_CLASSES];
+	struct engine_kfterm term[AS_OPEN_CLASSES][ENGINE_KF_TERMS];
 	char prefix[ENGINE_KF_PREFIX_MAX][AS_OPEN_PREFIX_LEN];
+	char atom[ENGINE_KF_ATOM_MAX][AS_OPEN_ATOM_LEN];
+	uint8_t akind[ENGINE_KF_ATOM_MAX]; /* AS_ATOM_* */
 };
 
 struct engine_kfilter {

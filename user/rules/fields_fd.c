@@ -49,14 +49,18 @@ unsigned engine_open_class(const struct event *ev)
 {
 	unsigned acc = (unsigned)ev->u.open->flags & O_ACCMODE, c = 0;
 
-	if (ev->hdr->syscall == AS_SC_CREAT)
+	if (ev->hdr->syscall == AS_SC_CREAT) { /* open(O_CREAT | O_WRONLY | O_TRUNC) */
 		acc = O_WRONLY;
+		c |= AS_OPEN_TRUNC;
+	}
 	if (acc == O_RDONLY || acc == O_RDWR)
 		c |= AS_OPEN_READ;
 	if (acc == O_WRONLY || acc == O_RDWR)
 		c |= AS_OPEN_WRITE;
 	if (ev->res >= 0)
 		c |= AS_OPEN_OK;
+	if ((unsigned)ev->u.open->flags & O_TRUNC)
+		c |= AS_OPEN_TRUNC;
 	return c;
 }
 

@@ -297,7 +297,7 @@ void engine_kfilter_union(struct engine_kfilter *a, const struct engine_kfilter 
 		if (full && a->depth[t] != ENGINE_KF_NOTHING)
 			a->depth[t] = ENGINE_KF_ANY;
 	}
-	if (b->open.classes)
+	if (b->open.classes || b->open.untested)
 		kfopen_union(&a->open, &b->open);
 }
 
@@ -316,8 +316,10 @@ int engine_kfilter_pass(const struct engine_kfilter *kf, const struct event *ev)
 
 	if (d == ENGINE_KF_NOTHING)
 		return 0;
-	/* as bpf/file.bpf.c: a 32-bit open (AS_HF_COMPAT) meets no class or prefix test */
+	/* as bpf/file.bpf.c: a 32-bit open (AS_HF_COMPAT) or an open_by_handle_at
+	 * meets no class or path test */
 	if (h->type == AS_EV_OPEN && !(h->flags & AS_HF_COMPAT) &&
+	    h->syscall != AS_SC_OPEN_BY_HANDLE_AT &&
 	    !kfopen_pass(&kf->open, engine_open_class(ev), ev->path.s))
 		return 0;
 	if (d == ENGINE_KF_ANY || d == ENGINE_KF_LINEAGE)
