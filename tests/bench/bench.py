@@ -358,6 +358,7 @@ WORKLOADS = (  # name, mode, inside, iterations option
     ("w6_churn_inside", "churn", True, "open_iters"),
     ("w7_sendto_outside", "sendto", False, "open_iters"),
     ("w8_sendto_inside", "sendto", True, "open_iters"),
+    ("w9_read_inside", "open", True, "open_iters"),
 )
 
 
@@ -886,7 +887,7 @@ def build_targets(res):
               "detail": f"agent {fmt(a2 and a2 / 1e3, ' us')} vs bpftrace {fmt(b2 and b2 / 1e3, ' us')}",
               "met": None if r2 is None else r2 <= TARGET_W2_VS_BPFTRACE})
     for w in ("w4_exec_inside", "w5_churn_outside", "w6_churn_inside", "w7_sendto_outside",
-              "w8_sendto_inside"):
+              "w8_sendto_inside", "w9_read_inside"):
         a, f = ovh("sentinel", w), ovh("floor", w)
         r = a / f if a is not None and f and f > 0 else None
         t.append({"target": f"{w.split('_')[0]} overhead <= 1.5x floor", "value": r,
