@@ -396,9 +396,10 @@ struct as_open_filter {
 	__u8 alen[AS_OPEN_ATOM_MAX]; /* bytes of atom j, without the NUL */
 	__u8 akind[AS_OPEN_ATOM_MAX]; /* AS_ATOM_* */
 	__u8 _pad1[4];
-	/* bit l (63: 63 or longer): an atom can match a name of l bytes, of
-	 * any name / of the last; set by the loader, so that the kernel reads
-	 * no name that cannot match */
+	/* bit l (63: 63 or longer; 0: the kernel could not read the length,
+	 * the name is tested so that it is kept): an atom can match a name of
+	 * l bytes, of any name / of the last; set by the loader, so that the
+	 * kernel reads no name that cannot match */
 	__u64 alen_any;
 	__u64 alen_base;
 	__u64 prefix[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8]; /* zero-padded */

@@ -99,7 +99,7 @@ struct as_path_top {
 	 * bits would be a state of its own) */
 	__u32 atoms;
 	__u32 pm;
-	__u32 _pad0;
+	__u32 bytes; /* what as_path_walk would copy of the names met: len + 1 each */
 };
 
 /* Where the environment scan (bpf/proc.bpf.c, as_session_from_env) is. In

@@ -421,11 +421,11 @@ __noinline __u64 as_path_walk(__u32 start, __u64 dentry_p, __u64 vfsmnt_p, __u64
 /* ---- the open pre-filter's path test ------------------------------------ */
 
 /*
- * The test runs on every open an agent tree makes, so it is written as
- * plain bounded loops in one function: no bpf_loop() callback, no global
- * function call per step but where a name must be read (each costs a call
- * and a return, and returns are thunked on this class of CPU). The verifier
- * checks the loops once, in the one program that calls this function.
+ * The test runs on every open an agent tree makes, so the walk is a plain
+ * bounded loop: no bpf_loop() callback and no global function call per
+ * step but where a name must be read (each costs a call and a return, and
+ * returns are thunked on this class of CPU). What it leads to, the atom
+ * test and the verdict, are functions the verifier checks once each.
  */
 #define AS_EXCL_DEPTH 32 /* hops the test walks; a deeper path is kept, not tested */
 
@@ -435,16 +435,11 @@ struct as_rendered {
 	__u64 w[2 * AS_OPEN_PREFIX_LEN / 8];
 };
 
-/* 1 when x is 0, without a branch. */
-static __always_inline __u32 as_is_zero(__u64 x)
-{
-	return 1 - (__u32)((x | -x) >> 63);
-}
-
 /* Which prefixes in mask does the rendered path start with? Into the
- * scratch map's top.pm. A global function: the verifier checks the prefix
- * loop once, not at each component. Each prefix is eight masked word
- * compares, no branch on its length (pmask). */
+ * scratch map's top.pm, where the verifier does not follow the mask. A
+ * global function: the verifier checks the prefix loop once, not at each
+ * component. Each prefix is eight masked word compares, no branch on its
+ * length (pmask). */
 __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 {
 	struct as_scratch *s = as_scratch();
@@ -463,7 +458,8 @@ __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 #pragma unroll
 		for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++)
 			diff |= (rd->w[j] ^ cfg_open_filter.prefix[i][j]) & cfg_open_filter.pmask[i][j];
-		s->top.pm |= as_is_zero(diff) << i;
+		if (!diff)
+			s->top.pm |= 1u << i;
 	}
 	return 0;
 }
@@ -512,15 +508,21 @@ __noinline int as_atom_match(__u32 mask, __u64 name_p, __u32 len, __u32 nth)
 {
 	struct as_atom_ctx x = { .mask = mask, .len = len, .base = nth == 0 };
 	__u32 n = len, na = cfg_open_filter.natom;
+	struct as_scratch *s = as_scratch();
 
-	if (!n)
+	if (!s)
 		return 0;
-	if (n > AS_OPEN_ATOM_LEN)
+	if (!n || n > AS_OPEN_ATOM_LEN)
 		n = AS_OPEN_ATOM_LEN;
 	n -= 1; /* 0..31 in the register the call gets: 1..32 bytes */
 	AS_VERIFIER_MASK(n, 31);
-	if (bpf_probe_read_kernel(x.w, n + 1, (const void *)name_p))
+	/* a name that cannot be read (or of no length: a failed read of
+	 * d_name) might be any: as if it matched every atom, so the open is
+	 * kept, never dropped for what the test could not see */
+	if (!len || bpf_probe_read_kernel(x.w, n + 1, (const void *)name_p)) {
+		s->top.atoms |= mask;
 		return 0;
+	}
 	bpf_loop(na < AS_OPEN_ATOM_MAX ? na : AS_OPEN_ATOM_MAX, as_atom_step, &x, 0);
 	return 0;
 }
@@ -574,16 +576,15 @@ __noinline __u32 as_terms_union(__u32 c, __u32 live)
 	return out;
 }
 
-/* After as_pfx_match: are all of class c's terms in live dead, the path
- * starting with one of each's prefixes? One term: its prefixes are excl. */
-static __always_inline int as_terms_dead(struct as_scratch *s, __u32 c, __u32 single, __u32 live,
-					 __u32 excl)
+/* Are all of class c's terms in live dead, the rendered path starting with
+ * one of each's prefixes? One term: its prefixes are excl. */
+static __always_inline int as_terms_dead(struct as_scratch *s, struct as_rendered *rd, __u32 c,
+					 __u32 single, __u32 live, __u32 excl)
 {
-	__u32 pm = *(volatile __u32 *)&s->top.pm;
-
+	as_pfx_match(excl, rd);
 	if (single)
-		return !!(pm & excl);
-	return !as_terms_left(c, live, pm);
+		return !!(*(volatile __u32 *)&s->top.pm & excl);
+	return !as_terms_left(c, live, *(volatile __u32 *)&s->top.pm);
 }
 
 /*
@@ -605,6 +606,10 @@ __noinline int as_file_judge(__u32 c)
 
 	if (!s)
 		return 0;
+	/* a path as_path_walk would cut short: the rules see only part of
+	 * it, which no verdict on the whole may speak for */
+	if (*(volatile __u32 *)&s->top.bytes + 2 > AS_PATH_MAX)
+		return 0;
 	c &= AS_OPEN_CLASSES - 1;
 	single = (cfg_open_filter.single >> c) & 1;
 	/* terms without names, the common case (then one term), need no
@@ -623,8 +628,7 @@ __noinline int as_file_judge(__u32 c)
 	n = *(volatile __u32 *)&s->top.n;
 	if (n == 0) {
 		r[0] = '/'; /* the root itself */
-		as_pfx_match(excl, &rd);
-		return as_terms_dead(s, c, single, live, excl);
+		return as_terms_dead(s, &rd, c, single, live, excl);
 	}
 	for (i = 0; i < AS_OPEN_TOP_COMPS; i++) {
 		__u32 k = (n - 1 - i) & (AS_OPEN_TOP_COMPS - 1), len;
@@ -643,8 +647,7 @@ __noinline int as_file_judge(__u32 c)
 		if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)s->top.name[k]))
 			break;
 		pos += len;
-		as_pfx_match(excl, &rd);
-		if (as_terms_dead(s, c, single, live, excl))
+		if (as_terms_dead(s, &rd, c, single, live, excl))
 			return 1;
 	}
 	return 0;
@@ -691,6 +694,7 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 	 * step is a state of its own (the walk's loop is a bounded one) */
 	s->top.n = 0;
 	s->top.atoms = 0;
+	s->top.bytes = 0;
 	for (i = 0; i < AS_EXCL_DEPTH; i++) {
 		__u32 len, l;
 		__u64 m;
@@ -718,9 +722,13 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 		*(volatile __u32 *)&s->top.n = n + 1;
 		/* lm[1] for the first name met (n == 0), lm[0] for the others,
 		 * picked without a branch: each is a state of the walk's */
+		*(volatile __u32 *)&s->top.bytes += len + 1;
 		m = lm[(((__u64)n - 1) >> 63) & 1];
-		l = len & 63; /* and bit 63 for a name of 64 bytes or more */
-		if (((m >> l) | ((m >> 63) & -(__u64)(len >> 6))) & 1)
+		/* bit len, and bit 63 for a name of 64 bytes or more (the
+		 * loader sets bit 0 when there are atoms: a name of no length
+		 * is one the walk could not read, tested to be kept) */
+		l = len & 63;
+		if (((m >> l) | ((m >> 63) & (((__u64)63 - len) >> 63))) & 1)
 			/* the name as a number, read back from map memory: a
 			 * typed pointer cannot be passed to a global function */
 			as_atom_match(needs,

@@ -588,11 +588,12 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 		}
 		if (j >= n->natom)
 			continue;
-		f->alen_base |= loader_atom_lengths(n, j);
+		/* bit 0 too: a name of no length is one the kernel could not
+		 * read, which its test keeps */
+		f->alen_base |= loader_atom_lengths(n, j) | 1;
 		if (!(n->akind[j] & AS_ATOM_BASE))
-			f->alen_any |= loader_atom_lengths(n, j);
+			f->alen_any |= loader_atom_lengths(n, j) | 1;
 	}
-	f->alen_base |= f->alen_any;
 	f->natom = n->natom;
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++) {
 		unsigned nt = n->nterm[c] < AS_OPEN_TERMS ? n->nterm[c] : AS_OPEN_TERMS;

@@ -228,8 +228,12 @@ class Prefilter(unittest.TestCase):
         path's names (bpf/walk.bpf.c, as_atom_match): a directory named
         .aws, .kube, .ssh or gcloud anywhere, a last name .env or .env.*
         (also one longer than the 32 bytes the kernel reads, or than the 63
-        its length mask tells apart), across a mount. Each such read alerts
-        once; the reads whose names only look alike never leave the kernel."""
+        its length mask tells apart), across a mount; a path longer than
+        the walk copies (as_path_walk cuts it short) is kept, whatever it
+        names. Each such read alerts
+        once; the reads whose names only look alike never leave the kernel.
+        Names of 64-127, 128-191 and 192-255 bytes: the length mask's top
+        bit stands for all of them."""
         claude = os.path.join(self.tmp, "claude")
         home = tempfile.mkdtemp(prefix="as-pf-home-", dir=self.outside)
         mnt = os.path.join(home, "mnt")
@@ -239,6 +243,7 @@ class Prefilter(unittest.TestCase):
         secret = [os.path.join(home, p) for p in (
             ".aws/credentials", ".kube/config", ".config/gcloud/adc.json", "w/.env",
             "w/.env.production", "w/.env." + "x" * 40, "w/.env." + "y" * 80,
+            "w/.env." + "v" * 125, "w/.env." + "u" * 200,
             "mnt/.ssh/id_ed25519", "mnt/.env")]
         plain = [os.path.join(home, p) for p in (
             "aws/credentials", ".awsx/config", "x.ssh/id", "w/.envrc", "w/env", "w/.en",
@@ -247,8 +252,21 @@ class Prefilter(unittest.TestCase):
             os.makedirs(os.path.dirname(p), exist_ok=True)
             with open(p, "w") as f:
                 f.write("k\n")
+        # 17 names of 250 bytes: 4,267 bytes, more than as_path_walk copies
+        # (4,096), in fewer than the test's 32 hops
+        deep, fd = [], os.open(home, os.O_RDONLY | os.O_DIRECTORY)
+        for i in range(17):
+            name = chr(ord("a") + i) * 250
+            os.mkdir(name, dir_fd=fd)
+            nfd = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = nfd
+            deep.append(name)
+        os.close(os.open("long.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+        os.close(fd)
         rec = os.path.join(self.tmp, "names.asrec")
         script = "; ".join("cat '%s' > /dev/null" % p for p in secret + plain)
+        script += "; cd %s && cd %s && cat long.txt" % (home, " && cd ".join(deep))
         with Sentinel("--rules", RULE_FILES[0], "--record", rec) as s:
             subprocess.run([claude, "-c", script], check=True)
         read = [e["output_fields"]["fd.name"] for e in s.events()
@@ -258,6 +276,10 @@ class Prefilter(unittest.TestCase):
             self.assertEqual(self.opens_of(rec, p, "cat"), 1, p)
         for p in plain:
             self.assertEqual(self.opens_of(rec, p, "cat"), 0, p)
+        r = subprocess.run([AS_BIN, "--trace", "--replay", rec], capture_output=True, text=True)
+        longs = [l for l in r.stdout.splitlines()
+                 if json.loads(l).get("fd.name", "").endswith("/long.txt")]
+        self.assertEqual(len(longs), 1, r.stderr)
 
     def opens_outside_agents(self, recording):
         r = subprocess.run([AS_BIN, "--trace", "--replay", recording], capture_output=True,

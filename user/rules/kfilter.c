@@ -317,7 +317,9 @@ int engine_kfilter_pass(const struct engine_kfilter *kf, const struct event *ev)
 	if (d == ENGINE_KF_NOTHING)
 		return 0;
 	/* as bpf/file.bpf.c: a 32-bit open (AS_HF_COMPAT) or an open_by_handle_at
-	 * meets no class or path test */
+	 * meets no class or path test. The kernel tests the path of successful
+	 * opens only; this tests failed ones too, on the string the rules see:
+	 * stricter, and still never dropping what a rule can match */
 	if (h->type == AS_EV_OPEN && !(h->flags & AS_HF_COMPAT) &&
 	    h->syscall != AS_SC_OPEN_BY_HANDLE_AT &&
 	    !kfopen_pass(&kf->open, engine_open_class(ev), ev->path.s))

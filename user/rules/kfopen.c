@@ -450,8 +450,12 @@ static int kfo_contains(struct engine_kfopen *o, const char *s)
 			continue;
 		while (start > s && start[-1] != '/')
 			start--;
-		if (start > s && end > start) /* a slash before it too: whole */
-			return kfo_atom(o, 0, start, (size_t)(end - start));
+		if (start > s && end > start) { /* a slash before it too: whole */
+			int j = kfo_atom(o, 0, start, (size_t)(end - start));
+
+			if (j >= 0)
+				return j;
+		}
 		if (start == s)
 			break;
 	}
@@ -460,8 +464,9 @@ static int kfo_contains(struct engine_kfopen *o, const char *s)
 	return -1;
 }
 
-/* The atom "the path's last name is v" (base) or "a name is v's last"
- * (fd.directory = v: a name, not the last); -1 when v names none. */
+/* The atom "the path's last name is v" (base; v a path when path: its
+ * last name), or "a name is v's last" (fd.directory = v: one of the names
+ * above the last, which an atom on any name covers); -1 when v names none. */
 static int kfo_lastname(struct engine_kfopen *o, const char *v, unsigned kind, int path)
 {
 	const char *slash = strrchr(v, '/');
