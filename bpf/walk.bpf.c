@@ -435,30 +435,40 @@ struct as_rendered {
 	__u64 w[2 * AS_OPEN_PREFIX_LEN / 8];
 };
 
+/* Do the first bytes of w equal v where m covers (words of n bytes in all,
+ * n a constant)? No branch on how many bytes m covers: the prefix and the
+ * atom tests, each masked by the loader (pmask, amask). */
+static __always_inline int as_masked_eq(const __u64 *w, const volatile __u64 *v,
+					const volatile __u64 *m, const __u32 n)
+{
+	__u64 diff = 0;
+	__u32 j;
+
+#pragma unroll
+	for (j = 0; j < n / 8; j++)
+		diff |= (w[j] ^ v[j]) & m[j];
+	return !diff;
+}
+
 /* Which prefixes in mask does the rendered path start with? Into the
  * scratch map's top.pm, where the verifier does not follow the mask. A
  * global function: the verifier checks the prefix loop once, not at each
- * component. Each prefix is eight masked word compares, no branch on its
- * length (pmask). */
+ * component. */
 __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 {
 	struct as_scratch *s = as_scratch();
-	__u32 i, j, np = cfg_open_filter.nprefix;
+	__u32 i, np = cfg_open_filter.nprefix;
 
 	if (!rd || !s)
 		return 0;
 	s->top.pm = 0;
 	for (i = 0; i < AS_OPEN_PREFIX_MAX; i++) {
-		__u64 diff = 0;
-
 		if (i >= np)
 			break;
 		if (!(mask & (1u << i)) || !cfg_open_filter.plen[i])
 			continue;
-#pragma unroll
-		for (j = 0; j < AS_OPEN_PREFIX_LEN / 8; j++)
-			diff |= (rd->w[j] ^ cfg_open_filter.prefix[i][j]) & cfg_open_filter.pmask[i][j];
-		if (!diff)
+		if (as_masked_eq(rd->w, cfg_open_filter.prefix[i], cfg_open_filter.pmask[i],
+				 AS_OPEN_PREFIX_LEN))
 			s->top.pm |= 1u << i;
 	}
 	return 0;
@@ -479,8 +489,7 @@ struct as_atom_ctx {
 static long as_atom_step(__u32 i, struct as_atom_ctx *x)
 {
 	struct as_scratch *s = as_scratch();
-	__u32 j, kind, alen;
-	__u64 diff = 0;
+	__u32 kind, alen;
 
 	if (!s || !(x->mask & (1u << (i & (AS_OPEN_ATOM_MAX - 1)))))
 		return 0;
@@ -491,10 +500,7 @@ static long as_atom_step(__u32 i, struct as_atom_ctx *x)
 		return 0; /* a last-name atom, on another name */
 	if ((kind & AS_ATOM_PREFIX) ? x->len < alen : x->len != alen)
 		return 0;
-#pragma unroll
-	for (j = 0; j < AS_OPEN_ATOM_LEN / 8; j++)
-		diff |= (x->w[j] ^ cfg_open_filter.atom[i][j]) & cfg_open_filter.amask[i][j];
-	if (!diff)
+	if (as_masked_eq(x->w, cfg_open_filter.atom[i], cfg_open_filter.amask[i], AS_OPEN_ATOM_LEN))
 		s->top.atoms |= 1u << i;
 	return 0;
 }

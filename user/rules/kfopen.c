@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "names.h"
 #include "rules.h"
 
 #define KFO_ALL_CLASSES ((1u << AS_OPEN_CLASSES) - 1)
@@ -388,44 +389,31 @@ static unsigned kfo_bool(unsigned bit, const struct ast *a, int neg)
 	return kfo_with(bit, want);
 }
 
-/* The classes in which evt.type OP vals can hold on an open the filter
- * tests: those of the open calls it names (creat's always write and
- * truncate; any class for the others), none when it names none (an
- * open_by_handle_at is not tested: it always reaches the rules), all when
- * negated or another operator. */
-static unsigned kfo_evtype(const struct ast *a, int neg)
+/* What evt.type OP vals says of an open, from the syscall table (names.c):
+ * the classes in which it can hold on an open the filter tests (the open
+ * calls it names: creat's always write and truncate, any class for the
+ * others; none when it names none, open_by_handle_at being never tested),
+ * and *untested whether it can hold on one the filter does not test (a
+ * 32-bit one of any open call, or an open_by_handle_at). Negated or another
+ * operator: all classes, untested. */
+static unsigned kfo_evtype(const struct ast *a, int neg, uint8_t *untested)
 {
-	static const char *const opens[] = { "open", "openat", "openat2" };
-	unsigned set = 0;
+	unsigned set = 0, type, sc;
 
+	*untested = 1;
 	if (neg || (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))
 		return KFO_ALL_CLASSES;
+	*untested = 0;
 	for (size_t i = 0; i < a->nvals; i++) {
-		if (!strcmp(a->vals[i], "open_by_handle_at"))
-			continue; /* kfo_untested says it */
-		if (!strcmp(a->vals[i], "creat"))
+		if (names_evt_type_parse(a->vals[i], &type, &sc) || type != AS_EV_OPEN)
+			continue;
+		*untested = 1;
+		if (sc == AS_SC_CREAT)
 			set |= kfo_with(AS_OPEN_WRITE, 1) & kfo_with(AS_OPEN_TRUNC, 1);
-		for (size_t j = 0; j < sizeof(opens) / sizeof(opens[0]); j++)
-			if (!strcmp(a->vals[i], opens[j]))
-				return KFO_ALL_CLASSES;
+		else if (sc != AS_SC_OPEN_BY_HANDLE_AT)
+			set = KFO_ALL_CLASSES;
 	}
 	return set;
-}
-
-/* Can evt.type OP vals hold on an open the filter does not test (a 32-bit
- * one of the path opens, or an open_by_handle_at)? */
-static int kfo_untested(const struct ast *a, int neg)
-{
-	static const char *const opens[] = { "open", "openat", "openat2", "creat",
-					     "open_by_handle_at" };
-
-	if (neg || (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))
-		return 1;
-	for (size_t i = 0; i < a->nvals; i++)
-		for (size_t j = 0; j < sizeof(opens) / sizeof(opens[0]); j++)
-			if (!strcmp(a->vals[i], opens[j]))
-				return 1;
-	return 0;
 }
 
 /* Every class's one term needs the atoms in m (none: m was not derived). */
@@ -528,8 +516,7 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 		return;
 	switch (f) {
 	case F_EVT_TYPE:
-		o->classes = (uint16_t)kfo_evtype(a, neg);
-		o->untested = (uint8_t)kfo_untested(a, neg);
+		o->classes = (uint16_t)kfo_evtype(a, neg, &o->untested);
 		return;
 	case F_EVT_IS_OPEN_READ:
 		o->classes = (uint16_t)kfo_bool(AS_OPEN_READ, a, neg);
