@@ -11,6 +11,8 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/membarrier.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -99,6 +101,7 @@ static int preflight(void)
 #define LOADER_FULL_BTF_ENV "AGENT_SENTINEL_FULL_BTF"
 #define LOADER_FD_PATH_MAX 32 /* "/proc/self/fd/" and an int */
 #define LOADER_COMPAT_PROG "raw_sys_exit_compat" /* bpf/compat.bpf.c: the 32-bit ABI's dispatcher */
+#define LOADER_QUIESCE_FALLBACK_MS 20 /* no membarrier: a reload waits this long instead */
 
 /* The kernel's BTF, mapped (or read where sysfs BTF cannot be mapped, on
  * older kernels): for the kfunc test and the CO-RE copy, not parsed here. */
@@ -331,23 +334,27 @@ static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
 {
 #if defined(__x86_64__)
 	volatile uint8_t *on = l->skel->bss->cfg_compat_on;
+	uint8_t want[AS_SYS_NR_MAX] = { 0 };
 
-	for (unsigned i = 0; i < AS_SYS_NR_MAX; i++)
-		on[i] = 0;
 	for (uint32_t i = 0; i < l->at.n; i++) {
 		const struct attach_link *a = &l->at.links[i];
 		int nr = a->sc != AS_SC_NONE ? sctable_get(a->sc)->nr : -1;
 
 		if (a->link && nr >= 0 && nr < AS_SYS_NR_MAX)
-			on[nr] = 1;
+			want[nr] = 1;
 	}
 	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
 		const struct sc_info *si = sctable_get(sc);
 
 		if (si->raw_only && si->nr >= 0 && si->nr < AS_SYS_NR_MAX &&
 		    (o->want_types & (1u << names_syscall_type(sc))) && scset_has(&o->want_sc, sc))
-			on[si->nr] = 1;
+			want[si->nr] = 1;
 	}
+	/* each entry written once, to its new value: a call both rule sets
+	 * want is never off for a moment (the raw program reads these on
+	 * every 32-bit call) */
+	for (unsigned i = 0; i < AS_SYS_NR_MAX; i++)
+		on[i] = want[i];
 #else
 	(void)l;
 	(void)o;
@@ -546,19 +553,52 @@ static uint64_t loader_atom_lengths(const struct as_open_filter *o, unsigned j)
 	return 1ull << l;
 }
 
-/* Programs read cfg_open_filter while it changes: open every class first
- * and stop the path test, then write the tables and the terms, then start
- * the test (only for the classes none of whose terms keeps every path) and
- * narrow the classes. */
+/* Every event kept: no type's pre-filter, every open class, no path test.
+ * What running programs see while the tables change (loader_set_filter). */
+static void loader_open_all(struct loader *l)
+{
+	volatile struct as_open_filter *f = &l->skel->data->cfg_open_filter;
+
+	for (unsigned t = 0; t < AS_EV_MAX; t++)
+		l->skel->bss->cfg_filter_depth[t] = 0;
+	f->classes = 0xffff;
+	f->raw = 1;
+	f->test = 0;
+}
+
+/*
+ * Wait until no program still runs on what it read before loader_open_all:
+ * one that read a type's depth or the open test bit may otherwise go on to
+ * read names, prefixes and atoms while they are rewritten, and drop its
+ * event on a mixed table. Every program runs inside an RCU read-side
+ * section (trace_call_bpf, bpf_trace_run*), and membarrier's
+ * MEMBARRIER_CMD_GLOBAL is synchronize_rcu(). Only when programs are
+ * attached (a reload): at start-up nothing runs yet.
+ */
+static void loader_quiesce(const struct loader *l)
+{
+	static int said;
+
+	if (!l->at.attached)
+		return;
+	if (!syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		return;
+	if (!said++)
+		diag_warn("membarrier(MEMBARRIER_CMD_GLOBAL): %s: a reload waits %d ms "
+			  "instead for running programs to finish",
+			  strerror(errno), LOADER_QUIESCE_FALLBACK_MS);
+	nanosleep(&(struct timespec){ .tv_nsec = LOADER_QUIESCE_FALLBACK_MS * 1000000L }, NULL);
+}
+
+/* The open filter's tables and terms, written while loader_open_all's
+ * state holds; then the test starts (only for the classes none of whose
+ * terms keeps every path) and the classes narrow. */
 static void loader_set_open_filter(struct loader *l, const struct loader_opts *o)
 {
 	volatile struct as_open_filter *f = &l->skel->data->cfg_open_filter;
 	const struct as_open_filter *n = &o->open_filter;
 	uint16_t test = 0, single = 0;
 
-	f->classes = 0xffff;
-	f->raw = 1;
-	f->test = 0;
 	if (!o->open_filtered)
 		return;
 	f->raw = n->raw;
@@ -626,9 +666,9 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 	char key[AS_COMM_LEN];
 	uint8_t walk = 0;
 
-	/* keep every event while the names change, then narrow */
-	for (unsigned t = 0; t < AS_EV_MAX; t++)
-		l->skel->bss->cfg_filter_depth[t] = 0;
+	/* keep every event while the tables change, then narrow */
+	loader_open_all(l);
+	loader_quiesce(l);
 	while (bpf_map_get_next_key(names, NULL, key) == 0)
 		bpf_map_delete_elem(names, key);
 	for (size_t i = 0; i < o->filter_nnames && i < LOADER_FILTER_NAMES_MAX; i++) {

@@ -20,6 +20,8 @@
  *   files:   open PATH FLAGS MODE | creat PATH MODE | openat DIR REL FLAGS MODE
  *            rename OLD NEW | renameat2 DIR OLDREL NEWREL FLAGS | unlink PATH
  *            unlinkat DIR REL FLAGS | mkdir PATH MODE | rmdir PATH | chmod PATH MODE
+ *            chmod-loop PATH MODE N [GAP_US] (N chmods, GAP_US microseconds apart,
+ *            spun, not slept; the result: how many failed)
  *            chown16 PATH U G | chown32 PATH U G | symlink TARGET LINK | link OLD NEW
  *            truncate PATH LEN | chdir DIR
  *   credentials: setuid16 U | setuid32 U | setresuid16 R E S | setresuid32 R E S
@@ -62,6 +64,7 @@ int main(void)
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "actsout.h"
 
@@ -135,6 +138,20 @@ static uint32_t low_copy(const void *src, size_t len)
 
 	memcpy(p, src, len);
 	return a;
+}
+
+/* busy-wait us microseconds: a sleep's timer slack (50 us) is too coarse */
+static void spin_us(unsigned long us)
+{
+	struct timespec t0, t;
+
+	if (!us)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((unsigned long)((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec) <
+	       us * 1000);
 }
 
 static uint32_t low_str(const char *s)
@@ -222,6 +239,16 @@ static int file_op(int argc, char **argv)
 		return report(sys32_1(__NR_rmdir, low_str(argv[1])));
 	if (!strcmp(op, "chmod") && argc == 3)
 		return report(sys32_2(__NR_chmod, low_str(argv[1]), (uint32_t)num(argv[2])));
+	if (!strcmp(op, "chmod-loop") && (argc == 4 || argc == 5)) {
+		uint32_t path = low_str(argv[1]), mode = (uint32_t)num(argv[2]);
+		unsigned long n = num(argv[3]), gap = argc == 5 ? num(argv[4]) : 0, failed = 0;
+
+		while (n--) {
+			failed += sys32_2(__NR_chmod, path, mode) != 0;
+			spin_us(gap);
+		}
+		return report((long)failed);
+	}
 	if (!strcmp(op, "chown16") && argc == 4) /* i386's chown: 16-bit ids */
 		return report(sys32_3(__NR_chown, low_str(argv[1]), id16(argv[2]), id16(argv[3])));
 	if (!strcmp(op, "chown32") && argc == 4)
