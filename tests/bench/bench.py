@@ -802,17 +802,32 @@ def startup_syscalls(env):
     return top
 
 
+BPF_STATS = "/proc/sys/kernel/bpf_stats_enabled"
+
+
+def bpf_stats_set(value):
+    """Set kernel.bpf_stats_enabled; its old value (None: no such setting).
+    Left on (by an earlier run cut short, or by hand), it adds two clock
+    reads to every program run, the floor's as well as ours: timing runs
+    with it off."""
+    try:
+        with open(BPF_STATS) as f:
+            was = f.read().strip()
+        with open(BPF_STATS, "w") as f:
+            f.write(value)
+        return was
+    except OSError:
+        return None
+
+
 def bpf_prog_stats(env, args):
     """Kernel time per run of agent-sentinel's programs (kernel.bpf_stats_enabled,
     bpftool prog show: run_time_ns / run_cnt) during w1 and w2."""
-    if not shutil.which("bpftool") or not os.path.exists("/proc/sys/kernel/bpf_stats_enabled"):
+    if not shutil.which("bpftool") or not os.path.exists(BPF_STATS):
         return None
-    with open("/proc/sys/kernel/bpf_stats_enabled") as f:
-        was = f.read().strip()
+    was = bpf_stats_set("1")
     out = {}
     try:
-        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
-            f.write("1")
         for name, mode, inside, path in (("w1_open_outside", "open", False, env.read_file),
                                          ("w2_write_tmp_inside", "write", True, env.tmp_write),
                                          ("w3_write_alert_inside", "write", True, env.alert_file)):
@@ -832,8 +847,7 @@ def bpf_prog_stats(env, args):
             log(f"bpf stats {name}: " + ", ".join(f"{k} {v['ns_per_run']:.0f} ns"
                                                   for k, v in d.items()))
     finally:
-        with open("/proc/sys/kernel/bpf_stats_enabled", "w") as f:
-            f.write(was)
+        bpf_stats_set(was)
     return out
 
 
@@ -1078,6 +1092,10 @@ def main():
                                                   text=True).stdout.strip()
                        if shutil.which("bpftrace") else None},
            "args": vars(args), "tracepoints_attached": tracepoints}
+    stats_was = bpf_stats_set("0")
+    res["machine"]["bpf_stats_was"] = stats_was
+    if stats_was == "1":
+        log("kernel.bpf_stats_enabled was 1: off while timing, restored at the end")
     try:
         if "alternating" in parts:
             res["alternating"] = part_alternating(env, args, configs)
@@ -1099,6 +1117,8 @@ def main():
             res["build"] = part_build(env, args)
     finally:
         env.cleanup()
+        if stats_was is not None:
+            bpf_stats_set(stats_was)
     res["targets"] = build_targets(res)
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     with open(args.json, "w") as f:
