@@ -611,6 +611,7 @@ static int agent_live(struct agent *a)
 		return -1;
 	seed_ns = clock_mono_now();
 	pipeline_seed(&a->p, "/proc", agent_seed_session, &a->l);
+	loader_expire_verdicts(&a->l);
 	seed_ns = clock_mono_now() - seed_ns;
 	if (geteuid() == 0 && privs_drop() == 0 && a->o->verbose)
 		diag_info("capabilities now 0x%llx", (unsigned long long)privs_effective());

@@ -660,6 +660,13 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 	f->classes = n->classes;
 }
 
+void loader_expire_verdicts(struct loader *l)
+{
+	/* 0 means none: a verdict never taken */
+	if (++l->skel->data->cfg_filter_gen == 0)
+		l->skel->data->cfg_filter_gen = 1;
+}
+
 static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 {
 	int names = bpf_map__fd(l->skel->maps.filter_names);
@@ -700,9 +707,7 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 			}
 		}
 	}
-	/* cached verdicts were taken against the old names (0 means none) */
-	if (++l->skel->data->cfg_filter_gen == 0)
-		l->skel->data->cfg_filter_gen = 1;
+	loader_expire_verdicts(l); /* taken against the old names */
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
 		if (o->filter_depth[t] && o->filter_depth[t] != LOADER_DEPTH_LINEAGE &&
 		    o->filter_depth[t] - 1 > walk)

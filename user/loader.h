@@ -71,6 +71,10 @@ int loader_seed_session(const struct loader *l, uint32_t pid, const char *sessio
 /* Give pid (and each of its threads) the lineage /proc told (for processes
  * that were already running when we started). */
 int loader_seed_lineage(const struct loader *l, uint32_t pid, const struct as_lineage *lin);
+/* Every cached pre-filter verdict expires (each thread is judged afresh at
+ * its next event): after the names change, and after the seed, since a
+ * verdict taken between attaching and seeding did not see the lineage. */
+void loader_expire_verdicts(struct loader *l);
 /* Sum the per-CPU drop counters: drops[type] for each enum as_event_type. */
 int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n);
 

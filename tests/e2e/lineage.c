@@ -15,6 +15,8 @@
  *   memfd CMD...          copy this program into a memfd, fexecve it with CMD
  *   seccomp CMD...        no_new_privs and an allow-everything seccomp filter
  *   wait FIFO CMD...      read a line from FIFO, then CMD
+ *   spin FIFO PATH CMD... open PATH for writing every 0.2 ms until FIFO has
+ *                         a line, then CMD
  *   storm N               N children, each exits at once
  *   env NAME=VALUE CMD... setenv, then CMD (for the next exec)
  *   cgroup DIR CMD...     move into cgroup DIR (writes DIR/cgroup.procs), then CMD
@@ -216,6 +218,24 @@ static int run(int argc, char **argv)
 			return 1;
 		fclose(f);
 		return run(argc - 2, argv + 2);
+	}
+	if (!strcmp(cmd, "spin") && argc >= 3) {
+		/* busy until the FIFO says go: each round an open for writing
+		 * of PATH, an event the pre-filter judges (and caches) */
+		char line[16];
+		int fd = open(argv[1], O_RDONLY | O_NONBLOCK), n = 0;
+
+		if (fd < 0)
+			return 1;
+		while ((n = (int)read(fd, line, sizeof(line))) <= 0) {
+			int w = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+			if (w >= 0)
+				close(w);
+			usleep(200);
+		}
+		close(fd);
+		return run(argc - 3, argv + 3);
 	}
 	if (!strcmp(cmd, "storm") && argc >= 2) {
 		int n = atoi(argv[1]);

@@ -41,6 +41,13 @@ def v2_root():
     raise AssertionError("no cgroup2 mount on this host")
 
 
+def wait_for_file(path, timeout=20.0):
+    deadline = time.time() + timeout
+    while not os.path.exists(path) and time.time() < deadline:
+        time.sleep(0.02)
+    return os.path.exists(path)
+
+
 class Lineage(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="as-lin-")
@@ -204,6 +211,29 @@ class Lineage(unittest.TestCase):
         self.assertEqual(self.names(a)[:2], ["w", "claude"])
         self.assertEqual(self.pids(a)[:3], [wpid, tree.pid, os.getpid()])
         self.assertEqual(a["proc.lineage.truncated"], False)
+        self.assertEqual(a["agent.ancestor.pid"], tree.pid)
+
+    def test_busy_tree_started_before(self):
+        """A writer eight generations below claude, alive before agent-sentinel
+        and busy opening files while it starts: only its lineage (from /proc,
+        seeded after the programs are attached) makes it an agent's. A
+        verdict taken in between, before the seed, must not outlive it: it
+        did, and the writer's alerts were lost until its next exec."""
+        out = self.dir + "/out.busy"
+        fifo = os.path.join(self.dir, "go")
+        os.mkfifo(fifo)
+        tree = subprocess.Popen([self.claude, "child", "exec", self.w, "w", "deep", "6", "spin",
+                                 fifo, self.dir + "/spun", "write", out], stdout=subprocess.PIPE)
+        self.assertTrue(wait_for_file(self.dir + "/spun"))
+        with Sentinel("--rules", self.rules) as s:
+            time.sleep(0.2)
+            with open(fifo, "w") as f:
+                f.write("go\n")
+            lines, _ = tree.communicate(timeout=60)
+        self.assertEqual(tree.returncode, 0, lines)
+        a = self.probes(s, out)
+        self.assertEqual(self.names(a)[0], "w")
+        self.assertEqual(a["agent.ancestor.name"], "claude")
         self.assertEqual(a["agent.ancestor.pid"], tree.pid)
 
     def test_pinned_agent(self):
