@@ -247,6 +247,25 @@ struct as_lineage {
 	struct as_lin_ent e[AS_LINEAGE_MAX]; /* [0] the process itself */
 };
 
+/* A thread's own state, beside its lineage (struct as_task): the cached
+ * pre-filter verdict and the exec in progress. Zero: nothing known. */
+struct as_task_state {
+	__u32 verdict_gen; /* cfg_filter_gen the verdict was taken under; 0: none */
+	__u8 verdict; /* first ancestor level named in filter_names, or AS_VERDICT_NONE */
+	__u8 exec_sc; /* enum as_syscall of the exec in progress (sys_enter_execve*) */
+	__u8 _pad0[2];
+	/* the credentials as the exec in progress began (sys_enter_execve*) */
+	__u32 prev_uid, prev_gid, prev_euid, prev_egid;
+	__u64 prev_cap_permitted, prev_cap_effective;
+};
+
+/* What task storage keeps per thread (bpf/sentinel.bpf.h: tasks); the
+ * loader writes lin, st zeroed, for threads alive at start. */
+struct as_task {
+	struct as_lineage lin;
+	struct as_task_state st;
+};
+
 struct as_hdr {
 	__u32 size; /* bytes in the whole record, header included */
 	__u16 type; /* enum as_event_type */

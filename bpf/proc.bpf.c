@@ -351,12 +351,14 @@ static __always_inline void as_lin_exe(struct as_lin_ent *le, struct task_struct
  * (the image the process had from its creator) is replaced by it. */
 static __always_inline void as_lin_exec(struct task_struct *task)
 {
-	struct as_lineage *l = bpf_task_storage_get(&lineage, bpf_get_current_task_btf(), 0,
-						    BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct as_task *t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+						 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct as_lineage *l;
 
-	if (!l)
+	if (!t)
 		return;
+	l = &t->lin;
 	if (!l->n)
 		l->flags |= AS_LIN_NONE | AS_LIN_TRUNC; /* alive before us, not seeded */
 	if (!l->n || !(l->forked & 1) || l->e[0].pid != tgid)
@@ -377,12 +379,13 @@ static __always_inline void as_lin_exec(struct task_struct *task)
 static __always_inline void as_lin_fork(struct task_struct *parent, struct task_struct *child,
 					__u32 is_thread)
 {
-	struct as_lineage *pl = bpf_task_storage_get(&lineage, parent, 0, 0);
-	struct as_lineage *cl = bpf_task_storage_get(&lineage, child, 0,
-						     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct as_task *pt = bpf_task_storage_get(&tasks, parent, 0, 0);
+	struct as_task *ct = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct as_lineage *pl = pt ? &pt->lin : NULL, *cl;
 
-	if (!cl)
+	if (!ct)
 		return;
+	cl = &ct->lin; /* and its state zeroed: no verdict, no exec in progress */
 	if (is_thread) {
 		if (pl)
 			*cl = *pl;

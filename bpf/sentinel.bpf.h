@@ -141,18 +141,6 @@ struct as_scratch {
 	__u32 walk_off;
 };
 
-/* Per thread, in task storage (no hashing, freed with the task): the
- * cached pre-filter verdict. */
-struct as_task_state {
-	__u32 verdict_gen; /* cfg_filter_gen the verdict was taken under; 0: none */
-	__u8 verdict; /* first ancestor level named in filter_names, or AS_VERDICT_NONE */
-	__u8 exec_sc; /* enum as_syscall of the exec in progress (sys_enter_execve*) */
-	__u8 _pad0[2];
-	/* the credentials as the exec in progress began (sys_enter_execve*) */
-	__u32 prev_uid, prev_gid, prev_euid, prev_egid;
-	__u64 prev_cap_permitted, prev_cap_effective;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 * 1024 * 1024); /* resized by the loader */
@@ -188,25 +176,19 @@ struct {
 	__type(value, struct as_session);
 } sessions SEC(".maps") __weak;
 
+/* Per thread, in task storage (no hashing, freed with the task, so bounded
+ * by the live threads): its process's lineage and the thread's own state
+ * (struct as_task, bpf/events.h), one allocation per thread, made at fork.
+ * Per thread, not per process, so that every lookup is the current task's
+ * (a load of task->group_leader through a trusted pointer would cost each
+ * program a BTF search at load): a new thread gets a copy of the lineage
+ * at creation, as a new process does. */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct as_task_state);
-} task_state SEC(".maps") __weak;
-
-/* Per thread, in task storage: the lineage of its process (struct
- * as_lineage, bpf/events.h). Per thread, not per process, so that every
- * lookup is the current task's (a load of task->group_leader through a
- * trusted pointer would cost each program a BTF search at load): a new
- * thread gets a copy at creation, as a new process does. Freed with the
- * task, so it is bounded by the live threads. */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct as_lineage);
-} lineage SEC(".maps") __weak;
+	__type(value, struct as_task);
+} tasks SEC(".maps") __weak;
 
 /* The last verdict taken on each CPU: a thread's next event there (a loop
  * of opens, of sends) then costs two loads instead of a task-storage
@@ -286,15 +268,20 @@ __u32 as_verdict_compute(__u64 task, struct as_lineage *lin);
  * that the loader could not seed). */
 static __always_inline struct as_lineage *as_lineage_cur(void)
 {
-	return bpf_task_storage_get(&lineage, bpf_get_current_task_btf(), 0, 0);
+	struct as_task *t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
+
+	return t ? &t->lin : NULL;
 }
 
-/* This thread's state, created on first use; NULL only when the kernel
+/* This thread's state, created on first use (a thread alive before we
+ * started: its lineage then has no entries); NULL only when the kernel
  * cannot allocate it (or the storage is busy on this CPU). */
 static __always_inline struct as_task_state *as_task_state(int create)
 {
-	return bpf_task_storage_get(&task_state, bpf_get_current_task_btf(), 0,
-				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	struct as_task *t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+						 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+
+	return t ? &t->st : NULL;
 }
 
 static __always_inline int as_skip_self(void)

@@ -780,17 +780,22 @@ int loader_seed_session(const struct loader *l, uint32_t pid, const char *sessio
 static void loader_seed_task(int map, uint32_t tid, unsigned flags, const struct as_lineage *lin)
 {
 	int fd = (int)syscall(SYS_pidfd_open, (pid_t)tid, flags);
+	struct as_task t = { .lin = *lin }, cur;
 
 	if (fd < 0)
 		return; /* exited meanwhile, or no thread pidfds on this kernel */
-	/* BPF_NOEXIST: a fork or exec seen meanwhile knows better */
-	bpf_map_update_elem(map, &fd, lin, BPF_NOEXIST);
+	/* BPF_NOEXIST: a fork or exec seen meanwhile knows better. A thread
+	 * that only had an event since (its state made, its lineage still
+	 * empty) gets the lineage, and its verdict goes with the old state */
+	if (bpf_map_update_elem(map, &fd, &t, BPF_NOEXIST) && errno == EEXIST &&
+	    !bpf_map_lookup_elem(map, &fd, &cur) && !cur.lin.n)
+		bpf_map_update_elem(map, &fd, &t, BPF_EXIST);
 	close(fd);
 }
 
 int loader_seed_lineage(const struct loader *l, uint32_t pid, const struct as_lineage *lin)
 {
-	int map = bpf_map__fd(l->skel->maps.lineage);
+	int map = bpf_map__fd(l->skel->maps.tasks);
 	char path[64];
 	struct dirent *de;
 	struct stat st;

@@ -218,7 +218,9 @@ class Lineage(unittest.TestCase):
         and busy opening files while it starts: only its lineage (from /proc,
         seeded after the programs are attached) makes it an agent's. A
         verdict taken in between, before the seed, must not outlive it: it
-        did, and the writer's alerts were lost until its next exec."""
+        did, and the writer's alerts were lost until its next exec. That
+        event also made the thread's task storage (lineage still empty),
+        which the seed must fill rather than leave to it."""
         out = self.dir + "/out.busy"
         fifo = os.path.join(self.dir, "go")
         os.mkfifo(fifo)
