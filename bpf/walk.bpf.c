@@ -597,7 +597,7 @@ static __always_inline int as_terms_dead(struct as_scratch *s, struct as_rendere
  * The verdict on a path walked to the root (as_file_dropped): which of class
  * c's terms have their names (the atoms the walk matched), then the
  * prefixes, rendering "/" and the names nearest the root exactly as
- * userspace joins them, testing after each: "/tmp" decides a path under
+ * userspace joins them, testing after each: "/tmp/" decides a path under
  * /tmp before its next name is read. What is not rendered stays zero, so a
  * prefix longer than what is rendered so far does not match yet. A global
  * function of its own: the verifier checks it once, not once for each
@@ -636,14 +636,14 @@ __noinline int as_file_judge(__u32 c)
 		r[0] = '/'; /* the root itself */
 		return as_terms_dead(s, &rd, c, single, live, excl);
 	}
+	r[0] = '/';
+	pos = 1;
 	for (i = 0; i < AS_OPEN_TOP_COMPS; i++) {
-		__u32 k = (n - 1 - i) & (AS_OPEN_TOP_COMPS - 1), len;
+		__u32 k = (n - 1 - i) & (AS_OPEN_TOP_COMPS - 1), len, full;
 
 		if (i >= n || pos >= AS_OPEN_PREFIX_LEN - 1 || pos > need)
 			break;
-		len = s->top.len[k];
-		r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
-		pos++;
+		full = len = s->top.len[k];
 		/* a plain read of the name's known length: the _str helper
 		 * copies byte by byte */
 		if (len > AS_OPEN_PREFIX_LEN - 1 - pos)
@@ -653,6 +653,13 @@ __noinline int as_file_judge(__u32 c)
 		if (!len || bpf_probe_read_kernel(r + pos, len, (const void *)s->top.name[k]))
 			break;
 		pos += len;
+		/* the '/' after a whole name that is not the last is rendered
+		 * with it: "/tmp/" decides a path under /tmp with no second
+		 * name read and no second test */
+		if (len == full && i + 1 < n && pos < AS_OPEN_PREFIX_LEN - 1) {
+			r[pos & (AS_OPEN_PREFIX_LEN - 1)] = '/';
+			pos++;
+		}
 		if (as_terms_dead(s, &rd, c, single, live, excl))
 			return 1;
 	}
