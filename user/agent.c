@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "internal.h"
+#include "lastrun.h"
 #include "loader.h"
 #include "metrics.h"
 #include "names.h"
@@ -55,6 +56,9 @@ struct agent {
 	uint64_t kdrops[AS_EV_MAX], kdrops_said[AS_EV_MAX];
 	uint64_t odrops_said[METRICS_OUTPUTS_MAX];
 	uint64_t last_drop_alert, next_tick, next_metrics_alert;
+	uint64_t watchdog_ns, next_watchdog; /* systemd's watchdog; 0: none */
+	struct lastrun run; /* our marker in the state directory */
+	struct lastrun_prev prev_run; /* the one the run before left */
 	char line[INTERNAL_LINE_MAX];
 };
 
@@ -359,6 +363,55 @@ static void agent_drop_alert(struct agent *a, uint64_t now, int force)
 	a->last_drop_alert = now;
 }
 
+/* The run before ours left its marker: it was killed (SIGKILL), crashed, or
+ * the host went down, and nobody watched from its last sign of life to our
+ * start. Said once, in the stream, as soon as we watch again. */
+static void agent_unclean_alert(struct agent *a)
+{
+	const struct lastrun_prev *p = &a->prev_run;
+	char msg[512], started[LASTRUN_TIME_MAX], alive[LASTRUN_TIME_MAX], now_s[LASTRUN_TIME_MAX];
+	uint64_t now = a->run.started_ns;
+	struct internal_field f[4];
+	size_t n = 0;
+
+	if (!p->found)
+		return;
+	lastrun_time(now_s, now);
+	if (p->readable) {
+		lastrun_time(started, p->started_ns);
+		lastrun_time(alive, p->alive_ns);
+		snprintf(msg, sizeof(msg),
+			 "%s. The previous agent-sentinel (pid %u, started %s) stopped without a "
+			 "clean shutdown (killed, crashed or the host went down); nothing was "
+			 "monitored from its last sign of life at %s until this start at %s",
+			 INTERNAL_RULE_UNCLEAN, (unsigned)p->pid, started, alive, now_s);
+		f[n++] = (struct internal_field){ "previous.pid", NULL, p->pid };
+		f[n++] = (struct internal_field){ "previous.start_ns", NULL, p->started_ns };
+		f[n++] = (struct internal_field){ "previous.alive_ns", NULL, p->alive_ns };
+		f[n++] = (struct internal_field){ "unmonitored_ms", NULL,
+						  now > p->alive_ns ? (now - p->alive_ns) / 1000000 : 0 };
+	} else {
+		snprintf(msg, sizeof(msg),
+			 "%s. The previous agent-sentinel stopped without a clean shutdown and left "
+			 "an unreadable marker; nothing was monitored for an unknown time before "
+			 "this start at %s",
+			 INTERNAL_RULE_UNCLEAN, now_s);
+	}
+	diag_warn("%s", msg + strlen("agent-sentinel internal: "));
+	agent_internal(a, ENGINE_PRIO_CRITICAL, INTERNAL_RULE_UNCLEAN, msg, f, n);
+}
+
+/* "WATCHDOG=1" twice per systemd's interval, from the loop that consumes
+ * events: a monitor that hangs or is stopped (SIGSTOP) stops sending it,
+ * and systemd restarts it. */
+static void agent_watchdog(struct agent *a, uint64_t now)
+{
+	if (!a->watchdog_ns || now < a->next_watchdog)
+		return;
+	a->next_watchdog = now + a->watchdog_ns / 2;
+	notify_send("WATCHDOG=1");
+}
+
 static void agent_metrics_alert(struct agent *a)
 {
 	struct internal_field f[AS_EV_MAX + 6];
@@ -395,6 +448,7 @@ static void agent_tick(struct agent *a, int final)
 	if (a->live) {
 		clock_calibrate(); /* follow wall-clock steps */
 		loader_read_drops(&a->l, a->kdrops, AS_EV_MAX);
+		lastrun_beat(&a->run, now);
 	}
 	agent_publish(a);
 	agent_drop_alert(a, now, final);
@@ -522,6 +576,8 @@ static void agent_do_reload(struct agent *a)
 	if (a->live) {
 		if (cfg.ringbuf.size_bytes != a->cfg.ringbuf.size_bytes)
 			diag_warn("ringbuf.size_bytes changes at the next start, not on reload");
+		if (strcmp(cfg.state_directory, a->cfg.state_directory))
+			diag_warn("state_directory changes at the next start, not on reload");
 		lo.ringbuf_bytes = a->lo.ringbuf_bytes;
 		if (loader_retarget(&a->l, &lo)) {
 			loader_retarget(&a->l, &a->lo); /* back to what ran */
@@ -592,11 +648,29 @@ static int agent_containers(struct agent *a)
 	return container_start(&cc, a->p.pt);
 }
 
+/* state_directory, else the first of systemd's $STATE_DIRECTORY (a list
+ * separated by ':'); NULL: none. */
+static const char *agent_state_dir(const struct config *cfg)
+{
+	static char first[LASTRUN_DIR_MAX];
+	const char *env = getenv("STATE_DIRECTORY");
+
+	if (*cfg->state_directory)
+		return cfg->state_directory;
+	if (!env || !*env)
+		return NULL;
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(env, ":"), env);
+	return first;
+}
+
 static int agent_live(struct agent *a)
 {
 	uint64_t deadline = 0, t0 = clock_mono_now(), seed_ns, ready_ns;
 	int err;
 
+	err = lastrun_open(&a->run, agent_state_dir(&a->cfg), &a->prev_run);
+	if (err)
+		return err;
 	err = loader_start(&a->l, &a->lo);
 	if (err)
 		return err;
@@ -616,10 +690,15 @@ static int agent_live(struct agent *a)
 	if (geteuid() == 0 && privs_drop() == 0 && a->o->verbose)
 		diag_info("capabilities now 0x%llx", (unsigned long long)privs_effective());
 	container_resolve(); /* after the drop: its thread keeps what it starts with */
+	err = lastrun_mark(&a->run);
+	if (err)
+		return err;
 	atomic_store(&a->metrics.ready, 1);
 	a->started = 1;
 	ready_ns = clock_mono_now() - t0;
 	notify_send("READY=1");
+	a->watchdog_ns = notify_watchdog_ns();
+	agent_unclean_alert(a);
 	if (a->o->verbose)
 		diag_info("%u tracepoints attached, %u switched off (tracepoint missing), "
 			  "%u not needed; %u processes seeded",
@@ -646,6 +725,7 @@ static int agent_live(struct agent *a)
 		if (agent_reload)
 			agent_do_reload(a);
 		agent_tick(a, 0);
+		agent_watchdog(a, clock_mono_now());
 		outputs_kick(a->outputs); /* this batch's alerts, internal ones too */
 		if (deadline && clock_mono_now() >= deadline)
 			break;
@@ -653,6 +733,10 @@ static int agent_live(struct agent *a)
 	notify_send("STOPPING=1");
 	consumer_drain(&a->c);
 	outputs_kick(a->outputs);
+	if (err)
+		lastrun_close(&a->run); /* the next start says nobody watched */
+	else
+		lastrun_end(&a->run);
 	if (a->o->verbose && a->cfg.container_engines.enabled) {
 		struct ccache_stats st = container_stats();
 

@@ -91,6 +91,9 @@ struct config {
 	struct {
 		uint32_t rate_limit_s; /* at most one drop alert per this many seconds */
 	} drop_alerts;
+	/* where a run keeps its marker (user/lastrun.h); "": systemd's
+	 * $STATE_DIRECTORY, else none. Read at start, as the ring buffer */
+	char *state_directory;
 	/* container metadata from the runtimes' sockets (Falco's section name;
 	 * read at start: a reload keeps the running settings) */
 	struct {

@@ -78,6 +78,7 @@ const struct config_key config_table[] = {
     K("ringbuf.wakeup_bytes", CONFIG_T_SIZE, ringbuf.wakeup_bytes, 0, CONFIG_WAKEUP_MAX),
     K("proctable.max_entries", CONFIG_T_UINT, proctable.max_entries, 1, PROCTABLE_MAX_ENTRIES),
     K("drop_alerts.rate_limit_s", CONFIG_T_UINT, drop_alerts.rate_limit_s, 1, CONFIG_DROP_RATE_MAX),
+    K("state_directory", CONFIG_T_STRING, state_directory, 0, 0),
     K("container_engines.enabled", CONFIG_T_BOOL, container_engines.enabled, 0, 0),
     K("container_engines.docker_sockets", CONFIG_T_PATHS, container_engines.docker_sockets, 0, 0),
     K("container_engines.podman_sockets", CONFIG_T_PATHS, container_engines.podman_sockets, 0, 0),
@@ -232,6 +233,7 @@ int config_defaults(struct config *cfg)
 	    config_strset(&cfg->http_output.client_cert, "") ||
 	    config_strset(&cfg->http_output.client_key, "") ||
 	    config_strset(&cfg->metrics.listen_address, "127.0.0.1") ||
+	    config_strset(&cfg->state_directory, "") ||
 	    config_paths_set(&cfg->container_engines.docker_sockets,
 			     &cfg->container_engines.n_docker_sockets, config_docker_sockets) ||
 	    config_paths_set(&cfg->container_engines.podman_sockets,

@@ -2,7 +2,8 @@
 /*
  * agent-sentinel's own alerts, in the same Falco JSON stream as the rules'
  * (source "internal"): lost events (kernel ring buffer full, an output queue
- * full) and periodic metrics, so a SIEM sees coverage gaps where it looks.
+ * full), a previous run that stopped uncleanly (user/lastrun.h) and periodic
+ * metrics, so a SIEM sees coverage gaps where it looks.
  */
 #ifndef AS_INTERNAL_H
 #define AS_INTERNAL_H
@@ -12,6 +13,7 @@
 
 #define INTERNAL_RULE_DROP "agent-sentinel internal: event drop"
 #define INTERNAL_RULE_METRICS "agent-sentinel internal: metrics"
+#define INTERNAL_RULE_UNCLEAN "agent-sentinel internal: unclean stop"
 #define INTERNAL_LINE_MAX 8192 /* one internal alert line */
 
 struct internal_field {

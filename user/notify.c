@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,4 +33,21 @@ int notify_send(const char *state)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+uint64_t notify_watchdog_ns(void)
+{
+	const char *usec = getenv("WATCHDOG_USEC"), *pid = getenv("WATCHDOG_PID");
+	char *end;
+	unsigned long long v;
+
+	if (!usec || !*usec)
+		return 0;
+	if (pid && *pid && strtoull(pid, NULL, 10) != (unsigned long long)getpid())
+		return 0; /* meant for another process (ours forked or exec'd) */
+	errno = 0;
+	v = strtoull(usec, &end, 10);
+	if (errno || *end || !v || v > UINT64_MAX / 1000)
+		return 0;
+	return (uint64_t)v * 1000;
 }

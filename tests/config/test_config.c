@@ -191,6 +191,7 @@ static const struct bad_value {
      "expected a byte count (such as 4096, 256K, 16M), got \"lots\""},
     {"proctable.max_entries", "all", "expected an integer, got \"all\""},
     {"drop_alerts.rate_limit_s", "1m", "expected an integer, got \"1m\""},
+    {"state_directory", "[/var/lib]", "expected a string, got a list"},
     {"container_engines.enabled", "auto", "expected true or false, got \"auto\""},
     {"container_engines.docker_sockets", "{a: 1}", "expected a list of paths, got a mapping"},
     {"container_engines.podman_sockets", "{a: 1}", "expected a list of paths, got a mapping"},

@@ -237,6 +237,120 @@ class Operations(unittest.TestCase):
         self.assertGreaterEqual(reloads, 20)  # the calls spanned that many reloads
         self.assertEqual(len(changed), n)
 
+    UNCLEAN = "agent-sentinel internal: unclean stop"
+
+    def test_unclean_stop_is_reported(self):
+        """A run killed with SIGKILL leaves its marker in state_directory; the
+        next start says so once, with the killed run's pid and last sign of
+        life (renewed every 5 s); a clean stop leaves no marker and the start
+        after it says nothing; a marker that cannot be parsed still counts."""
+        state = os.path.join(self.tmp, "state")
+        os.mkdir(state)
+        marker = os.path.join(state, "agent-sentinel.run")
+        opt = ("-o", "state_directory=" + state)
+        killed = Sentinel("--rules", RULES, *opt).start()
+        self.assertTrue(os.path.exists(marker))
+        time.sleep(6)  # one renewal of the marker
+        killed.proc.kill()
+        killed.proc.wait()
+        killed.stop()
+        with Sentinel("--rules", RULES, *opt) as s:
+            pass
+        unclean = [e for e in s.events() if e["rule"] == self.UNCLEAN]
+        self.assertEqual(len(unclean), 1, unclean)
+        a, f = unclean[0], unclean[0]["output_fields"]
+        self.assertEqual((a["source"], a["priority"]), ("internal", "Critical"))
+        self.assertEqual(f["previous.pid"], killed.proc.pid)
+        self.assertGreater(f["previous.alive_ns"], f["previous.start_ns"])  # renewed
+        self.assertGreaterEqual(f["unmonitored_ms"], 0)
+        self.assertIn("pid %d" % killed.proc.pid, a["output"])
+        self.assertIn("unclean stop", s.stderr)
+        self.assertFalse(os.path.exists(marker))  # that run stopped cleanly
+        with Sentinel("--rules", RULES, *opt) as s:
+            pass
+        self.assertEqual([e for e in s.events() if e["rule"] == self.UNCLEAN], [])
+        with open(marker, "w") as m:
+            m.write("not a marker\n")
+        with Sentinel("--rules", RULES, *opt) as s:
+            pass
+        unclean = [e for e in s.events() if e["rule"] == self.UNCLEAN]
+        self.assertEqual(len(unclean), 1, unclean)
+        self.assertIn("unreadable marker", unclean[0]["output"])
+
+    def test_state_directory_refused(self):
+        """A state_directory that is missing or not a directory, or one whose
+        marker a running agent-sentinel keeps: one line, and no start."""
+        afile = os.path.join(self.tmp, "afile")
+        open(afile, "w").close()
+        for d, why in ((os.path.join(self.tmp, "missing"), "No such file or directory"),
+                       (afile, "Not a directory")):
+            p = subprocess.run([AS_BIN, "--rules", RULES, "-o", "state_directory=" + d],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=60)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertEqual(p.stdout, "")
+            self.assertEqual(p.stderr.splitlines(),
+                             ["agent-sentinel: error: state_directory %s: %s" % (d, why)])
+        state = os.path.join(self.tmp, "state")
+        os.mkdir(state)
+        with Sentinel("--rules", RULES, "-o", "state_directory=" + state) as first:
+            p = subprocess.run([AS_BIN, "--rules", RULES, "-o", "state_directory=" + state],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=60)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.stderr.splitlines(),
+                         ["agent-sentinel: error: state_directory %s: agent-sentinel pid %d is "
+                          "running and keeps its marker there; give each instance its own"
+                          % (state, first.proc.pid)])
+        self.assertEqual([e for e in first.events() if e["rule"] == self.UNCLEAN], [])
+
+    def test_systemd_watchdog(self):
+        """WATCHDOG=1 twice per $WATCHDOG_USEC from the event loop; none while
+        the monitor is stopped (SIGSTOP), so systemd would restart it; none
+        when $WATCHDOG_PID names another process."""
+        sock_path = os.path.join(self.tmp, "notify")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind(sock_path)
+        sock.settimeout(0.05)
+
+        def collect(secs, until=None):
+            got, deadline = [], time.time() + secs
+            while time.time() < deadline:
+                try:
+                    got.append(sock.recv(4096).decode())
+                except socket.timeout:
+                    continue
+                if until and until in got[-1]:
+                    break
+            return got
+
+        def run(**env):
+            return subprocess.Popen([AS_BIN, "--rules", RULES], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL,
+                                    env=dict(os.environ, NOTIFY_SOCKET=sock_path, **env))
+        try:
+            p = run(WATCHDOG_USEC="400000")
+            self.assertIn("READY=1", "".join(collect(harness.READY_TIMEOUT, "READY=1")))
+            self.assertGreaterEqual(collect(1.2).count("WATCHDOG=1"), 4)
+            os.kill(p.pid, signal.SIGSTOP)
+            collect(0.1)  # one already on its way
+            self.assertEqual(collect(1.0).count("WATCHDOG=1"), 0)
+            os.kill(p.pid, signal.SIGCONT)
+            self.assertGreaterEqual(collect(1.0).count("WATCHDOG=1"), 3)
+            p.terminate()
+            self.assertIn("STOPPING=1", collect(10, "STOPPING=1"))
+            self.assertEqual(p.wait(timeout=60), 0)
+            p = run(WATCHDOG_USEC="400000", WATCHDOG_PID="1")
+            self.assertIn("READY=1", "".join(collect(harness.READY_TIMEOUT, "READY=1")))
+            self.assertEqual(collect(1.0).count("WATCHDOG=1"), 0)
+            p.terminate()
+            self.assertEqual(p.wait(timeout=60), 0)
+        finally:
+            if p.poll() is None:
+                os.kill(p.pid, signal.SIGCONT)
+                p.kill()
+            sock.close()
+
     def test_metrics_endpoint_and_capabilities(self):
         free = socket.socket()
         free.bind(("127.0.0.1", 0))
