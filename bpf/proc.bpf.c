@@ -583,6 +583,12 @@ static __always_inline int as_exec_failed(struct as_sys_exit *ctx)
 	/* a failed exec leaves the caller's registers as they were */
 	if (ret >= 0)
 		return 0;
+	{
+		struct as_task_state *st = as_task_state(0);
+
+		if (st) /* no exec in progress any more (tp_task_rename) */
+			st->exec_sc = AS_SC_NONE;
+	}
 	buf = as_exit_begin(ctx, AS_EV_EXEC, &sc, args, 0);
 	if (!buf)
 		return 0;
@@ -621,6 +627,40 @@ SEC("tracepoint/syscalls/sys_exit_execve")
 int tp_sys_exit_execve(struct as_sys_exit *ctx)
 {
 	return as_exec_failed(ctx);
+}
+
+/*
+ * A live name changed: prctl(PR_SET_NAME), a write to /proc/PID/comm, or an
+ * exec. Rules test live names (proc.name, proc.pname, proc.aname), and every
+ * cached verdict was taken on the names of its time: a name the pre-filter
+ * tests appearing anywhere expires them all (a renamed agent's own events,
+ * and those of its children alive already, must reach the rules). Except
+ * at an exec of a process without children: its own verdict is taken
+ * afresh at sched_process_exec, and no other process has it among its
+ * ancestors yet. A name going away needs nothing: old verdicts only keep
+ * more.
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(tp_task_rename, struct task_struct *task, const char *comm)
+{
+	struct as_comm_key key = {};
+	struct as_task *t;
+	__u64 kids, head;
+
+	bpf_probe_read_kernel_str(key.comm, sizeof(key.comm), comm);
+	if (!bpf_map_lookup_elem(&filter_names, &key))
+		return 0;
+	if (BPF_CORE_READ(task, pid) == (__u32)bpf_get_current_pid_tgid()) {
+		t = bpf_task_storage_get(&tasks, task, 0, 0);
+		kids = (__u64)BPF_CORE_READ(task, children.next);
+		head = (__u64)task + bpf_core_field_offset(struct task_struct, children);
+		if (t && t->st.exec_sc != AS_SC_NONE && kids == head)
+			return 0; /* an exec, no children */
+	}
+	__sync_fetch_and_add((__u32 *)&cfg_filter_gen, 1);
+	if (!cfg_filter_gen) /* 0 means no verdict */
+		cfg_filter_gen = 1;
+	return 0;
 }
 
 #define AS_SIGCHLD 17

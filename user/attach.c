@@ -78,12 +78,23 @@ static unsigned attach_tp_syscall(const char *cat, const char *name, unsigned *t
 }
 
 /* The tracefs category of a tracepoint: its own, or for a raw or BTF one
- * (cat "") sched's or, sys_enter/sys_exit, raw_syscalls'. */
+ * (cat "") the category its name's prefix belongs to. */
 static const char *attach_tp_cat(const char *cat, const char *name)
 {
+	static const struct {
+		const char *prefix, *cat;
+	} cats[] = {
+		{ "sys_", "raw_syscalls" }, /* sys_enter, sys_exit */
+		{ "sched_", "sched" },
+		{ "task_", "task" }, /* task_rename */
+	};
+
 	if (cat[0])
 		return cat;
-	return !strncmp(name, "sys_", 4) ? "raw_syscalls" : "sched";
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (!strncmp(name, cats[i].prefix, strlen(cats[i].prefix)))
+			return cats[i].cat;
+	return "sched";
 }
 
 static int attach_tp_exists(const char *tracefs, const char *cat, const char *name)

@@ -671,7 +671,6 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 {
 	int names = bpf_map__fd(l->skel->maps.filter_names);
 	char key[AS_COMM_LEN];
-	uint8_t walk = 0;
 
 	/* keep every event while the tables change, then narrow */
 	loader_open_all(l);
@@ -708,11 +707,8 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 		}
 	}
 	loader_expire_verdicts(l); /* taken against the old names */
-	for (unsigned t = 0; t < AS_EV_MAX; t++)
-		if (o->filter_depth[t] && o->filter_depth[t] != LOADER_DEPTH_LINEAGE &&
-		    o->filter_depth[t] - 1 > walk)
-			walk = o->filter_depth[t] - 1;
-	l->skel->bss->cfg_filter_walk = walk;
+	l->skel->bss->cfg_filter_walk = o->filter_walk < AS_MAX_ANCESTORS ? o->filter_walk
+									 : AS_MAX_ANCESTORS;
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
 		l->skel->bss->cfg_filter_depth[t] = o->filter_depth[t];
 	loader_set_open_filter(l, o);

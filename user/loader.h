@@ -34,6 +34,10 @@ struct loader_opts {
 	/* kernel pre-filter: per event type 0 = keep all, d + 1 = keep when the
 	 * process or one of its first d ancestors is named in filter_names */
 	uint8_t filter_depth[AS_EV_MAX];
+	/* how many live ancestors above the process the verdict tests by name
+	 * (the deepest d - 1 of the types, and the live levels a lineage
+	 * type's rules also test) */
+	uint8_t filter_walk;
 	char filter_names[LOADER_FILTER_NAMES_MAX][AS_COMM_LEN];
 	size_t filter_nnames;
 	struct {

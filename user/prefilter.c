@@ -64,6 +64,7 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 				lo->filter_exes[lo->filter_nexes++].dev = p[i].dev;
 			}
 	}
+	lo->filter_walk = kf->walk;
 	lo->filter_nnames = kf->nnames < LOADER_FILTER_NAMES_MAX ? kf->nnames : LOADER_FILTER_NAMES_MAX;
 	memcpy(lo->filter_names, kf->names, lo->filter_nnames * AS_COMM_LEN);
 	memset(&lo->open_filter, 0, sizeof(lo->open_filter));
@@ -157,7 +158,7 @@ void prefilter_describe(const struct engine_kfilter *kf, FILE *out)
 		else if (d == ENGINE_KF_NOTHING)
 			fprintf(out, " %s=off", names_event_kind(t));
 		else if (d == ENGINE_KF_LINEAGE)
-			fprintf(out, " %s=lineage", names_event_kind(t));
+			fprintf(out, " %s=aname[0..%u]+lineage", names_event_kind(t), kf->walk);
 		else
 			fprintf(out, " %s=aname[0..%u]", names_event_kind(t), d);
 	}

@@ -24,9 +24,16 @@ int floor_raw_tp(void *ctx)
 	return 0;
 }
 
-/* a BTF tracepoint's target is fixed at load: agent-sentinel has one */
+/* a BTF tracepoint's target is fixed at load: one program for each of
+ * agent-sentinel's */
 SEC("tp_btf/sched_process_fork")
 int floor_tp_btf(void *ctx)
+{
+	return 0;
+}
+
+SEC("tp_btf/task_rename")
+int floor_tp_btf_rename(void *ctx)
 {
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * as-floor CAT/NAME... | raw_tp/NAME... | tp_btf/sched_process_fork: attaches floor.bpf.c's empty
+ * as-floor CAT/NAME... | raw_tp/NAME... | tp_btf/{sched_process_fork,task_rename}: attaches floor.bpf.c's empty
  * programs to each tracepoint named (agent-sentinel's list, as its -v says
  * "attached: ..."), prints "READY <attached> <skipped>" on stdout, and
  * waits for SIGTERM/SIGINT.
@@ -54,11 +54,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		snprintf(cat, sizeof(cat), "%.*s", (int)(slash - argv[i]), argv[i]);
-		if (!strcmp(cat, "tp_btf"))
-			link = strcmp(slash + 1, "sched_process_fork") ?
-				       NULL :
-				       bpf_program__attach_trace(skel->progs.floor_tp_btf);
-		else if (!strcmp(cat, "raw_tp"))
+		if (!strcmp(cat, "tp_btf")) {
+			struct bpf_program *p =
+				!strcmp(slash + 1, "sched_process_fork") ? skel->progs.floor_tp_btf :
+				!strcmp(slash + 1, "task_rename")	   ? skel->progs.floor_tp_btf_rename :
+									     NULL;
+
+			errno = ENOENT;
+			link = p ? bpf_program__attach_trace(p) : NULL;
+		} else if (!strcmp(cat, "raw_tp"))
 			link = bpf_program__attach_raw_tracepoint(skel->progs.floor_raw_tp, slash + 1);
 		else
 			link = bpf_program__attach_tracepoint(skel->progs.floor_tp, cat, slash + 1);

@@ -12,6 +12,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -158,6 +159,53 @@ class Prefilter(unittest.TestCase):
         self.assertEqual(self.opens_of(rec, after), 1)
         hits = [e for e in s.events() if e["output_fields"].get("fd.name") == after]
         self.assertEqual(len(hits), 1, s.events())
+
+    def test_live_renames_are_judged_again(self):
+        """Rules test live names (proc.name, proc.aname), and a real agent
+        often takes its name after its exec (node's process.title = "claude":
+        prctl PR_SET_NAME). The kernel's verdicts are cached per thread and
+        were taken on the names of their time; its lineage holds exec-time
+        names only. A process that renames itself claude after it was judged
+        (by /proc/PID/comm, by prctl), a child it had already, children it
+        makes afterwards, and a child alive when its parent execs as claude:
+        each one's credential read and write outside alert with the
+        pre-filter exactly as without it (3 of 12 alerts got through before)."""
+        o, claude = self.outside, os.path.join(self.tmp, "claude")
+        os.makedirs(os.path.join(self.tmp, ".ssh"), exist_ok=True)
+        key = os.path.join(self.tmp, ".ssh", "renamed_key")
+        with open(key, "w") as f:
+            f.write("k\n")
+        prctl = "import ctypes, os\nname = lambda n: ctypes.CDLL(None).prctl(15, n, 0, 0, 0)\n"
+        acts = "open(%r).read(); open(%r + '/ren-%%s', 'w').write('x')" % (key, o)
+        shapes = [
+            ["bash", "-c", "printf claude > /proc/$$/comm; cat %s > /dev/null; "
+             "echo x > %s/ren-comm; true" % (key, o)],
+            [sys.executable, "-c", prctl + "open(%r + '/pre', 'w'); name(b'claude'); " % o
+             + acts % "prctl"],
+            [sys.executable, "-c", prctl + "r, w = os.pipe()\nif os.fork() == 0:\n"
+             "    open(%r + '/pre', 'w'); os.read(r, 1); %s; os._exit(0)\n" % (o, acts % "child")
+             + "name(b'claude'); os.write(w, b'x'); os.wait()"],
+            [sys.executable, "-c", prctl + "name(b'claude'); os.system(\"sh -c 'cat %s; "
+             "echo x > %s/ren-deep'\")" % (key, o)],
+            [sys.executable, "-c", prctl + "r, w = os.pipe()\nif os.fork() == 0:\n"
+             "    os.close(w); open(%r + '/pre', 'w'); os.read(r, 1); %s; os._exit(0)\n"
+             % (o, acts % "exec") + "os.set_inheritable(w, True)\n"
+             "os.execv(%r, ['claude', '-c', 'sleep 0.3; echo x >&%%d; sleep 1' %% w])" % claude],
+        ]
+        with Sentinel("--rules", RULE_FILES[0]) as filtered, \
+                Sentinel("--rules", RULE_FILES[0], "--no-prefilter") as full:
+            for argv in shapes:
+                subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               timeout=60)
+
+        def ours(s):
+            return sorted(untimed(e) for e in s.events()
+                          if "/ren-" in json.dumps(e) or key in json.dumps(e))
+        a, b = ours(filtered), ours(full)
+        for tag in ("comm", "prctl", "child", "deep", "exec"):
+            self.assertTrue(any("/ren-" + tag in x for x in b), tag)  # each shape alerts
+        self.assertGreaterEqual(sum(key in x for x in b), 4)
+        self.assertEqual(a, b)
 
     def test_never_its_own_events_when_started_by_an_agent(self):
         """agent-sentinel started by an agent (a shell named claude runs it)

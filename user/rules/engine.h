@@ -128,6 +128,9 @@ struct engine_kfopen {
 
 struct engine_kfilter {
 	uint8_t depth[AS_EV_MAX];
+	/* the deepest live ancestor level any type's rules test by name (the
+	 * kernel's verdict walks this far up, then the lineage) */
+	uint8_t walk;
 	char names[ENGINE_KF_NAMES_MAX][AS_COMM_LEN];
 	size_t nnames;
 	struct engine_kfopen open;

@@ -8,7 +8,9 @@
  * fail the predicate never loses an alert.
  *
  *   P(a and b) = P(a) or P(b), whichever restricts (both are implied)
- *   P(a or b)  = P(a) union P(b)   (names and depth)
+ *   P(a or b)  = P(a) union P(b)   (names and depth; and the deepest live
+ *                level either tests, which a lineage test does not cover:
+ *                a live name can differ from the exec-time one)
  *   P(not a)   = anything          (a negation implies no name)
  *   P(proc.name = x | in (...))        = names {x...} at depth 0
  *   P(proc.pname ...)                  = depth 1
@@ -34,6 +36,7 @@ static void kf_anything(struct kfilter *k)
 {
 	k->kind = KF_ANY;
 	k->depth = 0;
+	k->live = -1;
 	k->nnames = 0;
 }
 
@@ -47,6 +50,8 @@ static void kf_union(struct kfilter *a, const struct kfilter *b)
 	}
 	if (b->depth > a->depth)
 		a->depth = b->depth;
+	if (b->live > a->live)
+		a->live = b->live;
 	for (size_t i = 0; i < b->nnames; i++) {
 		size_t j;
 
@@ -97,6 +102,7 @@ static void kf_cmp(const struct ast *a, struct kfilter *k)
 			return;
 		k->kind = KF_NAMES;
 		k->depth = ENGINE_KF_LINEAGE;
+		k->live = -1;
 		k->nnames = n;
 		memcpy(k->names, names, n * AS_COMM_LEN);
 		return;
@@ -121,6 +127,7 @@ static void kf_cmp(const struct ast *a, struct kfilter *k)
 		return;
 	}
 	k->depth = (int)depth;
+	k->live = depth == ENGINE_KF_LINEAGE ? -1 : (int)depth;
 	for (size_t i = 0; i < a->nvals; i++) {
 		/* a comm holds at most 15 bytes: a longer value never equals one */
 		if (strlen(a->vals[i]) >= AS_COMM_LEN)
@@ -250,6 +257,8 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 			continue;
 		}
 		out->depth[t] = (uint8_t)per[t].depth;
+		if (per[t].live > out->walk)
+			out->walk = (uint8_t)per[t].live;
 		for (size_t i = 0; i < per[t].nnames; i++) {
 			size_t j;
 
@@ -297,6 +306,8 @@ void engine_kfilter_union(struct engine_kfilter *a, const struct engine_kfilter 
 		if (full && a->depth[t] != ENGINE_KF_NOTHING)
 			a->depth[t] = ENGINE_KF_ANY;
 	}
+	if (b->walk > a->walk)
+		a->walk = b->walk;
 	if (b->open.classes || b->open.untested)
 		kfopen_union(&a->open, &b->open);
 }

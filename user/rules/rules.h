@@ -364,6 +364,11 @@ enum kf_kind { KF_ANY, KF_NAMES, KF_NONE };
 struct kfilter {
 	int kind; /* KF_ANY: no restriction; KF_NONE: never true */
 	int depth; /* KF_NAMES: some name among ancestors 0..depth is in names */
+	/* KF_NAMES: the deepest live level (proc.name 0, proc.pname 1,
+	 * proc.aname[N] N) a name may be at; -1: none, the lineage only. A
+	 * union with a lineage test keeps it: the lineage holds exec-time
+	 * names, a rename (prctl, /proc/PID/comm) changes only the live one */
+	int live;
 	char names[KF_NAMES_MAX][AS_COMM_LEN];
 	size_t nnames;
 };
