@@ -247,6 +247,18 @@ struct as_lineage {
 	struct as_lin_ent e[AS_LINEAGE_MAX]; /* [0] the process itself */
 };
 
+/* A pinned agent executable by where it is (the loader's filter_pins): its
+ * directory's inode and its name there. The kernel tests the executable
+ * at exec against these, so a pinned binary replaced by a new file (an
+ * update: a new inode) is still the agent. */
+#define AS_PIN_NAME_MAX 256 /* a name's bytes, NUL included (NAME_MAX + 1) */
+struct as_pin_key {
+	__u64 dir_ino;
+	__u32 dir_dev; /* new_encode_dev() form, as st_dev */
+	__u32 _pad0;
+	char name[AS_PIN_NAME_MAX]; /* zero-padded */
+};
+
 /* A thread's own state, beside its lineage (struct as_task): the cached
  * pre-filter verdict and the exec in progress. Zero: nothing known. */
 struct as_task_state {

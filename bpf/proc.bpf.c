@@ -8,6 +8,7 @@ const volatile __u64 cfg_wakeup_bytes = 0;
 volatile __u8 cfg_filter_depth[AS_EV_MAX];
 volatile __u8 cfg_filter_walk;
 volatile __u32 cfg_filter_gen = 1;
+volatile __u32 cfg_filter_npins;
 volatile struct as_open_filter cfg_open_filter = { .classes = 0xffff };
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -317,34 +318,60 @@ static __always_inline void as_lin_shift(struct as_lineage *dst, const struct as
 	dst->n = full ? AS_LINEAGE_MAX : n + 1;
 }
 
-/* Is entry le one the pre-filter tests (a name in filter_names, an
- * executable in filter_exes)? */
-static __always_inline int as_lin_named(struct as_lin_ent *le)
+/* An inode's device as userspace's stat() gives it: st_dev in the
+ * new_encode_dev() form. */
+static __always_inline __u32 as_ino_dev(struct inode *ino)
+{
+	__u32 dev = BPF_CORE_READ(ino, i_sb, s_dev), major = dev >> 20, minor = dev & 0xfffff;
+
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
+/* Is the task's executable at a pinned path (filter_pins: its directory
+ * and name), whatever inode it has now? */
+static __always_inline int as_lin_pinned(struct task_struct *task)
+{
+	struct dentry *d = BPF_CORE_READ(task, mm, exe_file, f_path.dentry);
+	struct inode *dir = BPF_CORE_READ(d, d_parent, d_inode);
+	struct as_pin_key *k;
+	__u32 zero = 0;
+
+	if (!cfg_filter_npins || !d || !dir)
+		return 0;
+	k = bpf_map_lookup_elem(&pin_key, &zero);
+	if (!k)
+		return 0;
+	__builtin_memset(k, 0, sizeof(*k));
+	k->dir_ino = BPF_CORE_READ(dir, i_ino);
+	k->dir_dev = as_ino_dev(dir);
+	if (bpf_probe_read_kernel_str(k->name, sizeof(k->name), BPF_CORE_READ(d, d_name.name)) <= 0)
+		return 0;
+	return bpf_map_lookup_elem(&filter_pins, k) != NULL;
+}
+
+/* Is entry le, the task's new program, one the pre-filter tests (a name in
+ * filter_names, an executable in filter_exes or at a pinned path)? */
+static __always_inline int as_lin_named(struct as_lin_ent *le, struct task_struct *task)
 {
 	struct as_exe_key ek = { .ino = le->ino, .dev = le->dev };
 	struct as_comm_key key;
 
 	__builtin_memcpy(key.comm, le->comm, AS_COMM_LEN);
 	return bpf_map_lookup_elem(&filter_names, &key) ||
-	       (ek.ino && bpf_map_lookup_elem(&filter_exes, &ek));
+	       (ek.ino && bpf_map_lookup_elem(&filter_exes, &ek)) || as_lin_pinned(task);
 }
 
-/* The executable's identity as userspace's stat() gives it (st_dev in the
- * new_encode_dev() form). */
+/* The executable's identity as userspace's stat() gives it. */
 static __always_inline void as_lin_exe(struct as_lin_ent *le, struct task_struct *task)
 {
 	struct inode *ino = BPF_CORE_READ(task, mm, exe_file, f_inode);
-	__u32 dev, major, minor;
 
 	le->ino = 0;
 	le->dev = 0;
 	if (!ino)
 		return;
-	dev = BPF_CORE_READ(ino, i_sb, s_dev);
-	major = dev >> 20;
-	minor = dev & 0xfffff;
 	le->ino = BPF_CORE_READ(ino, i_ino);
-	le->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+	le->dev = as_ino_dev(ino);
 }
 
 /* At exec: the new program's identity goes in front; a forked entry there
@@ -368,7 +395,7 @@ static __always_inline void as_lin_exec(struct task_struct *task)
 	l->e[0].start_ns = BPF_CORE_READ(task, group_leader, start_time);
 	bpf_get_current_comm(l->e[0].comm, sizeof(l->e[0].comm));
 	as_lin_exe(&l->e[0], task);
-	if (as_lin_named(&l->e[0]))
+	if (as_lin_named(&l->e[0], task))
 		l->named |= 1;
 	else
 		l->named &= ~1u;

@@ -235,6 +235,21 @@ struct {
 	__type(value, __u8);
 } filter_exes SEC(".maps") __weak;
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, AS_FILTER_EXES_MAX);
+	__type(key, struct as_pin_key);
+	__type(value, __u8);
+} filter_pins SEC(".maps") __weak;
+
+/* Where an exec's pin key is put together (272 bytes: not the stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct as_pin_key);
+} pin_key SEC(".maps") __weak;
+
 struct as_comm_key {
 	char comm[AS_COMM_LEN];
 };
@@ -255,6 +270,7 @@ extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this muc
 extern volatile __u8 cfg_filter_depth[AS_EV_MAX];
 extern volatile __u8 cfg_filter_walk; /* deepest level any type needs */
 extern volatile __u32 cfg_filter_gen; /* bumped when the names change: verdicts expire */
+extern volatile __u32 cfg_filter_npins; /* entries in filter_pins */
 /* Which opens can match a rule (classes, path prefixes): in .data, every
  * class wanted until the loader says otherwise. */
 extern volatile struct as_open_filter cfg_open_filter;

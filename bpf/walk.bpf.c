@@ -216,8 +216,9 @@ struct as_lwalk {
 	__u32 _pad0;
 };
 
-/* Lineage entry i: its exec-time name in filter_names, or its executable
- * among the pinned agents' (filter_exes). */
+/* Lineage entry i: named when it was added (its name, its executable's
+ * inode or place among the pins': as_lin_named), or its exec-time name in
+ * filter_names or its executable in filter_exes now. */
 static long as_lineage_step(__u32 i, struct as_lwalk *w)
 {
 	struct as_lineage *lin = w->lin;
@@ -228,6 +229,10 @@ static long as_lineage_step(__u32 i, struct as_lwalk *w)
 	asm volatile("" : "+r"(idx));
 	if (!lin || idx >= AS_LINEAGE_MAX || idx >= lin->n)
 		return 1;
+	if ((lin->named >> idx) & 1) {
+		w->hit = 1;
+		return 1;
+	}
 	__builtin_memcpy(key.comm, lin->e[idx].comm, AS_COMM_LEN);
 	ek.ino = lin->e[idx].ino;
 	ek.dev = lin->e[idx].dev;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +28,25 @@ void agentid_free(void)
 	for (size_t i = 0; i < agentid.npins; i++)
 		free(agentid.pins[i].path);
 	memset(&agentid, 0, sizeof(agentid));
+}
+
+/* The pin's directory (its path up to the last '/'; "/" for a file at the
+ * root), as stat() follows it. */
+static void agentid_pin_dir(struct agentid_pin *p)
+{
+	const char *slash = strrchr(p->path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	p->dir_ino = 0;
+	p->dir_dev = 0;
+	if (!slash || (size_t)(slash - p->path) >= sizeof(dir))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", slash == p->path ? 1 : (int)(slash - p->path), p->path);
+	if (stat(dir, &st) == 0) {
+		p->dir_ino = st.st_ino;
+		p->dir_dev = (uint32_t)st.st_dev;
+	}
 }
 
 int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t npaths)
@@ -60,6 +81,7 @@ int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t np
 			diag_warn("agents.exe_paths[%zu]: %s: %s (matched by path only)", i,
 				  paths[i], strerror(errno));
 		}
+		agentid_pin_dir(p);
 		agentid.npins++;
 	}
 	return 0;

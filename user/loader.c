@@ -706,6 +706,25 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 			}
 		}
 	}
+	{
+		int pins = bpf_map__fd(l->skel->maps.filter_pins);
+		struct as_pin_key k;
+
+		while (bpf_map_get_next_key(pins, NULL, &k) == 0)
+			bpf_map_delete_elem(pins, &k);
+		for (size_t i = 0; i < o->filter_npins && i < LOADER_FILTER_EXES_MAX; i++) {
+			uint8_t one = 1;
+
+			if (bpf_map_update_elem(pins, &o->filter_pins[i], &one, BPF_ANY)) {
+				int err = -errno;
+
+				diag_err("cannot fill the pre-filter's pinned-path map: %s",
+					 strerror(-err));
+				return err;
+			}
+		}
+		l->skel->bss->cfg_filter_npins = (uint32_t)o->filter_npins;
+	}
 	loader_expire_verdicts(l); /* taken against the old names */
 	l->skel->bss->cfg_filter_walk = o->filter_walk < AS_MAX_ANCESTORS ? o->filter_walk
 									 : AS_MAX_ANCESTORS;

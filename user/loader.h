@@ -45,6 +45,8 @@ struct loader_opts {
 		uint32_t dev;
 	} filter_exes[LOADER_FILTER_EXES_MAX]; /* pinned agent executables */
 	size_t filter_nexes;
+	struct as_pin_key filter_pins[LOADER_FILTER_EXES_MAX]; /* and where they are */
+	size_t filter_npins;
 	/* opens: which classes and paths can match (when open_filtered;
 	 * otherwise every open is kept) */
 	int open_filtered;

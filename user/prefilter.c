@@ -58,11 +58,23 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 		const struct agentid_pin *p = agentid_pins(&n);
 
 		lo->filter_nexes = 0;
-		for (size_t i = 0; i < n && lo->filter_nexes < LOADER_FILTER_EXES_MAX; i++)
+		lo->filter_npins = 0;
+		for (size_t i = 0; i < n && i < LOADER_FILTER_EXES_MAX; i++) {
+			const char *name = strrchr(p[i].path, '/') + 1; /* absolute */
+			struct as_pin_key *k = &lo->filter_pins[lo->filter_npins];
+
 			if (p[i].ino) {
 				lo->filter_exes[lo->filter_nexes].ino = p[i].ino;
 				lo->filter_exes[lo->filter_nexes++].dev = p[i].dev;
 			}
+			if (!p[i].dir_ino || strlen(name) >= AS_PIN_NAME_MAX)
+				continue;
+			memset(k, 0, sizeof(*k));
+			k->dir_ino = p[i].dir_ino;
+			k->dir_dev = p[i].dir_dev;
+			memcpy(k->name, name, strlen(name));
+			lo->filter_npins++;
+		}
 	}
 	lo->filter_walk = kf->walk;
 	lo->filter_nnames = kf->nnames < LOADER_FILTER_NAMES_MAX ? kf->nnames : LOADER_FILTER_NAMES_MAX;

@@ -257,6 +257,23 @@ class Lineage(unittest.TestCase):
         self.assertEqual(a["agent.ancestor.name"], "zzz")
         self.assertEqual(a["agent.ancestor.exepath"], real)
 
+    def test_pinned_agent_replaced(self):
+        """A pinned binary replaced while agent-sentinel runs (an update: a new
+        file renamed over the path, so a new inode) is still the agent, run by
+        its path or through a link: the kernel matches a pin by its directory
+        and name at exec, not only by the inode it had at start."""
+        real = self.copy("agentbin")
+        alias = os.path.join(self.dir, "runner")
+        os.symlink(real, alias)
+        out = self.dir + "/out.replaced"
+        with Sentinel("--rules", self.rules, "-o", "agents.exe_paths=" + real) as s:
+            shutil.copy(AS_LINEAGE, real + ".new")
+            os.rename(real + ".new", real)
+            rpid, _ = self.run_tree([alias, "child", "exec", self.w, "w", "write", out])
+        a = self.probes(s, out)
+        self.assertEqual(a["agent.ancestor.pid"], rpid)
+        self.assertEqual(a["agent.ancestor.exepath"], real)
+
     def test_pinned_path_must_be_absolute(self):
         r = subprocess.run([harness.AS_BIN, "-o", "agents.exe_paths=bin/claude", "-V",
                             AGENT_RULES], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
