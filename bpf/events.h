@@ -361,10 +361,14 @@ struct as_exec {
 #define AS_OF_PATH_SHIFT 4 /* AS_PATH_* of the resolved path << shift */
 #define AS_OF_BASE_SHIFT 8 /* AS_PATH_* of the base << shift */
 
+/* In as_open.flags, above every open flag (an int; openat2 refuses more):
+ * the open created the file (FMODE_CREATED), Falco's O_F_CREATED. */
+#define AS_O_F_CREATED (1ull << 32)
+
 struct as_open {
 	struct as_hdr hdr;
 	__s64 res; /* fd, or -errno */
-	__u64 flags; /* open flags (openat2: how.flags) */
+	__u64 flags; /* open flags (openat2: how.flags), and AS_O_F_CREATED */
 	__u64 dev; /* of the opened inode, new_encode_dev() form, 0 on failure */
 	__u64 ino;
 	__u32 mode;
@@ -387,7 +391,9 @@ struct as_open {
 #define AS_OPEN_OK 1u /* fd >= 0 */
 #define AS_OPEN_READ 2u /* O_RDONLY or O_RDWR */
 #define AS_OPEN_WRITE 4u /* O_WRONLY or O_RDWR, and creat */
-#define AS_OPEN_TRUNC 8u /* O_TRUNC: evt.arg.flags contains O_TRUNC (also creat) */
+/* O_TRUNC, or the open created the file: evt.arg.flags contains O_TRUNC
+ * or O_F_CREATED (creat: always) */
+#define AS_OPEN_TRUNC 8u
 #define AS_OPEN_CLASSES 16
 #define AS_OPEN_TERMS 4 /* per class: an open passes when one of its terms does */
 #define AS_OPEN_PREFIX_MAX 16 /* prefixes the kernel tests */

@@ -8,6 +8,7 @@
 #define AS_O_RDWR 02
 #define AS_O_ACCMODE 03
 #define AS_O_TRUNC 01000
+#define AS_FMODE_CREATED (1u << 20) /* linux/fs.h: f_mode of a file an open created */
 
 /* The class bits an open's flags decide (evt.is_open_read/_write). */
 static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
@@ -85,8 +86,16 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 		mode = args[3];
 		break;
 	}
+	flags &= ~AS_O_F_CREATED; /* openat2's caller may set any bit: EINVAL */
+	task = (struct task_struct *)bpf_get_current_task();
+	if (ret >= 0)
+		f = as_task_file(task, ret);
+	/* an open that made the file (O_CREAT, the file was not there) changed
+	 * the filesystem whatever its access mode: O_RDONLY|O_CREAT too */
+	if (f && (flags & AS_O_CREAT) && (BPF_CORE_READ(f, f_mode) & AS_FMODE_CREATED))
+		flags |= AS_O_F_CREATED;
 	class = as_open_mode(sc, flags) | (ret >= 0 ? AS_OPEN_OK : 0) |
-		(flags & AS_O_TRUNC ? AS_OPEN_TRUNC : 0);
+		(flags & (AS_O_TRUNC | AS_O_F_CREATED) ? AS_OPEN_TRUNC : 0);
 	/* the rules' classes and path tests (user/rules/kfopen.c) are the
 	 * native path opens' (a rule may watch 32-bit opens, or handle opens,
 	 * alone): a 32-bit open or an open_by_handle_at, rare, always reaches
@@ -94,9 +103,6 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 	tested = !compat && sc != AS_SC_OPEN_BY_HANDLE_AT;
 	if (tested && !(cfg_open_filter.classes & (1u << class)))
 		return 0;
-	task = (struct task_struct *)bpf_get_current_task();
-	if (ret >= 0)
-		f = as_task_file(task, ret);
 	/* the path's names first, without copying them: when no rule can
 	 * match the path, nothing else is read or written */
 	if (f && tested && (cfg_open_filter.test & (1u << class)) &&

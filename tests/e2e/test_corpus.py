@@ -247,6 +247,11 @@ class Escapes(unittest.TestCase):
             ("setxattrat", ["setxattrat", os.path.dirname(o("x")), os.path.basename(o("x")),
                             "user.at", "v", "0"], [(FILE, "fs.path.name", o("x"))]),
             ("open-trunc", ["open-trunc", o("t")], [(FILE, "evt.arg.flags", "O_RDONLY|O_TRUNC")]),
+            # a read-only open makes the file when there is none (the kernel
+            # marks it O_F_CREATED); the same open of one that exists is a read
+            ("open-creat-ro", ["open-creat-ro", o("new")],
+             [(FILE, "evt.arg.flags", "O_RDONLY|O_CREAT|O_F_CREATED")]),
+            ("open-creat-ro existing", ["open-creat-ro", o("t")], []),
             ("open_by_handle_at", ["open_by_handle_at", o("h")],
              [(FILE, "evt.type", "open_by_handle_at")]),
             ("uring-renameat", ["uring-renameat", o("u"), o("u2")],

@@ -633,6 +633,21 @@ class Files(EventCase):
         self.assertEqual(e["evt.res"], "SUCCESS")
         self.assertEqual(set(e["evt.arg.flags"].split("|")), {"O_RDONLY", "O_TRUNC"}, e)
 
+    def test_read_only_open_that_creates(self):
+        """O_RDONLY|O_CREAT makes a file when there is none: the kernel marks
+        that open O_F_CREATED (FMODE_CREATED), as Falco does, and the same
+        open of a file that exists is not marked."""
+        made = self.p("made")
+        with file_acts() as a:
+            p1, r1 = a.run("open-creat-ro", made)
+            p2, r2 = a.run("open-creat-ro", made)
+        self.assertTrue(os.path.exists(made))
+        self.assertGreaterEqual(int(r1[-1]), 0)
+        self.assertGreaterEqual(int(r2[-1]), 0)
+        e1, e2 = self.one(a, p1, "openat", fd__name=made), self.one(a, p2, "openat", fd__name=made)
+        self.assertEqual(e1["evt.arg.flags"], "O_RDONLY|O_CREAT|O_F_CREATED")
+        self.assertEqual(e2["evt.arg.flags"], "O_RDONLY|O_CREAT")
+
     def test_denied_as_nobody(self):
         locked = self.p("locked")
         os.mkdir(locked, 0o755)  # root's, not writable by nobody

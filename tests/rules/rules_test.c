@@ -144,7 +144,8 @@ static uint64_t open_flags(const char *s)
 		const char *n;
 		uint64_t f;
 	} t[] = { { "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
-		  { "O_CREAT", O_CREAT },   { "O_TRUNC", O_TRUNC },   { "O_APPEND", O_APPEND } };
+		  { "O_CREAT", O_CREAT },   { "O_TRUNC", O_TRUNC },   { "O_APPEND", O_APPEND },
+		  { "O_F_CREATED", AS_O_F_CREATED } };
 	uint64_t f = 0;
 	char tmp[256], *save, *tok;
 

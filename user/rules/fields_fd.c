@@ -59,7 +59,7 @@ unsigned engine_open_class(const struct event *ev)
 		c |= AS_OPEN_WRITE;
 	if (ev->res >= 0)
 		c |= AS_OPEN_OK;
-	if ((unsigned)ev->u.open->flags & O_TRUNC)
+	if (ev->u.open->flags & (O_TRUNC | AS_O_F_CREATED))
 		c |= AS_OPEN_TRUNC;
 	return c;
 }

@@ -23,9 +23,10 @@
  *               where either does (the prefixes under one of the other's,
  *               the names of both, or none), the pair that loses least
  *   P(evt.is_open_read = true), P(evt.is_open_write = ...), P(fd.num op N),
- *   P(evt.failed = ...), P(evt.arg.flags contains O_TRUNC): the classes
- *               where it can hold (exact, negatable: these fields always
- *               have a value on an open)
+ *   P(evt.failed = ...): the classes where it can hold (exact, negatable:
+ *               these fields always have a value on an open)
+ *   P(evt.arg.flags contains O_TRUNC | O_F_CREATED): the classes with the
+ *               bit they share; negated, every class
  *   P(evt.is_compat = true): no class. The filter is the native path
  *               opens': a 32-bit open (bpf/compat.bpf.c) or an
  *               open_by_handle_at is tested by neither the classes nor the
@@ -507,9 +508,11 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 		return;
 	if ((!strcmp(a->lhs.name, "evt.arg.flags") ||
 	     (f == F_EVT_ARG && a->lhs.has_arg && !strcmp(a->lhs.arg, "flags"))) &&
-	    a->op == OP_CONTAINS && a->nvals == 1 && !strcmp(a->vals[0], "O_TRUNC")) {
-		/* the flags' names hold O_TRUNC exactly when the flag is set */
-		o->classes = (uint16_t)kfo_with(AS_OPEN_TRUNC, !neg);
+	    a->op == OP_CONTAINS && a->nvals == 1 &&
+	    (!strcmp(a->vals[0], "O_TRUNC") || !strcmp(a->vals[0], "O_F_CREATED"))) {
+		/* the flags' names hold either exactly when it is so, and either
+		 * sets the class bit: its absence is in every class */
+		o->classes = (uint16_t)(neg ? KFO_ALL_CLASSES : kfo_with(AS_OPEN_TRUNC, 1));
 		return;
 	}
 	if (a->lhs.has_arg)
