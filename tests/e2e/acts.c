@@ -61,7 +61,8 @@
  *            overlay-exec LOWER UPPER WORK MERGED FILE (overlayfs in a private mount
  *            namespace, then exec MERGED/FILE)
  *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
- *   io_uring: uring-openat-write PATH | uring-renameat OLD NEW | uring-unlinkat PATH
+ *   io_uring: uring-openat-write PATH | uring-openat-read PATH | uring-renameat OLD NEW
+ *            uring-unlinkat PATH
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
  *            uring-connect IP PORT | uring-sendmsg-udp IP PORT | uring-sqpoll-openat PATH
  *            uring-nop | uring-nops N (N requests, one at a time) | uring-socket
@@ -198,6 +199,10 @@ static int uring_op(int argc, char **argv)
 			return 0;
 		sqe = io_uring_get_sqe(&ring);
 		io_uring_prep_write(sqe, r, data, sizeof(data) - 1, 0);
+		return report(uring_one(&ring));
+	}
+	if (!strcmp(op, "uring-openat-read") && argc == 2) {
+		io_uring_prep_openat(sqe, AT_FDCWD, argv[1], O_RDONLY, 0);
 		return report(uring_one(&ring));
 	}
 	if (!strcmp(op, "uring-openat2") && argc == 2) {

@@ -150,6 +150,7 @@ SB_NET = "Sandboxed Agent Connected Outside Egress Proxy"
 PRIV, SB_PRIV = "Agent Gained Privilege", "Sandboxed Agent Gained Privilege"
 CODE = "Agent Ran Code From Memfd or Deleted File"
 URING = "Agent Used io_uring"
+CRED = "Agent Read Credential File"
 UNARMED = "Sandboxed Agent Not Confined"
 COMPAT, SB_COMPAT = "Agent Used the 32-bit Syscall ABI", "Sandboxed Agent Used the 32-bit Syscall ABI"
 TTY, SB_TTY = "Agent Injected Terminal Input", "Sandboxed Agent Injected Terminal Input"
@@ -157,7 +158,7 @@ PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
 DEV = "Agent Created a Device Node"
 PRIO = {PROCW: "Error", DEV: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error",
-        URING: "Warning", UNARMED: "Critical"}
+        URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
 
 
 def cgroup2_root():
@@ -227,7 +228,8 @@ class Escapes(unittest.TestCase):
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         udp.bind(("127.0.0.1", 0))
         uport = udp.getsockname()[1]
-        for n in ("a", "b", "t", "m", "x", "h", "u", "c"):
+        os.makedirs(self.o(".ssh"), exist_ok=True)
+        for n in ("a", "b", "t", "m", "x", "h", "u", "c", ".ssh/id_uring"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
@@ -252,6 +254,9 @@ class Escapes(unittest.TestCase):
             ("open-creat-ro", ["open-creat-ro", o("new")],
              [(FILE, "evt.arg.flags", "O_RDONLY|O_CREAT|O_F_CREATED")]),
             ("open-creat-ro existing", ["open-creat-ro", o("t")], []),
+            # a credential opened through io_uring, as by openat
+            ("uring-openat-read key", ["uring-openat-read", o(".ssh/id_uring")],
+             [(URING, "proc.pid", None), (CRED, "fd.name", o(".ssh/id_uring"))]),
             ("open_by_handle_at", ["open_by_handle_at", o("h")],
              [(FILE, "evt.type", "open_by_handle_at")]),
             ("uring-renameat", ["uring-renameat", o("u"), o("u2")],
