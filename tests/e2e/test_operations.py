@@ -250,7 +250,7 @@ class Operations(unittest.TestCase):
         opt = ("-o", "state_directory=" + state)
         killed = Sentinel("--rules", RULES, *opt).start()
         self.assertTrue(os.path.exists(marker))
-        time.sleep(6)  # one renewal of the marker
+        time.sleep(7.5)  # one renewal of the marker (5 s, at a 1 s tick), with margin
         killed.proc.kill()
         killed.proc.wait()
         killed.stop()
@@ -328,6 +328,7 @@ class Operations(unittest.TestCase):
             return subprocess.Popen([AS_BIN, "--rules", RULES], stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL,
                                     env=dict(os.environ, NOTIFY_SOCKET=sock_path, **env))
+        p = None
         try:
             p = run(WATCHDOG_USEC="400000")
             self.assertIn("READY=1", "".join(collect(harness.READY_TIMEOUT, "READY=1")))
@@ -346,7 +347,7 @@ class Operations(unittest.TestCase):
             p.terminate()
             self.assertEqual(p.wait(timeout=60), 0)
         finally:
-            if p.poll() is None:
+            if p and p.poll() is None:
                 os.kill(p.pid, signal.SIGCONT)
                 p.kill()
             sock.close()
