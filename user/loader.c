@@ -803,8 +803,11 @@ static void loader_seed_task(int map, uint32_t tid, unsigned flags, const struct
 	 * that only had an event since (its state made, its lineage still
 	 * empty) gets the lineage, and its verdict goes with the old state */
 	if (bpf_map_update_elem(map, &fd, &t, BPF_NOEXIST) && errno == EEXIST &&
-	    !bpf_map_lookup_elem(map, &fd, &cur) && !cur.lin.n)
+	    !bpf_map_lookup_elem(map, &fd, &cur) && !cur.lin.n) {
+		t.st = cur.st; /* an exec in progress keeps its credentials snapshot */
+		t.st.verdict_gen = 0; /* taken without the lineage */
 		bpf_map_update_elem(map, &fd, &t, BPF_EXIST);
+	}
 	close(fd);
 }
 
