@@ -168,7 +168,7 @@ class Lifecycle(unittest.TestCase):
             if "openat2" in tp or "connect" in tp:
                 continue
             os.makedirs(os.path.join(fake, "events/syscalls", tp))
-        for cat in ("sched", "io_uring", "raw_syscalls"):
+        for cat in ("sched", "task", "io_uring", "raw_syscalls"):
             for tp in os.listdir(os.path.join("/sys/kernel/tracing/events", cat)):
                 os.makedirs(os.path.join(fake, "events", cat, tp))
         # what this kernel lacks already (no module support, say) stays off too

@@ -46,7 +46,7 @@ class Paths(unittest.TestCase):
         self.assertEqual(e["fd.typechar"], "f")
         self.assertTrue(e["evt.is_open_write"])
         self.assertFalse(e["evt.is_open_read"])
-        self.assertEqual(e["evt.arg.flags"], "O_WRONLY|O_CREAT|O_TRUNC")
+        self.assertEqual(e["evt.arg.flags"], "O_WRONLY|O_CREAT|O_TRUNC|O_F_CREATED")  # a new file
         self.assertEqual(e["fd.directory"], self.dir)
         self.assertEqual(e["fd.filename"], "abs.txt")
         self.assertEqual(int(e["evt.arg.ino"]), os.stat(self.dir + "/abs.txt").st_ino)
@@ -142,7 +142,7 @@ class Paths(unittest.TestCase):
         self.assertNotIn("trimmed kernel BTF failed", fast.stderr)
         # the fork program's attach id from the loader's index (user/tpbtf.c);
         # the plain way takes it from libbpf's parse of the whole BTF
-        self.assertIn("1 tp_btf attach ids from the loader's index", fast.stderr)
+        self.assertIn("2 tp_btf attach ids from the loader's index", fast.stderr)  # fork, task_rename
         self.assertNotIn("tp_btf attach ids from the loader's index", plain.stderr)
 
         a, b = self.comparable(fast.events(), pids), self.comparable(plain.events(), pids)
