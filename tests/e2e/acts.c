@@ -24,6 +24,8 @@
  *            mknod PATH MODE (a fifo) | mknodat DIR REL MODE (a fifo)
  *            mknod-chr PATH MAJOR MINOR (a character device) | bind-unix PATH (a socket file)
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
+ *            chmod-until PATH MODE STOPFILE GAP_US (chmods GAP_US apart, spun, until
+ *            STOPFILE exists; prints "CALLS FAILED")
  *            fchmodat2 DIR REL MODE FLAGS
  *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
  *            truncate PATH LEN | ftruncate PATH LEN | setxattr PATH NAME VALUE
@@ -778,6 +780,19 @@ static int priv_op(int argc, char **argv)
 
 /* ---- file changes ---- */
 
+struct chmod_args {
+	const char *path;
+	mode_t mode;
+};
+
+/* acts_until's call */
+static long chmod_native(const void *arg)
+{
+	const struct chmod_args *a = arg;
+
+	return syscall(SYS_chmod, a->path, a->mode);
+}
+
 static int file_op(int argc, char **argv)
 {
 	const char *op = argv[0];
@@ -878,6 +893,11 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "chmod") && argc == 3)
 		return report(res(syscall(SYS_chmod, argv[1], (mode_t)num(argv[2]))));
+	if (!strcmp(op, "chmod-until") && argc == 5) {
+		struct chmod_args a = {argv[1], (mode_t)num(argv[2])};
+
+		return acts_until(argv[3], num(argv[4]), chmod_native, &a);
+	}
 	if (!strcmp(op, "fchmod") && argc == 3) {
 		if ((fd = open(argv[1], O_RDONLY)) < 0)
 			return report(-errno);

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static int report(long r)
 {
@@ -27,6 +29,36 @@ static void note(const char *name, long v)
 static unsigned long num(const char *s)
 {
 	return strtoul(s, NULL, 0);
+}
+
+/* US microseconds, spun (not slept: a sleep's wake-up is too coarse) */
+static void spin_us(unsigned long us)
+{
+	struct timespec t0, t;
+
+	if (!us)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((unsigned long)((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec) <
+	       us * 1000);
+}
+
+/* CALL(ARG) every GAP microseconds until STOP exists (looked for every 256
+ * calls); prints "CALLS FAILED", failed = calls that returned nonzero */
+static int acts_until(const char *stop, unsigned long gap, long (*call)(const void *),
+		      const void *arg)
+{
+	unsigned long calls = 0, failed = 0;
+
+	while ((calls & 255) || access(stop, F_OK)) {
+		failed += call(arg) != 0;
+		calls++;
+		spin_us(gap);
+	}
+	printf("%lu %lu\n", calls, failed);
+	return 0;
 }
 
 #endif /* AS_ACTSOUT_H */

@@ -8,6 +8,7 @@ cannot run BPF at all (no BTF), and said loudly.
 """
 import json
 import os
+import platform
 import shutil
 import signal
 import socket
@@ -119,6 +120,29 @@ def find(events, match=None, **kw):
     want = dict(match or {})
     want.update({k.replace("__", "."): v for k, v in kw.items()})
     return [e for e in events if all(k in e and e[k] == v for k, v in want.items())]
+
+
+_IA32_REFUSED = []
+
+
+def ia32_refused():
+    """None if this machine runs 32-bit syscalls (int $0x80); else why not, in
+    one line. Some kernels and hypervisors (ia32 emulation off, PVM) have no
+    such road at all: there an agent cannot take it either, and the tests of
+    it say so loudly and leave it out."""
+    if not _IA32_REFUSED:
+        if platform.machine() != "x86_64":
+            why = "the i386 ABI (int $0x80) is x86_64's; this is %s" % platform.machine()
+        else:
+            r = subprocess.run([os.environ.get("AS_IA32", "build/tests/as-ia32"), "probe"],
+                               capture_output=True, text=True)
+            if r.returncode not in (0, 77):
+                raise RuntimeError("as-ia32 probe failed: %s" % r.stderr.strip())
+            why = r.stderr.strip() if r.returncode else None
+        _IA32_REFUSED.append(why)
+        if why:
+            print("LEFT OUT LOUDLY: %s" % why, file=sys.stderr)
+    return _IA32_REFUSED[0]
 
 
 def main():

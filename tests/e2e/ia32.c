@@ -22,6 +22,8 @@
  *            unlinkat DIR REL FLAGS | mkdir PATH MODE | rmdir PATH | chmod PATH MODE
  *            chmod-loop PATH MODE N [GAP_US] (N chmods, GAP_US microseconds apart,
  *            spun, not slept; the result: how many failed)
+ *            chmod-until PATH MODE STOPFILE GAP_US (chmods as chmod-loop until
+ *            STOPFILE exists; prints "CALLS FAILED", as-acts' twin)
  *            chown16 PATH U G | chown32 PATH U G | symlink TARGET LINK | link OLD NEW
  *            truncate PATH LEN | chdir DIR
  *   credentials: setuid16 U | setuid32 U | setresuid16 R E S | setresuid32 R E S
@@ -36,6 +38,10 @@
  *            mount-tmpfs DIR (source "none", flags 0, in a private mount namespace)
  *            umount2 DIR FLAGS (of a tmpfs mounted natively as as-acts does, in a
  *            private mount namespace)
+ *   probe:   exit 0 if this kernel takes int $0x80; else one line saying so, exit 77
+ *            (a kernel with ia32 emulation off, or a hypervisor without it, such as
+ *            PVM: the vector is not a user gate and the call is a general
+ *            protection fault, SIGSEGV)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +122,14 @@ static long sys32_3(unsigned nr, uint32_t a1, uint32_t a2, uint32_t a3)
 	return sys32(nr, a1, a2, a3, 0, 0, 0);
 }
 
+/* acts_until's call: ARGS = {path, mode} */
+static long chmod32(const void *args)
+{
+	const uint32_t *a = args;
+
+	return sys32_2(__NR_chmod, a[0], a[1]);
+}
+
 /* LEN bytes of the arena, zeroed; its address as the kernel reads it */
 static uint32_t low_alloc(size_t len, void **p)
 {
@@ -141,19 +155,6 @@ static uint32_t low_copy(const void *src, size_t len)
 }
 
 /* busy-wait us microseconds: a sleep's timer slack (50 us) is too coarse */
-static void spin_us(unsigned long us)
-{
-	struct timespec t0, t;
-
-	if (!us)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((unsigned long)((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec) <
-	       us * 1000);
-}
-
 static uint32_t low_str(const char *s)
 {
 	return low_copy(s, strlen(s) + 1);
@@ -248,6 +249,11 @@ static int file_op(int argc, char **argv)
 			spin_us(gap);
 		}
 		return report((long)failed);
+	}
+	if (!strcmp(op, "chmod-until") && argc == 5) {
+		uint32_t args[2] = {low_str(argv[1]), (uint32_t)num(argv[2])};
+
+		return acts_until(argv[3], num(argv[4]), chmod32, args);
 	}
 	if (!strcmp(op, "chown16") && argc == 4) /* i386's chown: 16-bit ids */
 		return report(sys32_3(__NR_chown, low_str(argv[1]), id16(argv[2]), id16(argv[3])));
@@ -354,6 +360,29 @@ static int net_op(int argc, char **argv)
 	return -1;
 }
 
+/* getpid through int $0x80 in a child: a refused vector kills it with SIGSEGV */
+static int probe(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror("as-ia32: fork");
+		return 2;
+	}
+	if (!pid)
+		_exit(sys32_1(__NR_getpid, 0) > 0 ? 0 : 1);
+	if (waitpid(pid, &status, 0) < 0) {
+		perror("as-ia32: waitpid");
+		return 2;
+	}
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	fprintf(stderr, "as-ia32: this kernel refuses 32-bit syscalls (int $0x80 %s)\n",
+		WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "returned an error");
+	return 77;
+}
+
 static int other_op(int argc, char **argv)
 {
 	const char *op = argv[0];
@@ -411,6 +440,8 @@ int main(int argc, char **argv)
 	}
 	argc--;
 	argv++;
+	if (!strcmp(argv[0], "probe") && argc == 1)
+		return probe();
 	if ((r = file_op(argc, argv)) >= 0 || (r = cred_op(argc, argv)) >= 0 ||
 	    (r = net_op(argc, argv)) >= 0 || (r = other_op(argc, argv)) >= 0)
 		return r;
