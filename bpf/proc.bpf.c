@@ -8,6 +8,7 @@ const volatile __u64 cfg_wakeup_bytes = 0;
 volatile __u8 cfg_filter_depth[AS_EV_MAX];
 volatile __u8 cfg_filter_walk;
 volatile __u32 cfg_filter_gen = 1;
+volatile __u64 cfg_rename_ns;
 volatile __u32 cfg_filter_npins;
 volatile struct as_open_filter cfg_open_filter = { .classes = 0xffff };
 
@@ -665,7 +666,9 @@ int tp_sys_exit_execve(struct as_sys_exit *ctx)
  * at an exec of a process without children: its own verdict is taken
  * afresh at sched_process_exec, and no other process has it among its
  * ancestors yet. A name going away needs nothing: old verdicts only keep
- * more.
+ * more. The tracepoint fires before the new name is written: a verdict taken
+ * meanwhile on another CPU still reads the old one, so none taken within
+ * AS_RENAME_SETTLE_NS of a rename is kept (as_verdict_keepable).
  */
 SEC("tp_btf/task_rename")
 int BPF_PROG(tp_task_rename, struct task_struct *task, const char *comm)
@@ -684,6 +687,9 @@ int BPF_PROG(tp_task_rename, struct task_struct *task, const char *comm)
 		if (t && t->st.exec_sc != AS_SC_NONE && kids == head)
 			return 0; /* an exec, no children */
 	}
+	/* before the bump: a verdict taken under the new generation sees it
+	 * (the atomic add orders the two) */
+	cfg_rename_ns = bpf_ktime_get_ns();
 	__sync_fetch_and_add((__u32 *)&cfg_filter_gen, 1);
 	if (!cfg_filter_gen) /* 0 means no verdict */
 		cfg_filter_gen = 1;

@@ -271,6 +271,7 @@ extern volatile __u8 cfg_filter_depth[AS_EV_MAX];
 extern volatile __u8 cfg_filter_walk; /* deepest level any type needs */
 extern volatile __u32 cfg_filter_gen; /* bumped when the names change: verdicts expire */
 extern volatile __u32 cfg_filter_npins; /* entries in filter_pins */
+extern volatile __u64 cfg_rename_ns; /* bpf_ktime_get_ns() of the last bump by a rename */
 /* Which opens can match a rule (classes, path prefixes): in .data, every
  * class wanted until the loader says otherwise. */
 extern volatile struct as_open_filter cfg_open_filter;
@@ -305,6 +306,18 @@ static __always_inline int as_skip_self(void)
 	return (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_self_tgid;
 }
 
+/* Time for a renamed task's new name to be written after task_rename fired:
+ * a copy of 16 bytes under the task lock, not preemptible (an interrupt or
+ * a vCPU stolen for longer than this is the residue) */
+#define AS_RENAME_SETTLE_NS 1000000ull
+
+/* May a verdict just taken be cached? Not while a rename may be unwritten
+ * (tp_task_rename): it could have read the old name under the new gen. */
+static __always_inline int as_verdict_keepable(void)
+{
+	return bpf_ktime_get_ns() - cfg_rename_ns >= AS_RENAME_SETTLE_NS;
+}
+
 /* The current thread's verdict under gen: cached per thread (st, when there
  * is one) until the thread execs or the names change. agent-sentinel's own
  * threads have none, so a type the pre-filter judges needs no second test
@@ -317,7 +330,7 @@ static __always_inline __u32 as_verdict_of(struct as_task_state *st, __u32 gen)
 		return st->verdict;
 	v = as_skip_self() ? AS_VERDICT_NONE :
 			     as_verdict_compute(bpf_get_current_task(), as_lineage_cur());
-	if (st) {
+	if (st && as_verdict_keepable()) {
 		st->verdict = v;
 		st->verdict_gen = gen;
 	}
@@ -342,7 +355,8 @@ static __always_inline int as_depth_pass(__u8 d)
 		struct as_task_state *st = as_task_state(1);
 
 		v = as_verdict_of(st, gen);
-		if (st) /* no storage: judged afresh each time, as without the cache */
+		/* no storage: judged afresh each time, as without the cache */
+		if (st && st->verdict_gen == gen)
 			as_vcache_put(gen, v);
 	}
 	return v < d;
