@@ -124,16 +124,11 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 
 	if (f) {
 		struct inode *ino;
-		__u32 dev, major, minor;
 
 		o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
 		ino = BPF_CORE_READ(f, f_inode);
 		o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
-		dev = BPF_CORE_READ(ino, i_sb, s_dev);
-		major = dev >> 20;
-		minor = dev & 0xfffff;
-		/* the kernel's dev_t is major << 20 | minor; report new_encode_dev() */
-		o->dev = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+		o->dev = as_ino_dev(ino);
 		o->ino = BPF_CORE_READ(ino, i_ino);
 		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));
 		if (cfg_open_filter.raw && upath) {

@@ -319,15 +319,6 @@ static __always_inline void as_lin_shift(struct as_lineage *dst, const struct as
 	dst->n = full ? AS_LINEAGE_MAX : n + 1;
 }
 
-/* An inode's device as userspace's stat() gives it: st_dev in the
- * new_encode_dev() form. */
-static __always_inline __u32 as_ino_dev(struct inode *ino)
-{
-	__u32 dev = BPF_CORE_READ(ino, i_sb, s_dev), major = dev >> 20, minor = dev & 0xfffff;
-
-	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
-}
-
 /* Is the task's executable at a pinned path (filter_pins: its directory
  * and name), whatever inode it has now? */
 static __always_inline int as_lin_pinned(struct task_struct *task)

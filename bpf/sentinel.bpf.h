@@ -301,6 +301,15 @@ static __always_inline struct as_task_state *as_task_state(int create)
 	return t ? &t->st : NULL;
 }
 
+/* An inode's device as /proc/PID/mountinfo names it (user/kdev.h): its
+ * superblock's s_dev (major << 20 | minor) in st_dev's new_encode_dev() form. */
+static __always_inline __u32 as_ino_dev(struct inode *ino)
+{
+	__u32 dev = BPF_CORE_READ(ino, i_sb, s_dev), major = dev >> 20, minor = dev & 0xfffff;
+
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
 static __always_inline int as_skip_self(void)
 {
 	return (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_self_tgid;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "agentid.h"
 #include "diag.h"
+#include "kdev.h"
+
+/* where a pin's mount is learnt: pins are paths in our own namespace */
+#define AGENTID_MOUNTINFO "/proc/self/mountinfo"
 
 static const char *const agentid_default[] = AGENTID_DEFAULT_NAMES;
 
@@ -31,26 +35,28 @@ void agentid_free(void)
 }
 
 /* The pin's directory (its path up to the last '/'; "/" for a file at the
- * root), as stat() follows it. */
-static void agentid_pin_dir(struct agentid_pin *p)
+ * root), as stat() follows it, with the device the kernel sees (kdev.h). */
+static void agentid_pin_dir(struct kdev_map *km, struct agentid_pin *p)
 {
 	const char *slash = strrchr(p->path, '/');
 	char dir[PATH_MAX];
-	struct stat st;
 
 	p->dir_ino = 0;
 	p->dir_dev = 0;
 	if (!slash || (size_t)(slash - p->path) >= sizeof(dir))
 		return;
 	snprintf(dir, sizeof(dir), "%.*s", slash == p->path ? 1 : (int)(slash - p->path), p->path);
-	if (stat(dir, &st) == 0) {
-		p->dir_ino = st.st_ino;
-		p->dir_dev = (uint32_t)st.st_dev;
+	if (kdev_stat(km, AT_FDCWD, dir, AGENTID_MOUNTINFO, &p->dir_dev, &p->dir_ino)) {
+		p->dir_ino = 0;
+		p->dir_dev = 0;
 	}
 }
 
 int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t npaths)
 {
+	struct kdev_map km = { 0 }; /* this configuration's: mounts change */
+	int err;
+
 	if (nnames > AGENTID_MAX || npaths > AGENTID_MAX) {
 		diag_err("agents: at most %d names and %d exe_paths", AGENTID_MAX, AGENTID_MAX);
 		return -E2BIG;
@@ -67,23 +73,24 @@ int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t np
 			memcpy(agentid.names[agentid.nnames++], names[i], strlen(names[i]) + 1);
 	for (size_t i = 0; i < npaths; i++) {
 		struct agentid_pin *p = &agentid.pins[agentid.npins];
-		struct stat st;
 
 		p->path = strdup(paths[i]);
 		if (!p->path) {
+			kdev_map_fini(&km);
 			agentid_free();
 			return -ENOMEM;
 		}
-		if (stat(paths[i], &st) == 0) {
-			p->ino = st.st_ino;
-			p->dev = (uint32_t)st.st_dev;
-		} else {
+		err = kdev_stat(&km, AT_FDCWD, paths[i], AGENTID_MOUNTINFO, &p->dev, &p->ino);
+		if (err) {
+			p->dev = 0;
+			p->ino = 0;
 			diag_warn("agents.exe_paths[%zu]: %s: %s (matched by path only)", i,
-				  paths[i], strerror(errno));
+				  paths[i], strerror(-err));
 		}
-		agentid_pin_dir(p);
+		agentid_pin_dir(&km, p);
 		agentid.npins++;
 	}
+	kdev_map_fini(&km);
 	return 0;
 }
 

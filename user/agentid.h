@@ -23,7 +23,7 @@
 struct agentid_pin {
 	char *path;
 	uint64_t ino; /* 0: the path did not exist when configured */
-	uint32_t dev; /* st_dev, the kernel's new_encode_dev() form */
+	uint32_t dev; /* the kernel's s_dev (kdev.h), new_encode_dev() form */
 	/* its directory's (0: missing when configured), for the kernel's
 	 * test of where an executable is (a pin replaced by a new file) */
 	uint32_t dir_dev;

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "abi.h"
 #include "agentid.h"
+#include "kdev.h"
 #include "lineage.h"
 #include "procscan.h"
 
@@ -157,12 +158,13 @@ static int procscan_kthread(const char *after_comm)
 
 /* One /proc process as a lineage entry, from its stat line (sbuf, NUL-terminated,
  * cut here at the comm's ')') and its exe (dev, ino); its parent's pid in *ppid (0: none). */
-static int procscan_entry_parse(int rootfd, char *sbuf, uint32_t pid, struct as_lin_ent *le,
-				uint32_t *ppid)
+static int procscan_entry_parse(int rootfd, struct kdev_map *km, char *sbuf, uint32_t pid,
+				struct as_lin_ent *le, uint32_t *ppid)
 {
-	char *comm_end = strrchr(sbuf, ')'), *comm = strchr(sbuf, '('), exe[32];
+	char *comm_end = strrchr(sbuf, ')'), *comm = strchr(sbuf, '('), exe[32], mi[32];
 	unsigned long long start = 0;
-	struct stat st;
+	uint64_t ino;
+	uint32_t dev;
 	int pp = 0;
 
 	/* fields 3 (state), 4 (ppid) ... 22 (starttime, clock ticks after boot) */
@@ -178,16 +180,19 @@ static int procscan_entry_parse(int rootfd, char *sbuf, uint32_t pid, struct as_
 	le->pid = pid;
 	le->start_ns = start * procscan_tick_ns();
 	procscan_name(exe, sizeof(exe), pid, "exe");
-	if (!procscan_kthread(comm_end + 1) && fstatat(rootfd, exe, &st, 0) == 0) {
-		le->dev = (uint32_t)st.st_dev;
-		le->ino = st.st_ino;
+	/* the exe's mount is in the process's namespace, maybe not ours */
+	procscan_name(mi, sizeof(mi), pid, "mountinfo");
+	if (!procscan_kthread(comm_end + 1) && kdev_stat(km, rootfd, exe, mi, &dev, &ino) == 0) {
+		le->dev = dev;
+		le->ino = ino;
 	}
 	*ppid = pp > 0 ? (uint32_t)pp : 0;
 	return 0;
 }
 
 /* An ancestor's entry, read through the proc root (rootfd). */
-static int procscan_entry(int rootfd, uint32_t pid, struct as_lin_ent *le, uint32_t *ppid)
+static int procscan_entry(int rootfd, struct kdev_map *km, uint32_t pid, struct as_lin_ent *le,
+			  uint32_t *ppid)
 {
 	char sbuf[1024];
 	ssize_t n = procscan_read(rootfd, pid, "stat", sbuf, sizeof(sbuf) - 1);
@@ -195,7 +200,7 @@ static int procscan_entry(int rootfd, uint32_t pid, struct as_lin_ent *le, uint3
 	if (n <= 0)
 		return -ENOENT;
 	sbuf[n] = 0;
-	return procscan_entry_parse(rootfd, sbuf, pid, le, ppid);
+	return procscan_entry_parse(rootfd, km, sbuf, pid, le, ppid);
 }
 
 /*
@@ -314,8 +319,8 @@ static struct procscan_known *procscan_cache_add(struct procscan_cache *c, uint3
 
 /* pid's entry, remembered or read (and then remembered); *at: its index in
  * c->known, -1 when not remembered. */
-static int procscan_lookup(struct procscan_cache *c, int rootfd, uint32_t pid,
-			   struct as_lin_ent *le, uint32_t *ppid, int32_t *at)
+static int procscan_lookup(struct procscan_cache *c, int rootfd, struct kdev_map *km,
+			   uint32_t pid, struct as_lin_ent *le, uint32_t *ppid, int32_t *at)
 {
 	struct procscan_known *k = procscan_cache_find(c, pid);
 	int err;
@@ -323,7 +328,7 @@ static int procscan_lookup(struct procscan_cache *c, int rootfd, uint32_t pid,
 	if (!k) {
 		uint32_t pp = 0;
 
-		err = procscan_entry(rootfd, pid, le, &pp);
+		err = procscan_entry(rootfd, km, pid, le, &pp);
 		*ppid = pp;
 		k = procscan_cache_add(c, pid, err, le, pp);
 		*at = k ? (int32_t)(k - c->known) : -1;
@@ -355,7 +360,7 @@ static void procscan_push(struct as_lineage *l, const struct as_lin_ent *e)
  * (user/agentid.h) count as named, so they stay when the chain is longer
  * than AS_LINEAGE_MAX. own: pid's entry when already parsed (own_err its
  * result), else NULL. c: the scan's cache, or NULL. */
-static void procscan_walk(struct procscan_cache *c, int rootfd, uint32_t pid,
+static void procscan_walk(struct procscan_cache *c, int rootfd, struct kdev_map *km, uint32_t pid,
 			  const struct as_lin_ent *own, int own_err, uint32_t own_ppid,
 			  struct as_lineage *l)
 {
@@ -382,7 +387,7 @@ static void procscan_walk(struct procscan_cache *c, int rootfd, uint32_t pid,
 			}
 			at[0] = -1;
 		} else {
-			err = procscan_lookup(c, rootfd, p, &chain[n], &next, &at[n]);
+			err = procscan_lookup(c, rootfd, km, p, &chain[n], &next, &at[n]);
 		}
 		if (err) {
 			ended = 1;
@@ -418,15 +423,18 @@ static void procscan_walk(struct procscan_cache *c, int rootfd, uint32_t pid,
 void procscan_lineage(const char *proc_root, uint32_t pid, struct as_lineage *l)
 {
 	int rootfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct kdev_map km = { 0 };
 
-	procscan_walk(NULL, rootfd, pid, NULL, 0, 0, l);
+	procscan_walk(NULL, rootfd, &km, pid, NULL, 0, 0, l);
+	kdev_map_fini(&km);
 	if (rootfd >= 0)
 		close(rootfd);
 }
 
-/* The record for pid, read through the proc root rootfd; c: the scan's cache or NULL. */
-static long procscan_build(struct procscan_cache *c, int rootfd, uint32_t pid, uint64_t ts,
-			   void *buf)
+/* The record for pid, read through the proc root rootfd; c: the scan's cache
+ * or NULL; km: the mounts it has learnt. */
+static long procscan_build(struct procscan_cache *c, int rootfd, struct kdev_map *km,
+			   uint32_t pid, uint64_t ts, void *buf)
 {
 	struct as_exec *x = buf;
 	struct as_hdr *h = &x->hdr;
@@ -454,7 +462,7 @@ static long procscan_build(struct procscan_cache *c, int rootfd, uint32_t pid, u
 		char sbuf[sizeof(stat)];
 
 		memcpy(sbuf, stat, (size_t)n + 1);
-		own_err = procscan_entry_parse(rootfd, sbuf, pid, &own, &own_ppid);
+		own_err = procscan_entry_parse(rootfd, km, sbuf, pid, &own, &own_ppid);
 		own_known = procscan_cache_add(c, pid, own_err, &own, own_ppid) != NULL;
 	} else {
 		own_known = 1;
@@ -493,9 +501,9 @@ static long procscan_build(struct procscan_cache *c, int rootfd, uint32_t pid, u
 		x->lin = k->lin;
 		x->lin.flags |= AS_LIN_PROC;
 	} else if (own_known) { /* the walk starts from the cache */
-		procscan_walk(c, rootfd, pid, NULL, 0, 0, &x->lin);
+		procscan_walk(c, rootfd, km, pid, NULL, 0, 0, &x->lin);
 	} else {
-		procscan_walk(c, rootfd, pid, &own, own_err, own_ppid, &x->lin);
+		procscan_walk(c, rootfd, km, pid, &own, own_err, own_ppid, &x->lin);
 	}
 
 	x->filename_len = 1;
@@ -529,6 +537,7 @@ static long procscan_build(struct procscan_cache *c, int rootfd, uint32_t pid, u
 
 long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, size_t cap)
 {
+	struct kdev_map km = { 0 };
 	int rootfd;
 	long ret;
 
@@ -537,7 +546,8 @@ long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, s
 	rootfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return -errno;
-	ret = procscan_build(NULL, rootfd, pid, ts, buf);
+	ret = procscan_build(NULL, rootfd, &km, pid, ts, buf);
+	kdev_map_fini(&km);
 	close(rootfd);
 	return ret;
 }
@@ -546,6 +556,7 @@ int procscan_all_max(const char *proc_root, procscan_cb cb, void *ctx, uint32_t 
 {
 	static char rec[PROCSCAN_REC_MAX];
 	struct procscan_cache cache, *c = &cache; /* this scan's; freed at its end */
+	struct kdev_map km = { 0 }; /* the same */
 	uint64_t now = clock_wall_now();
 	struct dirent *de;
 	int count = 0;
@@ -562,7 +573,7 @@ int procscan_all_max(const char *proc_root, procscan_cb cb, void *ctx, uint32_t 
 
 		if (!isdigit((unsigned char)de->d_name[0]) || *end || pid == 0 || pid > UINT32_MAX)
 			continue;
-		len = procscan_build(c, dirfd(d), (uint32_t)pid, now, rec);
+		len = procscan_build(c, dirfd(d), &km, (uint32_t)pid, now, rec);
 		if (len < 0)
 			continue; /* exited meanwhile */
 		if (cb(rec, (size_t)len, ctx) == 0)
@@ -570,6 +581,7 @@ int procscan_all_max(const char *proc_root, procscan_cb cb, void *ctx, uint32_t 
 	}
 	closedir(d);
 	procscan_cache_fini(c);
+	kdev_map_fini(&km);
 	return count;
 }
 

@@ -274,6 +274,73 @@ class Lineage(unittest.TestCase):
         self.assertEqual(a["agent.ancestor.pid"], rpid)
         self.assertEqual(a["agent.ancestor.exepath"], real)
 
+    def overlay(self):
+        """An overlay mount (tmpfs lower and upper, as a container's root)
+        holding a copy of as-lineage as agentbin in its lower layer, and the
+        same mount bound at a second place (a container's root seen from the
+        host); the mounts go at cleanup. stat() of that file gives a
+        per-layer pseudo device, not the overlay's s_dev that the kernel's
+        events carry. Returns the file's two paths."""
+        base = os.path.join(self.dir, "ov")
+        lower, rw, merged = base + "/l", base + "/rw", base + "/m"
+        bound = base + "/b"
+        for d in (lower, rw, merged, bound):
+            os.makedirs(d)
+        for d in (lower, rw):
+            subprocess.run(["mount", "-t", "tmpfs", "as-ov", d], check=True)
+            self.addCleanup(subprocess.run, ["umount", "-l", d])
+        shutil.copy(AS_LINEAGE, lower + "/agentbin")
+        os.makedirs(rw + "/u")
+        os.makedirs(rw + "/w")
+        subprocess.run(["mount", "-t", "overlay", "as-ov", "-o", "lowerdir=%s,upperdir=%s/u,"
+                        "workdir=%s/w" % (lower, rw, rw), merged], check=True)
+        self.addCleanup(subprocess.run, ["umount", "-l", merged])
+        subprocess.run(["mount", "--bind", merged, bound], check=True)
+        self.addCleanup(subprocess.run, ["umount", "-l", bound])
+        real = merged + "/agentbin"
+        dev = os.stat(real).st_dev
+        with open("/proc/self/mountinfo") as f:
+            mnt = [l.split() for l in f if l.split()[4] == merged]
+        self.assertEqual(len(mnt), 1, mnt)
+        self.assertNotEqual("%d:%d" % (os.major(dev), os.minor(dev)), mnt[0][2],
+                            "this overlay no longer gives lower files a pseudo device: "
+                            "the test would not tell")
+        return real, bound + "/agentbin"
+
+    def test_pinned_agent_on_overlay(self):
+        """A pinned binary on overlayfs (a container image's layer): the pin's
+        device is the one the kernel reports (the mount's s_dev, user/kdev.h),
+        not stat()'s, or the agent's descendants are not its. Run by another
+        path to the same file (the pin is the host's path, the agent runs
+        by the container's), only the inode can tell."""
+        real, bound = self.overlay()
+        out = self.dir + "/out.overlay"
+        with Sentinel("--rules", self.rules, "-o", "agents.exe_paths=" + real) as s:
+            rpid, _ = self.run_tree([bound, "child", "exec", self.w, "w", "write", out])
+        a = self.probes(s, out)
+        self.assertEqual(self.names(a)[:2], ["w", "agentbin"])
+        self.assertEqual(a["agent.ancestor.pid"], rpid)
+        self.assertEqual(a["agent.ancestor.exepath"], bound)
+
+    def test_pinned_agent_on_overlay_started_before(self):
+        """The same agent alive before agent-sentinel: its lineage entry comes
+        from /proc (user/procscan.c) and must carry the kernel's device too."""
+        real, bound = self.overlay()
+        out = self.dir + "/out.ovbefore"
+        fifo = os.path.join(self.dir, "go")
+        os.mkfifo(fifo)
+        tree = subprocess.Popen([bound, "child", "exec", self.w, "w", "wait", fifo, "write", out],
+                                stdout=subprocess.PIPE)
+        time.sleep(0.3)
+        with Sentinel("--rules", self.rules, "-o", "agents.exe_paths=" + real) as s:
+            with open(fifo, "w") as f:
+                f.write("go\n")
+            lines, _ = tree.communicate(timeout=60)
+        self.assertEqual(tree.returncode, 0, lines)
+        a = self.probes(s, out)
+        self.assertEqual(self.names(a)[:2], ["w", "agentbin"])
+        self.assertEqual(a["agent.ancestor.pid"], tree.pid)
+
     def test_pinned_path_must_be_absolute(self):
         r = subprocess.run([harness.AS_BIN, "-o", "agents.exe_paths=bin/claude", "-V",
                             AGENT_RULES], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
