@@ -1,13 +1,36 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "consumer.h"
 #include "diag.h"
 
+/* The batch is full: libbpf stops at a negative return, this record counted
+ * as consumed (it was handled), and hands the value back from the poll. */
+#define CONSUMER_STOP (-ECANCELED)
+
+static int consumer_sample(void *ctx, void *rec, size_t len)
+{
+	struct consumer *c = ctx;
+	int err = c->cb(c->ctx, rec, len);
+
+	if (err < 0)
+		return err;
+	if (c->batch != UINT_MAX && ++c->batch >= CONSUMER_BATCH_MAX) {
+		c->full = 1;
+		return CONSUMER_STOP;
+	}
+	return 0;
+}
+
 int consumer_open(struct consumer *c, int ringbuf_fd, consumer_cb cb, void *ctx)
 {
-	c->rb = ring_buffer__new(ringbuf_fd, (ring_buffer_sample_fn)cb, ctx, NULL);
+	c->cb = cb;
+	c->ctx = ctx;
+	c->batch = 0;
+	c->full = 0;
+	c->rb = ring_buffer__new(ringbuf_fd, consumer_sample, c, NULL);
 	if (!c->rb) {
 		int err = -errno;
 
@@ -17,20 +40,37 @@ int consumer_open(struct consumer *c, int ringbuf_fd, consumer_cb cb, void *ctx)
 	return 0;
 }
 
+/* What a poll or consume returned, with a full batch as records handled. */
+static int consumer_result(struct consumer *c, int n)
+{
+	if (c->full) {
+		c->full = 0;
+		return (int)c->batch;
+	}
+	return n;
+}
+
 int consumer_poll(struct consumer *c)
 {
-	int n = ring_buffer__poll(c->rb, CONSUMER_POLL_MS);
+	int n;
 
+	c->batch = 0;
+	n = consumer_result(c, ring_buffer__poll(c->rb, CONSUMER_POLL_MS));
 	if (n == -EINTR)
 		return 0;
 	if (n == 0) /* woken by nothing: the kernel batches, so look anyway */
-		n = ring_buffer__consume(c->rb);
+		n = consumer_result(c, ring_buffer__consume(c->rb));
 	return n;
 }
 
 int consumer_drain(struct consumer *c)
 {
-	return ring_buffer__consume(c->rb);
+	int n;
+
+	c->batch = UINT_MAX; /* no limit */
+	n = ring_buffer__consume(c->rb);
+	c->batch = 0;
+	return n;
 }
 
 void consumer_close(struct consumer *c)

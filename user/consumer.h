@@ -10,6 +10,11 @@
 #include <stddef.h>
 
 #define CONSUMER_POLL_MS 10 /* latency bound for an idle ring ("tens of ms" asked) */
+/* Records handled per poll at most: a ring that never empties (producers
+ * faster than us) would otherwise keep libbpf's loop going for ever, and the
+ * loop around the poll (watchdog, drop counters, output flush, reload) with
+ * it. A few ms of work at full speed, the rest stays queued for the next. */
+#define CONSUMER_BATCH_MAX 4096
 
 typedef int (*consumer_cb)(void *ctx, void *rec, size_t len);
 
@@ -17,12 +22,18 @@ struct ring_buffer;
 
 struct consumer {
 	struct ring_buffer *rb;
+	consumer_cb cb;
+	void *ctx;
+	unsigned batch; /* records handled in this poll */
+	unsigned full; /* the poll stopped at CONSUMER_BATCH_MAX */
 };
 
 int consumer_open(struct consumer *c, int ringbuf_fd, consumer_cb cb, void *ctx);
-/* Wait up to CONSUMER_POLL_MS and handle what arrived; returns records or -errno. */
+/* Wait up to CONSUMER_POLL_MS and handle what arrived, at most
+ * CONSUMER_BATCH_MAX records; returns records or -errno. */
 int consumer_poll(struct consumer *c);
-/* Handle everything queued now, without waiting. */
+/* Handle everything queued now, without waiting (and without a limit: for
+ * the end, when nothing comes any more). */
 int consumer_drain(struct consumer *c);
 void consumer_close(struct consumer *c);
 

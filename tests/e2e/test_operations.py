@@ -25,6 +25,7 @@ from harness import AS_BIN, AS_SOURCE_DIR, AS_WORKLOAD, Sentinel
 
 RULES = os.path.join(AS_SOURCE_DIR, "rules/agent.yaml")
 WROTE = "Agent Wrote to Unexpected Path"
+AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
 KEPT_CAPS = (1 << 39) | (1 << 38) | (1 << 19) | (1 << 2)  # BPF PERFMON SYS_PTRACE DAC_READ_SEARCH
 
 
@@ -222,7 +223,7 @@ class Operations(unittest.TestCase):
         # the 32-bit road where there is one (its table was the one cleared)
         driver = os.environ.get("AS_IA32", "build/tests/as-ia32")
         if harness.ia32_refused():
-            driver = os.environ.get("AS_ACTS", "build/tests/as-acts")
+            driver = AS_ACTS
         target = os.path.join(self.outside, "mode")
         stop = os.path.join(self.tmp, "stop-chmod")
         open(target, "w").close()
@@ -359,6 +360,55 @@ class Operations(unittest.TestCase):
                 os.kill(p.pid, signal.SIGCONT)
                 p.kill()
             sock.close()
+
+    def test_systemd_watchdog_under_storm(self):
+        """Producers faster than the consumer (two chmod loops on two CPUs,
+        every event traced): the ring never empties, yet the loop around the
+        poll still runs (CONSUMER_BATCH_MAX), so WATCHDOG=1 keeps coming and
+        the drop alert is raised while the storm lasts, not after it. Before,
+        libbpf's loop kept the consumer for the whole storm: no WATCHDOG=1,
+        and systemd would have killed a monitor that was working."""
+        sock_path = os.path.join(self.tmp, "notify")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind(sock_path)
+        sock.settimeout(0.05)
+        target, stop = os.path.join(self.tmp, "f"), os.path.join(self.tmp, "stop")
+        open(target, "w").close()
+        err = open(os.path.join(self.tmp, "stderr"), "w+")
+        p = subprocess.Popen([AS_BIN, "--trace"], stdout=subprocess.DEVNULL, stderr=err,
+                             env=dict(os.environ, NOTIFY_SOCKET=sock_path,
+                                      WATCHDOG_USEC="400000"))
+        loads = []
+        try:
+            got, deadline = "", time.time() + harness.READY_TIMEOUT
+            while "READY=1" not in got and time.time() < deadline:
+                try:
+                    got += sock.recv(4096).decode()
+                except socket.timeout:
+                    pass
+            self.assertIn("READY=1", got)
+            loads = [subprocess.Popen([self.claude, "-c", "%s chmod-until %s 0644 %s 0; true"
+                                       % (AS_ACTS, target, stop)], stdout=subprocess.PIPE)
+                     for _ in range(2)]
+            beats, deadline = 0, time.time() + 3.0
+            while time.time() < deadline:
+                try:
+                    beats += sock.recv(4096).decode().count("WATCHDOG=1")
+                except socket.timeout:
+                    pass
+            err.seek(0)
+            during = err.read()
+        finally:
+            open(stop, "w").close()
+            for l in loads:
+                l.communicate(timeout=60)
+            p.terminate()
+            p.wait(timeout=60)
+        # the storm outran the consumer (else this tested nothing), and the
+        # drop alert came while it lasted (the once-a-second tick ran)
+        self.assertIn("events lost in the kernel ring buffer", during)
+        # 3 s at one per 200 ms: 15; a loaded 2-CPU machine gets fewer, none is the bug
+        self.assertGreaterEqual(beats, 6, during)
 
     def test_metrics_endpoint_and_capabilities(self):
         free = socket.socket()
