@@ -220,7 +220,7 @@ struct {
  * exec-time name is in filter_names or its executable in filter_exes. A
  * type whose rules test the lineage has depth 0xff, which this passes. */
 #define AS_VERDICT_LINEAGE 0xfe
-#define AS_FILTER_EXES_MAX 64 /* pinned agent executables (agents.exe_paths) */
+#define AS_FILTER_EXES_MAX 128 /* pinned agent executables (agents.exe_paths), and earlier ones */
 
 struct as_exe_key {
 	__u64 ino;

@@ -27,7 +27,7 @@
 #include "trace.h"
 
 #define AGENT_STDOUT_BUF (1 << 20) /* stdout block buffer for --trace */
-#define AGENT_TICK_NS 1000000000ull /* drop counters and metrics: once a second */
+#define AGENT_TICK_NS 1000000000ull /* drop counters, metrics, pins: once a second */
 #define AGENT_CLOSE_MS 5000 /* outputs get this long to drain at exit */
 #define AGENT_RELOAD_CLOSE_MS 1000 /* old outputs get this long after a reload */
 #define AGENT_EVAL_SAMPLE 64 /* time one engine call in this many (metrics) */
@@ -56,6 +56,7 @@ struct agent {
 	uint64_t kdrops[AS_EV_MAX], kdrops_said[AS_EV_MAX];
 	uint64_t odrops_said[METRICS_OUTPUTS_MAX];
 	uint64_t last_drop_alert, next_tick, next_metrics_alert;
+	uint64_t pins_tried; /* agentid_pins_now() that last asked for a reload */
 	uint64_t watchdog_ns, next_watchdog; /* systemd's watchdog; 0: none */
 	struct lastrun run; /* our marker in the state directory */
 	struct lastrun_prev prev_run; /* the one the run before left */
@@ -438,6 +439,20 @@ static void agent_metrics_alert(struct agent *a)
 		       "agent-sentinel internal: metrics", f, n);
 }
 
+/* A pinned path that leads to another file now (an update moved a link to
+ * a new version, or replaced the file): the pins are set again by a reload,
+ * once per new state, so a reload that fails is not retried every second. */
+static void agent_pins_check(struct agent *a)
+{
+	uint64_t now = agentid_pins_now();
+
+	if (now == agentid_pins_sig() || now == a->pins_tried)
+		return;
+	a->pins_tried = now;
+	diag_info("agents.exe_paths: a pinned path leads to another file now");
+	agent_reload = 1;
+}
+
 static void agent_tick(struct agent *a, int final)
 {
 	uint64_t now = clock_mono_now();
@@ -449,6 +464,8 @@ static void agent_tick(struct agent *a, int final)
 		clock_calibrate(); /* follow wall-clock steps */
 		loader_read_drops(&a->l, a->kdrops, AS_EV_MAX);
 		lastrun_beat(&a->run, now);
+		if (!final && agentid_pinned())
+			agent_pins_check(a);
 	}
 	agent_publish(a);
 	agent_drop_alert(a, now, final);
@@ -567,7 +584,7 @@ static void agent_do_reload(struct agent *a)
 	struct engine_kfilter kf;
 
 	agent_reload = 0;
-	diag_info("SIGHUP: reloading configuration and rules");
+	diag_info("reloading configuration and rules");
 	if (agent_config(a->o, &cfg, a->live && geteuid() == 0) || agent_engine(a, &cfg, &e))
 		goto fail;
 	if (agent_outputs_changed(&a->cfg, &cfg) && agent_outputs(&cfg, a->trace, &outs))

@@ -18,10 +18,13 @@
 #include "abi.h"
 
 #define AGENTID_MAX 64 /* names or pinned paths: the kernel's filter maps hold 64 each */
+/* Files pinned paths led to earlier in this run (agentid_keep_seen), kept as agents */
+#define AGENTID_SEEN_MAX 64
 #define AGENTID_DEFAULT_NAMES { "claude", "node", "agent-bwrap", "mcp-launch" }
 
 struct agentid_pin {
-	char *path;
+	char *path; /* as configured */
+	char *real; /* where its links led when configured (realpath); NULL: path itself */
 	uint64_t ino; /* 0: the path did not exist when configured */
 	uint32_t dev; /* the kernel's s_dev (kdev.h), new_encode_dev() form */
 	/* its directory's (0: missing when configured), for the kernel's
@@ -31,7 +34,9 @@ struct agentid_pin {
 };
 
 /* Replace the agent set; paths must be absolute (-EINVAL, one line on
- * stderr naming it). Names longer than a comm (15 bytes) never match. */
+ * stderr naming it). Names longer than a comm (15 bytes) never match. A
+ * pinned path that the set being replaced had too, and that leads to
+ * another file now, leaves its earlier file an agent (agentid_seen). */
 int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t npaths);
 void agentid_free(void);
 /* Is this lineage entry (exe: its path, NULL unknown) an agent? */
@@ -45,8 +50,17 @@ uint32_t agentid_generation(void);
 /* Without pins: the index of the nearest agent in the lineage (entry 0, the
  * process itself, first), or -1; as agentid_is_agent on each entry. */
 int agentid_nearest_by_name(const struct as_lineage *l);
+/* The pins as configured, and as they resolve now (links, inodes,
+ * directories): when the two differ, a pinned path was updated (a link
+ * moved to a new version, a file replaced) and the pins need setting
+ * again for the kernel's maps to match the new file. */
+uint64_t agentid_pins_sig(void);
+uint64_t agentid_pins_now(void);
 /* The pinned executables ([0..n)), NULL when none. */
 const struct agentid_pin *agentid_pins(size_t *n);
+/* The files pinned paths led to earlier in this run and lead elsewhere now
+ * (an agent updated while it ran): agents still, NULL when none. */
+const struct agentid_pin *agentid_seen(size_t *n);
 /* The names the kernel pre-filter tests for "an agent is in the lineage":
  * the configured names, or with pins the pinned files' names (the kernel
  * also matches pins by inode). Returns how many, at most max. */

@@ -23,7 +23,7 @@
 struct sentinel_bpf;
 
 #define LOADER_FILTER_NAMES_MAX AS_FILTER_NAMES_MAX /* bpf/events.h */
-#define LOADER_FILTER_EXES_MAX 64 /* = AS_FILTER_EXES_MAX */
+#define LOADER_FILTER_EXES_MAX 128 /* = AS_FILTER_EXES_MAX = AGENTID_MAX + AGENTID_SEEN_MAX */
 /* filter_depth: keep when any lineage entry's exec-time name is in
  * filter_names or its executable in filter_exes (or an ancestor within the
  * walk matches) */

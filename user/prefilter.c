@@ -39,6 +39,36 @@ void prefilter_plan(const struct engine *e, uint32_t want_types, struct engine_k
 	out->depth[AS_EV_PROC] = ENGINE_KF_ANY;
 }
 
+_Static_assert(LOADER_FILTER_EXES_MAX == AGENTID_MAX + AGENTID_SEEN_MAX,
+	       "the kernel's pin maps hold every pin and every earlier file");
+
+/* The pinned executables (pins(), agentid.h) into the kernel's maps: their
+ * inodes (filter_exes), and where they are (filter_pins: the directory and
+ * the name of the file itself, its links followed). */
+static void prefilter_pins(struct loader_opts *lo, const struct agentid_pin *(*pins)(size_t *))
+{
+	size_t n;
+	const struct agentid_pin *p = pins(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = strrchr(p[i].real ? p[i].real : p[i].path, '/') + 1;
+		struct as_pin_key *k = &lo->filter_pins[lo->filter_npins];
+
+		if (p[i].ino && lo->filter_nexes < LOADER_FILTER_EXES_MAX) {
+			lo->filter_exes[lo->filter_nexes].ino = p[i].ino;
+			lo->filter_exes[lo->filter_nexes++].dev = p[i].dev;
+		}
+		if (!p[i].dir_ino || strlen(name) >= AS_PIN_NAME_MAX ||
+		    lo->filter_npins == LOADER_FILTER_EXES_MAX)
+			continue;
+		memset(k, 0, sizeof(*k));
+		k->dir_ino = p[i].dir_ino;
+		k->dir_dev = p[i].dir_dev;
+		memcpy(k->name, name, strlen(name));
+		lo->filter_npins++;
+	}
+}
+
 void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo)
 {
 	for (unsigned t = 0; t < AS_EV_MAX; t++) {
@@ -53,29 +83,10 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 		else
 			lo->filter_depth[t] = d + 1;
 	}
-	{
-		size_t n;
-		const struct agentid_pin *p = agentid_pins(&n);
-
-		lo->filter_nexes = 0;
-		lo->filter_npins = 0;
-		for (size_t i = 0; i < n && i < LOADER_FILTER_EXES_MAX; i++) {
-			const char *name = strrchr(p[i].path, '/') + 1; /* absolute */
-			struct as_pin_key *k = &lo->filter_pins[lo->filter_npins];
-
-			if (p[i].ino) {
-				lo->filter_exes[lo->filter_nexes].ino = p[i].ino;
-				lo->filter_exes[lo->filter_nexes++].dev = p[i].dev;
-			}
-			if (!p[i].dir_ino || strlen(name) >= AS_PIN_NAME_MAX)
-				continue;
-			memset(k, 0, sizeof(*k));
-			k->dir_ino = p[i].dir_ino;
-			k->dir_dev = p[i].dir_dev;
-			memcpy(k->name, name, strlen(name));
-			lo->filter_npins++;
-		}
-	}
+	lo->filter_nexes = 0;
+	lo->filter_npins = 0;
+	prefilter_pins(lo, agentid_pins);
+	prefilter_pins(lo, agentid_seen); /* files pinned paths led to before */
 	lo->filter_walk = kf->walk;
 	lo->filter_nnames = kf->nnames < LOADER_FILTER_NAMES_MAX ? kf->nnames : LOADER_FILTER_NAMES_MAX;
 	memcpy(lo->filter_names, kf->names, lo->filter_nnames * AS_COMM_LEN);

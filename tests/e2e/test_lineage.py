@@ -48,6 +48,16 @@ def wait_for_file(path, timeout=20.0):
     return os.path.exists(path)
 
 
+def wait_for_file_text(path, text, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open(path, errors="replace") as f:
+            if text in f.read():
+                return True
+        time.sleep(0.05)
+    return False
+
+
 class Lineage(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="as-lin-")
@@ -340,6 +350,49 @@ class Lineage(unittest.TestCase):
         a = self.probes(s, out)
         self.assertEqual(self.names(a)[:2], ["w", "agentbin"])
         self.assertEqual(a["agent.ancestor.pid"], tree.pid)
+
+    def test_pinned_link_moved_to_a_new_version(self):
+        """The pin is a link to a versioned file (~/.local/bin/claude ->
+        versions/1, as the native installer lays it out). The link is
+        followed: the pin is that file and its directory. An update moves the
+        link to versions/2 while agent-sentinel runs: the pins follow within
+        a tick (a reload), the new version is the agent, and so is the old
+        one still running (it updated itself and runs on) with its children."""
+        versions, bindir = self.dir + "/versions", self.dir + "/bin"
+        os.makedirs(versions)
+        os.makedirs(bindir)
+        shutil.copy(AS_LINEAGE, versions + "/1")
+        link = bindir + "/claude"
+        os.symlink("../versions/1", link)
+        fifo = os.path.join(self.dir, "go")
+        os.mkfifo(fifo)
+        o_old, o_v1, o_v2 = (self.dir + "/out." + n for n in ("old", "v1", "v2"))
+        with Sentinel("--rules", self.rules, "-o", "agents.exe_paths=" + link) as s:
+            # version 1, by the link: an agent, its exe the file itself
+            p1, _ = self.run_tree([link, "child", "exec", self.w, "w", "write", o_v1])
+            # version 1 again, left running across the update
+            old = subprocess.Popen([link, "wait", fifo, "child", "exec", self.w, "w",
+                                    "write", o_old], stdout=subprocess.PIPE)
+            shutil.copy(AS_LINEAGE, versions + "/2")
+            os.symlink("../versions/2", link + ".new")
+            os.rename(link + ".new", link)
+            self.assertTrue(wait_for_file_text(s.err_path, "reloaded:"),
+                            "the pins were never set again")
+            p2, _ = self.run_tree([link, "child", "exec", self.w, "w", "write", o_v2])
+            with open(fifo, "w") as f:
+                f.write("go\n")
+            lines, _ = old.communicate(timeout=60)
+            self.assertEqual(old.returncode, 0, lines)
+        self.assertIn("agents.exe_paths: a pinned path leads to another file now", s.stderr)
+        a = self.probes(s, o_v1)
+        self.assertEqual(a["agent.ancestor.pid"], p1)
+        self.assertEqual(a["agent.ancestor.exepath"], versions + "/1")
+        a = self.probes(s, o_v2)
+        self.assertEqual(a["agent.ancestor.pid"], p2)
+        self.assertEqual(a["agent.ancestor.exepath"], versions + "/2")
+        a = self.probes(s, o_old)
+        self.assertEqual(a["agent.ancestor.pid"], old.pid)
+        self.assertEqual(a["agent.ancestor.exepath"], versions + "/1")
 
     def test_pinned_path_must_be_absolute(self):
         r = subprocess.run([harness.AS_BIN, "-o", "agents.exe_paths=bin/claude", "-V",
