@@ -324,7 +324,9 @@ static __always_inline int as_skip_self(void)
  * (tp_task_rename): it could have read the old name under the new gen. */
 static __always_inline int as_verdict_keepable(void)
 {
-	return bpf_ktime_get_ns() - cfg_rename_ns >= AS_RENAME_SETTLE_NS;
+	/* signed: a rename on another CPU may have stamped a later time than
+	 * this CPU's clock read */
+	return (__s64)(bpf_ktime_get_ns() - cfg_rename_ns) >= (__s64)AS_RENAME_SETTLE_NS;
 }
 
 /* The current thread's verdict under gen: cached per thread (st, when there

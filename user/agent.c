@@ -56,7 +56,7 @@ struct agent {
 	uint64_t kdrops[AS_EV_MAX], kdrops_said[AS_EV_MAX];
 	uint64_t odrops_said[METRICS_OUTPUTS_MAX];
 	uint64_t last_drop_alert, next_tick, next_metrics_alert;
-	uint64_t pins_tried; /* agentid_pins_now() that last asked for a reload */
+	uint64_t pins_new; /* agentid_pins_now() seen once, not yet applied; 0 none */
 	uint64_t watchdog_ns, next_watchdog; /* systemd's watchdog; 0: none */
 	struct lastrun run; /* our marker in the state directory */
 	struct lastrun_prev prev_run; /* the one the run before left */
@@ -439,18 +439,41 @@ static void agent_metrics_alert(struct agent *a)
 		       "agent-sentinel internal: metrics", f, n);
 }
 
+/* The running configuration's pins resolved again (links and files as they
+ * are now; agentid_set keeps the files they led to before) and into the
+ * kernel's maps, nothing else reloaded. */
+static int agent_pins_apply(struct agent *a)
+{
+	const struct config *c = &a->cfg;
+	int err = agentid_set(c->agents.names, c->agents.n_names, c->agents.exe_paths,
+			      c->agents.n_exe_paths);
+
+	if (err)
+		return err;
+	prefilter_pins_to_loader(&a->lo);
+	return a->live ? loader_set_pins(&a->l, &a->lo) : 0;
+}
+
 /* A pinned path that leads to another file now (an update moved a link to
- * a new version, or replaced the file): the pins are set again by a reload,
- * once per new state, so a reload that fails is not retried every second. */
+ * a new version, or replaced or installed the file), the same at two checks
+ * in a row (not caught mid-update, and a path that flaps is left alone):
+ * the pins follow. */
 static void agent_pins_check(struct agent *a)
 {
 	uint64_t now = agentid_pins_now();
 
-	if (now == agentid_pins_sig() || now == a->pins_tried)
+	if (now == agentid_pins_sig()) {
+		a->pins_new = 0;
 		return;
-	a->pins_tried = now;
-	diag_info("agents.exe_paths: a pinned path leads to another file now");
-	agent_reload = 1;
+	}
+	if (now != a->pins_new) {
+		a->pins_new = now;
+		return;
+	}
+	a->pins_new = 0;
+	diag_info("agents.exe_paths: a pinned path leads to another file now: pins set again");
+	if (agent_pins_apply(a))
+		diag_err("agents.exe_paths: the pins could not be set again");
 }
 
 static void agent_tick(struct agent *a, int final)
@@ -629,6 +652,9 @@ static void agent_do_reload(struct agent *a)
 fail:
 	engine_free(e);
 	config_free(&cfg);
+	/* agent_config set the new configuration's pins: back to the running one's */
+	if (agent_pins_apply(a))
+		diag_err("agents.exe_paths: the running configuration's pins could not be set again");
 	atomic_fetch_add(&a->metrics.reload_failures, 1);
 	diag_err("reload failed: the running configuration and rules stay");
 }

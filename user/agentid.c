@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "agentid.h"
 #include "diag.h"
 #include "kdev.h"
@@ -23,6 +24,7 @@ static struct {
 	struct agentid_pin seen[AGENTID_SEEN_MAX];
 	size_t nseen;
 	int configured; /* agentid_set ran: else the default names */
+	uint64_t sig; /* agentid_pins_now() when the pins were resolved */
 } agentid;
 
 /* bumped whenever the agent set changes; 0 is never a generation */
@@ -84,19 +86,42 @@ static void agentid_keep_seen(struct agentid_pin *old)
 	agentid.seen[agentid.nseen++] = *old;
 }
 
-/* The directory of path (up to the last '/'; "/" for a file at the root),
- * with the device the kernel sees (kdev.h), into p. */
-static void agentid_pin_dir(struct kdev_map *km, const char *path, struct agentid_pin *p)
+/* The directory of path (up to the last '/'; "/" for a file at the root)
+ * into dir; -1 when path has no '/' or is too long. */
+static int agentid_dirname(const char *path, char *dir, size_t cap)
 {
 	const char *slash = strrchr(path, '/');
+
+	if (!slash || (size_t)(slash - path) >= cap)
+		return -1;
+	snprintf(dir, cap, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return 0;
+}
+
+/* Where a pinned path leads (realpath), NULL when to itself or nowhere.
+ * A path through /proc (/proc/PID/root/..., another mount namespace's
+ * file) is left as it is: realpath would read its magic links as text. */
+static char *agentid_realpath(const char *path)
+{
+	char *real = strncmp(path, "/proc/", 6) ? realpath(path, NULL) : NULL;
+
+	if (real && !strcmp(real, path)) {
+		free(real);
+		real = NULL;
+	}
+	return real;
+}
+
+/* The directory of path with the device the kernel sees (kdev.h), into p. */
+static void agentid_pin_dir(struct kdev_map *km, const char *path, struct agentid_pin *p)
+{
 	char dir[PATH_MAX];
 
 	p->dir_ino = 0;
 	p->dir_dev = 0;
-	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+	if (agentid_dirname(path, dir, sizeof(dir)))
 		return;
-	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if (kdev_stat(km, AT_FDCWD, dir, AGENTID_MOUNTINFO, &p->dir_dev, &p->dir_ino)) {
+	if (kdev_stat(km, AT_FDCWD, dir, AGENTID_MOUNTINFO, NULL, &p->dir_dev, &p->dir_ino)) {
 		p->dir_ino = 0;
 		p->dir_dev = 0;
 	}
@@ -109,15 +134,11 @@ static void agentid_pin_dir(struct kdev_map *km, const char *path, struct agenti
  * directory is still taken). */
 static int agentid_resolve(struct kdev_map *km, const char *path, struct agentid_pin *p)
 {
-	char *real = realpath(path, NULL);
+	char *real = agentid_realpath(path);
 	int err;
 
-	if (real && !strcmp(real, path)) {
-		free(real);
-		real = NULL;
-	}
 	p->real = real;
-	err = kdev_stat(km, AT_FDCWD, real ? real : path, AGENTID_MOUNTINFO, &p->dev, &p->ino);
+	err = kdev_stat(km, AT_FDCWD, real ? real : path, AGENTID_MOUNTINFO, NULL, &p->dev, &p->ino);
 	if (err) {
 		p->dev = 0;
 		p->ino = 0;
@@ -126,44 +147,50 @@ static int agentid_resolve(struct kdev_map *km, const char *path, struct agentid
 	return err;
 }
 
-/* FNV-1a over a pin as resolved: what the kernel's maps were given */
-static uint64_t agentid_pin_hash(uint64_t h, const char *path, const struct agentid_pin *p)
-{
-	const uint64_t v[] = { p->ino, p->dev, p->dir_ino, p->dir_dev };
-	const unsigned char *b = (const unsigned char *)v;
-	const char *at = p->real ? p->real : path;
+#define AGENTID_HASH_BASIS 0xcbf29ce484222325ull
 
-	for (size_t i = 0; at[i]; i++)
-		h = (h ^ (unsigned char)at[i]) * 0x100000001b3ull;
-	for (size_t i = 0; i < sizeof(v); i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
+static uint64_t agentid_hash(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
 	return h;
 }
 
-#define AGENTID_HASH_BASIS 0xcbf29ce484222325ull
+/* FNV-1a of where path leads now, by statx alone (no mountinfo read: this
+ * runs every second): where its links lead, the file's and its directory's
+ * inode and mount. */
+static uint64_t agentid_path_hash(uint64_t h, const char *path)
+{
+	char *real = agentid_realpath(path), dir[PATH_MAX];
+	const char *at = real ? real : path;
+	struct statx f = { 0 }, d = { 0 };
+	uint64_t v[4];
+
+	if (statx(AT_FDCWD, at, 0, STATX_INO | STATX_MNT_ID, &f))
+		memset(&f, 0, sizeof(f));
+	if (agentid_dirname(at, dir, sizeof(dir)) ||
+	    statx(AT_FDCWD, dir, 0, STATX_INO | STATX_MNT_ID, &d))
+		memset(&d, 0, sizeof(d));
+	v[0] = f.stx_ino;
+	v[1] = f.stx_mnt_id;
+	v[2] = d.stx_ino;
+	v[3] = d.stx_mnt_id;
+	h = agentid_hash(h, at, strlen(at) + 1);
+	free(real);
+	return agentid_hash(h, v, sizeof(v));
+}
 
 uint64_t agentid_pins_sig(void)
 {
-	uint64_t h = AGENTID_HASH_BASIS;
-
-	for (size_t i = 0; i < agentid.npins; i++)
-		h = agentid_pin_hash(h, agentid.pins[i].path, &agentid.pins[i]);
-	return h;
+	return agentid.sig;
 }
 
 uint64_t agentid_pins_now(void)
 {
-	struct kdev_map km = { 0 };
 	uint64_t h = AGENTID_HASH_BASIS;
 
-	for (size_t i = 0; i < agentid.npins; i++) {
-		struct agentid_pin now = { 0 };
-
-		agentid_resolve(&km, agentid.pins[i].path, &now);
-		h = agentid_pin_hash(h, agentid.pins[i].path, &now);
-		free(now.real);
-	}
-	kdev_map_fini(&km);
+	for (size_t i = 0; i < agentid.npins; i++)
+		h = agentid_path_hash(h, agentid.pins[i].path);
 	return h;
 }
 
@@ -194,6 +221,10 @@ int agentid_set(char *const *names, size_t nnames, char *const *paths, size_t np
 	for (size_t i = 0; i < nnames; i++)
 		if (strlen(names[i]) < AS_COMM_LEN)
 			memcpy(agentid.names[agentid.nnames++], names[i], strlen(names[i]) + 1);
+	/* before the pins resolve: a change in between shows at the next check */
+	agentid.sig = AGENTID_HASH_BASIS;
+	for (size_t i = 0; i < npaths; i++)
+		agentid.sig = agentid_path_hash(agentid.sig, paths[i]);
 	for (size_t i = 0; i < npaths; i++) {
 		struct agentid_pin *p = &agentid.pins[agentid.npins];
 
@@ -241,13 +272,22 @@ int agentid_pinned(void)
 	return agentid.npins != 0;
 }
 
-/* Is e (exe: its path or NULL) the file p? by_path: or at p's path */
+/* Is e (exe: its path or NULL) the pinned file p: its inode, or its path? */
 static int agentid_pin_is(const struct agentid_pin *p, const struct as_lin_ent *e,
-			  const char *exe, int by_path)
+			  const char *exe)
 {
 	if (p->ino && e->ino == p->ino && e->dev == p->dev)
 		return 1;
-	return exe && ((by_path && !strcmp(exe, p->path)) || agentid_streq(exe, p->real));
+	return exe && (!strcmp(exe, p->path) || agentid_streq(exe, p->real));
+}
+
+/* Is e the earlier file p: its inode, and where it was when e's path is
+ * known (once deleted, its inode number may be another file's by now). */
+static int agentid_seen_is(const struct agentid_pin *p, const struct as_lin_ent *e,
+			   const char *exe)
+{
+	return e->ino == p->ino && e->dev == p->dev &&
+	       (!exe || !strcmp(exe, p->real ? p->real : p->path));
 }
 
 int agentid_is_agent(const struct as_lin_ent *e, const char *exe)
@@ -255,11 +295,10 @@ int agentid_is_agent(const struct as_lin_ent *e, const char *exe)
 	if (!agentid.npins)
 		return agentid_name_is(e->comm);
 	for (size_t i = 0; i < agentid.npins; i++)
-		if (agentid_pin_is(&agentid.pins[i], e, exe, 1))
+		if (agentid_pin_is(&agentid.pins[i], e, exe))
 			return 1;
-	/* an earlier file: by what it was, not by a path that leads elsewhere now */
 	for (size_t i = 0; i < agentid.nseen; i++)
-		if (agentid_pin_is(&agentid.seen[i], e, exe, 0))
+		if (agentid_seen_is(&agentid.seen[i], e, exe))
 			return 1;
 	return 0;
 }

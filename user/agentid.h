@@ -50,10 +50,11 @@ uint32_t agentid_generation(void);
 /* Without pins: the index of the nearest agent in the lineage (entry 0, the
  * process itself, first), or -1; as agentid_is_agent on each entry. */
 int agentid_nearest_by_name(const struct as_lineage *l);
-/* The pins as configured, and as they resolve now (links, inodes,
- * directories): when the two differ, a pinned path was updated (a link
- * moved to a new version, a file replaced) and the pins need setting
- * again for the kernel's maps to match the new file. */
+/* Where the pinned paths led when agentid_set resolved them, and where
+ * they lead now (links, the file's and its directory's inode and mount, by
+ * statx alone): when the two differ, a pinned path was updated (a link
+ * moved to a new version, a file replaced or installed) and the pins need
+ * setting again for the kernel's maps to match the new file. */
 uint64_t agentid_pins_sig(void);
 uint64_t agentid_pins_now(void);
 /* The pinned executables ([0..n)), NULL when none. */

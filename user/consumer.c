@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
-#include <limits.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include "clock.h"
 #include "consumer.h"
 #include "diag.h"
 
@@ -17,7 +17,7 @@ static int consumer_sample(void *ctx, void *rec, size_t len)
 
 	if (err < 0)
 		return err;
-	if (c->batch != UINT_MAX && ++c->batch >= CONSUMER_BATCH_MAX) {
+	if (++c->batch >= CONSUMER_BATCH_MAX) {
 		c->full = 1;
 		return CONSUMER_STOP;
 	}
@@ -65,12 +65,17 @@ int consumer_poll(struct consumer *c)
 
 int consumer_drain(struct consumer *c)
 {
-	int n;
+	uint64_t end = clock_mono_now() + CONSUMER_DRAIN_MS * 1000000ull;
+	int n, total = 0;
 
-	c->batch = UINT_MAX; /* no limit */
-	n = ring_buffer__consume(c->rb);
-	c->batch = 0;
-	return n;
+	do {
+		c->batch = 0;
+		n = consumer_result(c, ring_buffer__consume(c->rb));
+		if (n < 0)
+			return n;
+		total += n;
+	} while (n >= CONSUMER_BATCH_MAX && clock_mono_now() < end);
+	return total;
 }
 
 void consumer_close(struct consumer *c)

@@ -15,6 +15,7 @@
  * loop around the poll (watchdog, drop counters, output flush, reload) with
  * it. A few ms of work at full speed, the rest stays queued for the next. */
 #define CONSUMER_BATCH_MAX 4096
+#define CONSUMER_DRAIN_MS 2000 /* the last drain's bound (consumer_drain) */
 
 typedef int (*consumer_cb)(void *ctx, void *rec, size_t len);
 
@@ -32,8 +33,9 @@ int consumer_open(struct consumer *c, int ringbuf_fd, consumer_cb cb, void *ctx)
 /* Wait up to CONSUMER_POLL_MS and handle what arrived, at most
  * CONSUMER_BATCH_MAX records; returns records or -errno. */
 int consumer_poll(struct consumer *c);
-/* Handle everything queued now, without waiting (and without a limit: for
- * the end, when nothing comes any more). */
+/* Handle what is queued now, without waiting, batch after batch for at
+ * most CONSUMER_DRAIN_MS: at the end the programs are still attached, and a
+ * storm would keep the ring full past systemd's stop timeout. */
 int consumer_drain(struct consumer *c);
 void consumer_close(struct consumer *c);
 

@@ -86,23 +86,39 @@ static void kdev_learn(struct kdev_map *km, int dirfd, const char *mountinfo)
 	km->n = keep;
 }
 
-int kdev_stat(struct kdev_map *km, int dirfd, const char *name, const char *mountinfo,
-	      uint32_t *dev, uint64_t *ino)
+/* stat() where statx is missing or refused (ENOSYS, EPERM: a seccomp filter
+ * older than statx): no mount id then. */
+static int kdev_fstatat(int dirfd, const char *name, uint32_t *dev, uint64_t *ino)
 {
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, 0))
+		return -errno;
+	*ino = st.st_ino;
+	*dev = (uint32_t)st.st_dev; /* glibc's dev_t: new_encode_dev() in its low half */
+	return 0;
+}
+
+int kdev_stat(struct kdev_map *km, int dirfd, const char *name, const char *mountinfo,
+	      const char *also, uint32_t *dev, uint64_t *ino)
+{
+	const char *learn[] = { mountinfo, also };
 	const struct kdev_mount *m = NULL;
 	struct statx stx;
 
 	if (statx(dirfd, name, 0, STATX_INO | STATX_MNT_ID, &stx))
-		return -errno;
+		return errno == ENOSYS || errno == EPERM ? kdev_fstatat(dirfd, name, dev, ino)
+							 : -errno;
 	*ino = stx.stx_ino;
 	*dev = kdev_encode(stx.stx_dev_major, stx.stx_dev_minor);
 	if (!(stx.stx_mask & STATX_MNT_ID))
 		return 0;
 	m = kdev_find(km, km->n, stx.stx_mnt_id);
-	if (!m && mountinfo) {
-		kdev_learn(km, dirfd, mountinfo);
-		m = kdev_find(km, km->n, stx.stx_mnt_id);
-	}
+	for (size_t i = 0; !m && i < sizeof(learn) / sizeof(learn[0]); i++)
+		if (learn[i]) {
+			kdev_learn(km, dirfd, learn[i]);
+			m = kdev_find(km, km->n, stx.stx_mnt_id);
+		}
 	if (m)
 		*dev = m->dev;
 	return 0;

@@ -31,12 +31,15 @@ struct kdev_map {
 
 /* new_encode_dev(): how the kernel programs and stat() report a device */
 uint32_t kdev_encode(unsigned major, unsigned minor);
-/* The (dev, ino) of what name names, relative to dirfd, following links;
- * mountinfo (relative to dirfd too): where to learn a mount km does not
- * know. Without the mount (a kernel before 5.8, a mount gone meanwhile)
- * dev is stat()'s. 0, or a negative errno when name cannot be stat'ed. */
+/* The (dev, ino) of what name names, relative to dirfd, following links.
+ * Where to learn a mount km does not know: mountinfo, then also (a process
+ * chrooted or pivoted into a sandbox lists only the mounts under its root),
+ * both relative to dirfd, either NULL. Without the mount (a
+ * kernel before 5.8, a mount gone meanwhile, statx refused by a seccomp
+ * filter) dev is stat()'s. 0, or a negative errno when name cannot be
+ * stat'ed. */
 int kdev_stat(struct kdev_map *km, int dirfd, const char *name, const char *mountinfo,
-	      uint32_t *dev, uint64_t *ino);
+	      const char *also, uint32_t *dev, uint64_t *ino);
 void kdev_map_fini(struct kdev_map *km);
 
 #endif /* AS_KDEV_H */

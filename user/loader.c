@@ -667,10 +667,69 @@ void loader_expire_verdicts(struct loader *l)
 		l->skel->data->cfg_filter_gen = 1;
 }
 
+struct loader_exe_key {
+	uint64_t ino;
+	uint32_t dev, pad;
+};
+
+/* Make map hold exactly the n keys (of ksize bytes, stride apart) at keys:
+ * the new ones added first and the stale ones deleted after, so a program
+ * running meanwhile sees every key of one set or the other. */
+static int loader_map_replace(int map, const void *keys, size_t n, size_t ksize, size_t stride)
+{
+	uint8_t one = 1, cur[sizeof(struct as_pin_key)], next[sizeof(struct as_pin_key)];
+	int more;
+
+	for (size_t i = 0; i < n; i++)
+		if (bpf_map_update_elem(map, (const char *)keys + i * stride, &one, BPF_ANY))
+			return -errno;
+	more = bpf_map_get_next_key(map, NULL, cur) == 0;
+	while (more) {
+		int keep = 0;
+
+		more = bpf_map_get_next_key(map, cur, next) == 0;
+		for (size_t i = 0; i < n && !keep; i++)
+			keep = !memcmp((const char *)keys + i * stride, cur, ksize);
+		if (!keep)
+			bpf_map_delete_elem(map, cur);
+		memcpy(cur, next, ksize);
+	}
+	return 0;
+}
+
+int loader_set_pins(struct loader *l, const struct loader_opts *o)
+{
+	struct loader_exe_key ek[LOADER_FILTER_EXES_MAX];
+	size_t nexes = o->filter_nexes < LOADER_FILTER_EXES_MAX ? o->filter_nexes
+								 : LOADER_FILTER_EXES_MAX;
+	size_t npins = o->filter_npins < LOADER_FILTER_EXES_MAX ? o->filter_npins
+								 : LOADER_FILTER_EXES_MAX;
+	int err;
+
+	for (size_t i = 0; i < nexes; i++)
+		ek[i] = (struct loader_exe_key){ o->filter_exes[i].ino, o->filter_exes[i].dev, 0 };
+	err = loader_map_replace(bpf_map__fd(l->skel->maps.filter_exes), ek, nexes, sizeof(ek[0]),
+				 sizeof(ek[0]));
+	if (err) {
+		diag_err("cannot fill the pre-filter's executable map: %s", strerror(-err));
+		return err;
+	}
+	err = loader_map_replace(bpf_map__fd(l->skel->maps.filter_pins), o->filter_pins, npins,
+				 sizeof(o->filter_pins[0]), sizeof(o->filter_pins[0]));
+	if (err) {
+		diag_err("cannot fill the pre-filter's pinned-path map: %s", strerror(-err));
+		return err;
+	}
+	l->skel->bss->cfg_filter_npins = (uint32_t)npins;
+	loader_expire_verdicts(l); /* taken against the old pins */
+	return 0;
+}
+
 static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 {
 	int names = bpf_map__fd(l->skel->maps.filter_names);
 	char key[AS_COMM_LEN];
+	int err;
 
 	/* keep every event while the tables change, then narrow */
 	loader_open_all(l);
@@ -687,44 +746,9 @@ static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 			return err;
 		}
 	}
-	{
-		int exes = bpf_map__fd(l->skel->maps.filter_exes);
-		struct as_exe_key { uint64_t ino; uint32_t dev, pad; } k;
-
-		while (bpf_map_get_next_key(exes, NULL, &k) == 0)
-			bpf_map_delete_elem(exes, &k);
-		for (size_t i = 0; i < o->filter_nexes && i < LOADER_FILTER_EXES_MAX; i++) {
-			uint8_t one = 1;
-
-			k = (struct as_exe_key){ o->filter_exes[i].ino, o->filter_exes[i].dev, 0 };
-			if (bpf_map_update_elem(exes, &k, &one, BPF_ANY)) {
-				int err = -errno;
-
-				diag_err("cannot fill the pre-filter's executable map: %s",
-					 strerror(-err));
-				return err;
-			}
-		}
-	}
-	{
-		int pins = bpf_map__fd(l->skel->maps.filter_pins);
-		struct as_pin_key k;
-
-		while (bpf_map_get_next_key(pins, NULL, &k) == 0)
-			bpf_map_delete_elem(pins, &k);
-		for (size_t i = 0; i < o->filter_npins && i < LOADER_FILTER_EXES_MAX; i++) {
-			uint8_t one = 1;
-
-			if (bpf_map_update_elem(pins, &o->filter_pins[i], &one, BPF_ANY)) {
-				int err = -errno;
-
-				diag_err("cannot fill the pre-filter's pinned-path map: %s",
-					 strerror(-err));
-				return err;
-			}
-		}
-		l->skel->bss->cfg_filter_npins = (uint32_t)o->filter_npins;
-	}
+	err = loader_set_pins(l, o);
+	if (err)
+		return err;
 	loader_expire_verdicts(l); /* taken against the old names */
 	l->skel->bss->cfg_filter_walk = o->filter_walk < AS_MAX_ANCESTORS ? o->filter_walk
 									 : AS_MAX_ANCESTORS;

@@ -81,6 +81,10 @@ int loader_seed_lineage(const struct loader *l, uint32_t pid, const struct as_li
  * its next event): after the names change, and after the seed, since a
  * verdict taken between attaching and seeding did not see the lineage. */
 void loader_expire_verdicts(struct loader *l);
+/* The pinned executables of o (filter_exes, filter_pins) into the kernel's
+ * maps while programs run: the new set added before the old one goes, then
+ * the verdicts expire. */
+int loader_set_pins(struct loader *l, const struct loader_opts *o);
 /* Sum the per-CPU drop counters: drops[type] for each enum as_event_type. */
 int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n);
 

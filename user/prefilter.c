@@ -69,6 +69,14 @@ static void prefilter_pins(struct loader_opts *lo, const struct agentid_pin *(*p
 	}
 }
 
+void prefilter_pins_to_loader(struct loader_opts *lo)
+{
+	lo->filter_nexes = 0;
+	lo->filter_npins = 0;
+	prefilter_pins(lo, agentid_pins);
+	prefilter_pins(lo, agentid_seen); /* files pinned paths led to before */
+}
+
 void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo)
 {
 	for (unsigned t = 0; t < AS_EV_MAX; t++) {
@@ -83,10 +91,7 @@ void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo
 		else
 			lo->filter_depth[t] = d + 1;
 	}
-	lo->filter_nexes = 0;
-	lo->filter_npins = 0;
-	prefilter_pins(lo, agentid_pins);
-	prefilter_pins(lo, agentid_seen); /* files pinned paths led to before */
+	prefilter_pins_to_loader(lo);
 	lo->filter_walk = kf->walk;
 	lo->filter_nnames = kf->nnames < LOADER_FILTER_NAMES_MAX ? kf->nnames : LOADER_FILTER_NAMES_MAX;
 	memcpy(lo->filter_names, kf->names, lo->filter_nnames * AS_COMM_LEN);

@@ -16,6 +16,8 @@
 /* want_types: bit per event type that some rule needs. */
 void prefilter_plan(const struct engine *e, uint32_t want_types, struct engine_kfilter *out);
 void prefilter_to_loader(const struct engine_kfilter *kf, struct loader_opts *lo);
+/* Only the pinned executables (agentid.h) into lo: what follows a pin's update. */
+void prefilter_pins_to_loader(struct loader_opts *lo);
 void prefilter_describe(const struct engine_kfilter *kf, FILE *out);
 
 #endif /* AS_PREFILTER_H */

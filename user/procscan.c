@@ -180,9 +180,11 @@ static int procscan_entry_parse(int rootfd, struct kdev_map *km, char *sbuf, uin
 	le->pid = pid;
 	le->start_ns = start * procscan_tick_ns();
 	procscan_name(exe, sizeof(exe), pid, "exe");
-	/* the exe's mount is in the process's namespace, maybe not ours */
+	/* the exe's mount is in the process's namespace, maybe not ours; or
+	 * outside its root (a sandbox's), then maybe in ours (ids are global) */
 	procscan_name(mi, sizeof(mi), pid, "mountinfo");
-	if (!procscan_kthread(comm_end + 1) && kdev_stat(km, rootfd, exe, mi, &dev, &ino) == 0) {
+	if (!procscan_kthread(comm_end + 1) &&
+	    kdev_stat(km, rootfd, exe, mi, "self/mountinfo", &dev, &ino) == 0) {
 		le->dev = dev;
 		le->ino = ino;
 	}

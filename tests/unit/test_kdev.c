@@ -40,6 +40,7 @@ static int teardown(void **state)
 	unlinkat(d->fd, "file", 0);
 	unlinkat(d->fd, "mountinfo", 0);
 	unlinkat(d->fd, "other", 0);
+	unlinkat(d->fd, "also", 0);
 	close(d->fd);
 	rmdir(d->path);
 	return 0;
@@ -82,14 +83,14 @@ static void test_from_mountinfo(void **state)
 		 "x y 1:2\n",
 		 (unsigned long long)d->mnt_id, (unsigned long long)d->mnt_id, d->path);
 	put(d, "mountinfo", text);
-	assert_int_equal(kdev_stat(&km, d->fd, "file", "mountinfo", &dev, &ino), 0);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", "mountinfo", NULL, &dev, &ino), 0);
 	assert_int_equal(dev, kdev_encode(291, 1110));
 	assert_true(ino != 0);
 	assert_int_equal(km.n, 2);
 	/* known now: the file is not read again (gone, the answer stays) */
 	unlinkat(d->fd, "mountinfo", 0);
 	dev = 0;
-	assert_int_equal(kdev_stat(&km, d->fd, "file", "mountinfo", &dev, &ino), 0);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", "mountinfo", NULL, &dev, &ino), 0);
 	assert_int_equal(dev, kdev_encode(291, 1110));
 	kdev_map_fini(&km);
 	assert_int_equal(km.n, 0);
@@ -99,19 +100,27 @@ static void test_fallbacks(void **state)
 {
 	struct dir *d = *state;
 	struct kdev_map km = { 0 };
+	char text[512];
 	uint64_t ino;
 	uint32_t dev;
 
 	/* no mountinfo, or one without the mount: stat()'s device */
-	assert_int_equal(kdev_stat(&km, d->fd, "file", "nowhere", &dev, &ino), 0);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", "nowhere", NULL, &dev, &ino), 0);
 	assert_int_equal(dev, d->st_dev);
-	assert_int_equal(kdev_stat(&km, d->fd, "file", NULL, &dev, &ino), 0);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", NULL, NULL, &dev, &ino), 0);
 	assert_int_equal(dev, d->st_dev);
 	put(d, "other", "999999999 1 5:5 / /x rw - tmpfs none rw\n");
-	assert_int_equal(kdev_stat(&km, d->fd, "file", "other", &dev, &ino), 0);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", "other", NULL, &dev, &ino), 0);
 	assert_int_equal(dev, d->st_dev);
+	/* not in the first file, in the second: learnt from it */
+	put(d, "mountinfo", "");
+	snprintf(text, sizeof(text), "%llu 1 8:9 / %s rw - tmpfs none rw\n",
+		 (unsigned long long)d->mnt_id, d->path);
+	put(d, "also", text);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", "mountinfo", "also", &dev, &ino), 0);
+	assert_int_equal(dev, kdev_encode(8, 9));
 	/* a file that is not there: its errno */
-	assert_int_equal(kdev_stat(&km, d->fd, "missing", "other", &dev, &ino), -ENOENT);
+	assert_int_equal(kdev_stat(&km, d->fd, "missing", "other", NULL, &dev, &ino), -ENOENT);
 	kdev_map_fini(&km);
 }
 
@@ -132,9 +141,9 @@ static void test_twins_and_order(void **state)
 	put(d, "mountinfo", text);
 	put(d, "other", "1000150 1 9:9 / /m rw - tmpfs none rw\n"
 			"1000301 1 0:301 / /n rw - tmpfs none rw\n");
-	assert_int_equal(kdev_stat(&km, d->fd, "file", "mountinfo", &dev, &ino), 0);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", "mountinfo", NULL, &dev, &ino), 0);
 	assert_int_equal(km.n, 100);
-	assert_int_equal(kdev_stat(&km, d->fd, "file", "other", &dev, &ino), 0);
+	assert_int_equal(kdev_stat(&km, d->fd, "file", "other", NULL, &dev, &ino), 0);
 	assert_int_equal(km.n, 101);
 	for (size_t i = 1; i < km.n; i++)
 		assert_true(km.m[i - 1].id < km.m[i].id);
