@@ -286,8 +286,12 @@ static int agentid_pin_is(const struct agentid_pin *p, const struct as_lin_ent *
 static int agentid_seen_is(const struct agentid_pin *p, const struct as_lin_ent *e,
 			   const char *exe)
 {
+	const char *was = p->real ? p->real : p->path;
+	size_t n = strlen(was);
+
+	/* /proc says " (deleted)" after the name of a file since removed */
 	return e->ino == p->ino && e->dev == p->dev &&
-	       (!exe || !strcmp(exe, p->real ? p->real : p->path));
+	       (!exe || (!strncmp(exe, was, n) && (!exe[n] || !strcmp(exe + n, " (deleted)"))));
 }
 
 int agentid_is_agent(const struct as_lin_ent *e, const char *exe)

@@ -1,66 +1,148 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
-#include <bpf/libbpf.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
 #include "clock.h"
 #include "consumer.h"
 #include "diag.h"
 
-/* The batch is full: libbpf stops at a negative return, this record counted
- * as consumed (it was handled), and hands the value back from the poll. */
-#define CONSUMER_STOP (-ECANCELED)
+/* A record's header, as the kernel writes it (kernel/bpf/ringbuf.c): its
+ * length, with two flag bits, then the page offset only the kernel reads. */
+#define CONSUMER_HDR_SZ 8
+#define CONSUMER_BUSY (1u << 31) /* reserved, not yet submitted */
+#define CONSUMER_DISCARD (1u << 30) /* submitted as discarded: skip */
 
-static int consumer_sample(void *ctx, void *rec, size_t len)
+static size_t consumer_data_size(const struct consumer *c)
 {
-	struct consumer *c = ctx;
-	int err = c->cb(c->ctx, rec, len);
-
-	if (err < 0)
-		return err;
-	if (++c->batch >= CONSUMER_BATCH_MAX) {
-		c->full = 1;
-		return CONSUMER_STOP;
-	}
-	return 0;
+	return (size_t)c->mask + 1;
 }
 
 int consumer_open(struct consumer *c, int ringbuf_fd, consumer_cb cb, void *ctx)
 {
+	struct bpf_map_info info = { 0 };
+	uint32_t len = sizeof(info);
+	struct epoll_event ev = { .events = EPOLLIN };
+	void *m;
+	int err;
+
+	memset(c, 0, sizeof(*c));
 	c->cb = cb;
 	c->ctx = ctx;
-	c->batch = 0;
-	c->full = 0;
-	c->rb = ring_buffer__new(ringbuf_fd, consumer_sample, c, NULL);
-	if (!c->rb) {
-		int err = -errno;
-
-		diag_err("cannot map the ring buffer: %s", strerror(-err));
+	c->epfd = -1;
+	c->map_fd = ringbuf_fd;
+	c->page = (size_t)sysconf(_SC_PAGESIZE);
+	if (bpf_obj_get_info_by_fd(ringbuf_fd, &info, &len)) {
+		err = -errno;
+		diag_err("cannot read the ring buffer's size: %s", strerror(-err));
+		return err;
+	}
+	if (info.type != BPF_MAP_TYPE_RINGBUF || !info.max_entries ||
+	    (info.max_entries & (info.max_entries - 1))) {
+		diag_err("the ring buffer map is not a BPF ring buffer of a power-of-two size");
+		return -EINVAL;
+	}
+	c->mask = info.max_entries - 1;
+	m = mmap(NULL, c->page, PROT_READ | PROT_WRITE, MAP_SHARED, ringbuf_fd, 0);
+	if (m == MAP_FAILED)
+		goto fail_map;
+	c->cons_pos = m;
+	/* the producer's page and the data once (libbpf: twice, see consumer.h) */
+	m = mmap(NULL, c->page + consumer_data_size(c), PROT_READ, MAP_SHARED, ringbuf_fd,
+		 (off_t)c->page);
+	if (m == MAP_FAILED)
+		goto fail_map;
+	c->prod_pos = m;
+	c->data = (const uint8_t *)m + c->page;
+	c->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (c->epfd < 0 || epoll_ctl(c->epfd, EPOLL_CTL_ADD, ringbuf_fd, &ev)) {
+		err = -errno;
+		diag_err("cannot wait on the ring buffer: %s", strerror(-err));
+		consumer_close(c);
 		return err;
 	}
 	return 0;
+fail_map:
+	err = -errno;
+	diag_err("cannot map the ring buffer: %s", strerror(-err));
+	consumer_close(c);
+	return err;
 }
 
-/* What a poll or consume returned, with a full batch as records handled. */
-static int consumer_result(struct consumer *c, int n)
+/* The record of len bytes at ring offset off, contiguous: in place, or
+ * copied when it runs past the data's end; NULL without memory for that. */
+static void *consumer_record(struct consumer *c, uint64_t off, size_t len)
 {
-	if (c->full) {
-		c->full = 0;
-		return (int)c->batch;
+	size_t at = (size_t)(off & c->mask), first = consumer_data_size(c) - at;
+
+	if (len <= first)
+		return (void *)(c->data + at);
+	if (len > c->wrap_cap) {
+		void *w = realloc(c->wrap, len);
+
+		if (!w)
+			return NULL;
+		c->wrap = w;
+		c->wrap_cap = len;
+	}
+	memcpy(c->wrap, c->data + at, first);
+	memcpy((uint8_t *)c->wrap + first, c->data, len - first);
+	return c->wrap;
+}
+
+/* Handle submitted records, at most max; returns how many. Each is released
+ * to the kernel once handled. */
+static int consumer_process(struct consumer *c, int max)
+{
+	uint64_t cons = __atomic_load_n(c->cons_pos, __ATOMIC_RELAXED), prod;
+	int n = 0;
+
+	prod = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE);
+	while (n < max) {
+		const uint32_t *hdr;
+		uint32_t len;
+		size_t rec_len;
+
+		if (cons >= prod) {
+			/* caught up: anything submitted meanwhile? */
+			prod = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE);
+			if (cons >= prod)
+				break;
+		}
+		hdr = (const uint32_t *)(c->data + (cons & c->mask));
+		len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+		if (len & CONSUMER_BUSY)
+			break; /* reserved, not yet submitted: records after it wait too */
+		rec_len = len & ~(CONSUMER_BUSY | CONSUMER_DISCARD);
+		if (!(len & CONSUMER_DISCARD)) {
+			void *rec = consumer_record(c, cons + CONSUMER_HDR_SZ, rec_len);
+
+			if (rec)
+				c->cb(c->ctx, rec, rec_len);
+			else /* passed on as a record cut short: the decoder counts it */
+				c->cb(c->ctx, (void *)(c->data + ((cons + CONSUMER_HDR_SZ) & c->mask)),
+				      consumer_data_size(c) - ((cons + CONSUMER_HDR_SZ) & c->mask));
+			n++;
+		}
+		cons += (rec_len + CONSUMER_HDR_SZ + 7) & ~(uint64_t)7;
+		__atomic_store_n(c->cons_pos, cons, __ATOMIC_RELEASE);
 	}
 	return n;
 }
 
 int consumer_poll(struct consumer *c)
 {
-	int n;
+	struct epoll_event ev;
 
-	c->batch = 0;
-	n = consumer_result(c, ring_buffer__poll(c->rb, CONSUMER_POLL_MS));
-	if (n == -EINTR)
-		return 0;
-	if (n == 0) /* woken by nothing: the kernel batches, so look anyway */
-		n = consumer_result(c, ring_buffer__consume(c->rb));
-	return n;
+	/* level-triggered: ready at once while records wait */
+	if (epoll_wait(c->epfd, &ev, 1, CONSUMER_POLL_MS) < 0 && errno != EINTR)
+		return -errno;
+	/* woken or not: the kernel wakes us only per wakeup_bytes, so look anyway */
+	return consumer_process(c, CONSUMER_BATCH_MAX);
 }
 
 int consumer_drain(struct consumer *c)
@@ -69,17 +151,23 @@ int consumer_drain(struct consumer *c)
 	int n, total = 0;
 
 	do {
-		c->batch = 0;
-		n = consumer_result(c, ring_buffer__consume(c->rb));
+		n = consumer_process(c, CONSUMER_BATCH_MAX);
 		if (n < 0)
 			return n;
 		total += n;
-	} while (n >= CONSUMER_BATCH_MAX && clock_mono_now() < end);
+	} while (n == CONSUMER_BATCH_MAX && clock_mono_now() < end);
 	return total;
 }
 
 void consumer_close(struct consumer *c)
 {
-	ring_buffer__free(c->rb);
-	c->rb = NULL;
+	if (c->epfd >= 0)
+		close(c->epfd);
+	if (c->prod_pos)
+		munmap((void *)c->prod_pos, c->page + consumer_data_size(c));
+	if (c->cons_pos)
+		munmap(c->cons_pos, c->page);
+	free(c->wrap);
+	memset(c, 0, sizeof(*c));
+	c->epfd = -1;
 }

@@ -172,6 +172,24 @@ class Operations(unittest.TestCase):
                        if k.startswith("ringbuf.") and k != "ringbuf.total")
         self.assertEqual(per_type, drops)
 
+    def test_records_wrapping_the_ring_arrive_whole(self):
+        """The consumer maps the ring's data once (user/consumer.h): a record
+        that runs past the end is copied whole. A 64 KiB ring and 300 execs
+        whose arguments grow by 37 bytes a time (100 to 3,100) put records
+        across the end at every wrap: each arrives with its exact argument."""
+        sizes = [i * 37 % 3000 + 100 for i in range(1, 301)]
+        script = "".join("/bin/true %s wrap%d\n" % ("a" * n, i) for i, n in enumerate(sizes))
+        with Sentinel("--trace", "--ringbuf-size", "64K", "--wakeup-bytes", "0") as s:
+            subprocess.run(["/bin/bash"], input=script, text=True, check=True)
+        got = {}
+        for e in s.events():
+            args = e.get("proc.args", "")
+            if e.get("evt.type") == "execve" and args.startswith("a") and " wrap" in args:
+                a, tag = args.split(" ")
+                got[int(tag[4:])] = len(a)
+        self.assertEqual(got, dict(enumerate(sizes)))
+        self.assertIn("bad_records=0", s.stderr)
+
     def test_reload_under_load(self):
         rules = os.path.join(self.tmp, "rules.yaml")
         shutil.copy(RULES, rules)
