@@ -538,7 +538,7 @@ def part_latency(env, args):
 
 def part_rss(env, args):
     """Memory of agent-sentinel by ring buffer size: the consumer maps the
-    ring's data twice (wrap-around), and those pages count in VmRSS."""
+    ring's data once (user/consumer.h); the kernel fills those pages at mmap."""
     out = []
     for ring in ("4M", "16M", "64M"):
         t = Tracer(env, "sentinel", extra=("--ringbuf-size", ring))
