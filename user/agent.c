@@ -489,6 +489,8 @@ static void agent_tick(struct agent *a, int final)
 		lastrun_beat(&a->run, now);
 		if (!final && agentid_pinned())
 			agent_pins_check(a);
+		if (!final)
+			container_tick();
 	}
 	agent_publish(a);
 	agent_drop_alert(a, now, final);
@@ -593,6 +595,13 @@ static void agent_plan(struct agent *a, const struct config *cfg, const struct e
 
 /* ---- reload ---------------------------------------------------------------- */
 
+/* Handle what the ring holds now (live only: a replay has no ring). */
+static void agent_reload_drain(struct agent *a)
+{
+	if (a->live)
+		consumer_drain(&a->c);
+}
+
 /*
  * SIGHUP: a new configuration and new rules, swapped in only when every
  * step succeeded; else the running ones stay and the reason is logged.
@@ -608,8 +617,13 @@ static void agent_do_reload(struct agent *a)
 
 	agent_reload = 0;
 	diag_info("reloading configuration and rules");
+	/* the ring holds what comes while we read and compile: start it empty,
+	 * and empty it again after the compile (what arrived meanwhile is the
+	 * running rules' to judge: nothing is swapped yet) */
+	agent_reload_drain(a);
 	if (agent_config(a->o, &cfg, a->live && geteuid() == 0) || agent_engine(a, &cfg, &e))
 		goto fail;
+	agent_reload_drain(a);
 	if (agent_outputs_changed(&a->cfg, &cfg) && agent_outputs(&cfg, a->trace, &outs))
 		goto fail;
 	agent_plan(a, &cfg, e, &lo, &kf);

@@ -94,15 +94,18 @@ static void *consumer_record(struct consumer *c, uint64_t off, size_t len)
 	return c->wrap;
 }
 
-/* Handle submitted records, at most max; returns how many. Each is released
- * to the kernel once handled. */
+/* Handle submitted records, at most max and for at most CONSUMER_BATCH_NS;
+ * returns how many. Each is released to the kernel once handled. */
 static int consumer_process(struct consumer *c, int max)
 {
 	uint64_t cons = __atomic_load_n(c->cons_pos, __ATOMIC_RELAXED), prod;
+	uint64_t end = clock_mono_now() + CONSUMER_BATCH_NS;
 	int n = 0;
 
 	prod = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE);
 	while (n < max) {
+		if (n && n % CONSUMER_CLOCK_EVERY == 0 && clock_mono_now() >= end)
+			break;
 		const uint32_t *hdr;
 		uint32_t len;
 		size_t rec_len;
@@ -155,7 +158,7 @@ int consumer_drain(struct consumer *c)
 		if (n < 0)
 			return n;
 		total += n;
-	} while (n == CONSUMER_BATCH_MAX && clock_mono_now() < end);
+	} while (n > 0 && clock_mono_now() < end);
 	return total;
 }
 

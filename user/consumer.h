@@ -23,6 +23,11 @@
  * loop around the poll (watchdog, drop counters, output flush, reload) with
  * it. A few ms of work at full speed, the rest stays queued for the next. */
 #define CONSUMER_BATCH_MAX 4096
+/* ... and at most this long: a record can cost far more than usual (a
+ * sanitizer build, --trace formatting every field, a slow VM), and the
+ * watchdog wants the loop back well within its interval. */
+#define CONSUMER_BATCH_NS (20 * 1000000ull)
+#define CONSUMER_CLOCK_EVERY 64 /* records between two looks at the clock */
 #define CONSUMER_DRAIN_MS 2000 /* the last drain's bound (consumer_drain) */
 
 typedef int (*consumer_cb)(void *ctx, void *rec, size_t len);
@@ -43,7 +48,7 @@ struct consumer {
 
 int consumer_open(struct consumer *c, int ringbuf_fd, consumer_cb cb, void *ctx);
 /* Wait up to CONSUMER_POLL_MS and handle what arrived, at most
- * CONSUMER_BATCH_MAX records; returns records or -errno. */
+ * CONSUMER_BATCH_MAX records or CONSUMER_BATCH_NS; returns records or -errno. */
 int consumer_poll(struct consumer *c);
 /* Handle what is queued now, without waiting, batch after batch for at
  * most CONSUMER_DRAIN_MS: at the end the programs are still attached, and a

@@ -372,7 +372,7 @@ class Containers(unittest.TestCase):
         f = a[-1]
         self.assertEqual(f["container.id"], web[:12])
         self.assertEqual(f["container.type"], "docker")
-        self.assertEqual(f["container.name"], "web")
+        self.assertEqual(f["container.name"], "web", s.stderr)
         self.assertEqual(f["container.image"], IMAGE)
         self.assertEqual(f["container.image.repository"], "docker.io/library/as-busybox")
         self.assertEqual(f["container.image.tag"], "1.35")

@@ -33,9 +33,11 @@ struct ccache_entry {
 	uint8_t type; /* enum cgpath_type from the cgroup path */
 	uint8_t state; /* enum ccache_state */
 	uint8_t used;
-	uint8_t _pad0[5];
+	uint8_t tries; /* lookups asked for (container.c: CONTAINER_LOOKUP_TRIES) */
+	uint8_t _pad0[4];
 	uint32_t refs; /* live processes in the container */
 	uint32_t _pad1;
+	uint64_t retry_ns; /* CLOCK_MONOTONIC ns from which a failed one may be asked again */
 	struct cmeta *meta; /* CCACHE_RESOLVED */
 };
 

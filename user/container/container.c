@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The event thread's side of container metadata: cache, hook, answers. */
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include "container.h"
@@ -14,6 +15,13 @@ static struct {
 } cs;
 
 /* Land the resolver's answers in the cache. */
+/* A container's lookup is asked for at most this many times, this far
+ * apart: a runtime busy starting the very container (its first exec is
+ * ours to see before the runtime has finished) may miss the lookup's
+ * timeout once; one the runtimes do not know costs three asks in all. */
+#define CONTAINER_LOOKUP_TRIES 3
+#define CONTAINER_RETRY_NS 1000000000ull
+
 static void container_drain(void)
 {
 	struct resolver_answer *a;
@@ -76,17 +84,51 @@ int container_start(const struct container_config *cfg, struct proctable *pt)
 	return 0;
 }
 
-static void container_ask_new(struct ccache_entry *e, void *ctx)
+static uint64_t container_now_ns(void)
 {
-	(void)ctx;
-	if (e->state != CCACHE_NEW)
-		return;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Hand e to the resolver (its first lookup, or another after a failure). */
+static void container_ask(struct ccache_entry *e)
+{
+	e->tries++;
+	e->retry_ns = container_now_ns() + CONTAINER_RETRY_NS;
 	if (resolver_ask(cs.resolver, e->full_id, (enum cgpath_type)e->type) == 0) {
 		e->state = CCACHE_PENDING;
 	} else {
 		e->state = CCACHE_FAILED;
 		cs.queue_full++;
 	}
+}
+
+static void container_ask_new(struct ccache_entry *e, void *ctx)
+{
+	(void)ctx;
+	if (e->state == CCACHE_NEW)
+		container_ask(e);
+}
+
+static void container_ask_again(struct ccache_entry *e, void *ctx)
+{
+	uint64_t now = *(const uint64_t *)ctx;
+
+	if (e->state == CCACHE_FAILED && e->tries < CONTAINER_LOOKUP_TRIES && e->full_id[0] &&
+	    now >= e->retry_ns)
+		container_ask(e);
+}
+
+void container_tick(void)
+{
+	uint64_t now = container_now_ns();
+
+	if (!cs.cache || !cs.resolver)
+		return;
+	container_drain();
+	ccache_each(cs.cache, container_ask_again, &now);
 }
 
 int container_resolve(void)

@@ -42,6 +42,9 @@ int container_start(const struct container_config *cfg, struct proctable *pt);
  * created with. 0, or -1 (said on stderr: containers then stay id-only). */
 int container_resolve(void);
 void container_stop(struct proctable *pt);
+/* Once a second from the event loop: ask again for containers whose lookup
+ * failed (a runtime busy starting the very container answers late). */
+void container_tick(void);
 /* The metadata of a container by short id, NULL while unknown. */
 const struct cmeta *container_meta(const char *short_id);
 /* The 64-hex id of a container by short id, NULL when not cached. */
