@@ -104,12 +104,12 @@ static int consumer_process(struct consumer *c, int max)
 
 	prod = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE);
 	while (n < max) {
-		if (n && n % CONSUMER_CLOCK_EVERY == 0 && clock_mono_now() >= end)
-			break;
 		const uint32_t *hdr;
 		uint32_t len;
 		size_t rec_len;
 
+		if (n && n % CONSUMER_CLOCK_EVERY == 0 && clock_mono_now() >= end)
+			break;
 		if (cons >= prod) {
 			/* caught up: anything submitted meanwhile? */
 			prod = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE);
