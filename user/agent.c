@@ -487,10 +487,11 @@ static void agent_tick(struct agent *a, int final)
 		clock_calibrate(); /* follow wall-clock steps */
 		loader_read_drops(&a->l, a->kdrops, AS_EV_MAX);
 		lastrun_beat(&a->run, now);
-		if (!final && agentid_pinned())
-			agent_pins_check(a);
-		if (!final)
+		if (!final) {
+			if (agentid_pinned())
+				agent_pins_check(a);
 			container_tick();
+		}
 	}
 	agent_publish(a);
 	agent_drop_alert(a, now, final);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The event thread's side of container metadata: cache, hook, answers. */
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include "clock.h"
 #include "container.h"
 #include "diag.h"
 #include "resolver.h"
@@ -84,19 +84,11 @@ int container_start(const struct container_config *cfg, struct proctable *pt)
 	return 0;
 }
 
-static uint64_t container_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Hand e to the resolver (its first lookup, or another after a failure). */
 static void container_ask(struct ccache_entry *e)
 {
 	e->tries++;
-	e->retry_ns = container_now_ns() + CONTAINER_RETRY_NS;
+	e->retry_ns = clock_mono_now() + CONTAINER_RETRY_NS;
 	if (resolver_ask(cs.resolver, e->full_id, (enum cgpath_type)e->type) == 0) {
 		e->state = CCACHE_PENDING;
 	} else {
@@ -123,7 +115,7 @@ static void container_ask_again(struct ccache_entry *e, void *ctx)
 
 void container_tick(void)
 {
-	uint64_t now = container_now_ns();
+	uint64_t now = clock_mono_now();
 
 	if (!cs.cache || !cs.resolver)
 		return;
