@@ -597,6 +597,22 @@ struct as_exit {
 	__u32 _pad0;
 };
 
+/* The ring's warm-up at start-up (bpf/ring.bpf.c, user/ringwarm.c): records
+ * reserved and discarded until every 4 KiB page of the ring had a record's
+ * header written in it. A record with its 8-byte header takes AS_WARM_STEP
+ * bytes, a little less than a page (a page-sized one never fits a one-page
+ * ring: the kernel keeps a record below the ring's size), so consecutive
+ * headers are never a page apart. */
+#define AS_WARM_HDR 8 /* BPF_RINGBUF_HDR_SZ */
+#define AS_WARM_PAGE 4096
+#define AS_WARM_STEP (AS_WARM_PAGE - AS_WARM_HDR)
+#define AS_WARM_REC (AS_WARM_STEP - AS_WARM_HDR)
+
+struct as_warm_ctx {
+	__u32 records; /* to reserve */
+	__u32 done; /* reserved and discarded (the ring was full at the first not) */
+};
+
 _Static_assert(sizeof(struct as_ancestor) == 20, "as_ancestor layout");
 _Static_assert(sizeof(struct as_hdr) == 432, "as_hdr layout");
 _Static_assert(sizeof(struct as_lin_ent) == 40, "as_lin_ent layout");
@@ -612,5 +628,6 @@ _Static_assert(sizeof(struct as_exit) == 440, "as_exit layout");
 _Static_assert(sizeof(struct as_sys) == 528, "as_sys layout");
 _Static_assert(sizeof(struct as_sys_spec) == 8, "as_sys_spec layout");
 _Static_assert(sizeof(struct as_compat_spec) == 8, "as_compat_spec layout");
+_Static_assert(sizeof(struct as_warm_ctx) == 8, "as_warm_ctx layout");
 
 #endif /* AS_EVENTS_H */

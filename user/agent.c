@@ -765,10 +765,10 @@ static int agent_live(struct agent *a)
 		attach_describe(&a->l.at, stderr);
 	if (a->o->verbose)
 		diag_info("ready %.1f ms after loading started: open %.1f, load and verify %.1f, "
-			  "attach %.1f, /proc seed %.1f ms",
+			  "ring warm-up %.1f, attach %.1f, /proc seed %.1f ms",
 			  (double)ready_ns / 1e6, (double)a->l.open_ns / 1e6,
-			  (double)a->l.load_ns / 1e6, (double)a->l.attach_ns / 1e6,
-			  (double)seed_ns / 1e6);
+			  (double)a->l.load_ns / 1e6, (double)a->l.warm.ns / 1e6,
+			  (double)a->l.attach_ns / 1e6, (double)seed_ns / 1e6);
 	if (a->o->duration > 0)
 		deadline = clock_mono_now() + (uint64_t)(a->o->duration * 1e9);
 	while (!agent_stop) {

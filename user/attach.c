@@ -170,6 +170,8 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 
 	memset(s, 0, sizeof(*s));
 	bpf_object__for_each_program(prog, obj) {
+		if (!strcmp(bpf_program__section_name(prog), ATTACH_RUN_SEC))
+			continue; /* run by the loader, attached nowhere */
 		err = attach_parse_sec(bpf_program__section_name(prog), cat, name);
 		if (err)
 			return err;

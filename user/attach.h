@@ -19,6 +19,8 @@ struct bpf_link;
 #define ATTACH_MAX_LINKS 160 /* tracepoints served (the syscall table's rows), with room to grow */
 #define ATTACH_CAT_MAX 16
 #define ATTACH_TP_MAX 48
+/* The section of programs the loader runs itself (BPF_PROG_RUN), never attached */
+#define ATTACH_RUN_SEC "syscall"
 
 struct attach_link {
 	struct bpf_program *prog;

@@ -13,6 +13,7 @@
 #include "abi.h"
 #include "attach.h"
 #include "parload.h"
+#include "ringwarm.h"
 
 /* 4 MiB: ~8,000 typical events of slack, and 100,000 alerting opens at full
  * speed lost none in tests/bench (1 MiB lost none either). The kernel fills
@@ -63,6 +64,7 @@ struct loader {
 	struct attach_set at; /* the tracepoints each program serves */
 	struct parload pl; /* the second copy that verified half of the programs */
 	uint64_t open_ns, load_ns, attach_ns; /* start-up phases, for -v */
+	struct ringwarm_result warm; /* the ring's warm-up at start */
 };
 
 /* Returns 0, or a negative errno after printing why. */

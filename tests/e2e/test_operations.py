@@ -190,6 +190,30 @@ class Operations(unittest.TestCase):
         self.assertEqual(got, dict(enumerate(sizes)))
         self.assertIn("bad_records=0", s.stderr)
 
+    def test_ring_written_once_before_attach(self):
+        """Every page of the ring is written once by the kernel at start-up
+        (bpf/ring.bpf.c), in records reserved and discarded before any
+        program is attached: the count is the ring's size in pages, and the
+        first events after READY, which land right after those records,
+        arrive whole and in order."""
+        for size, pages in (("4096", 1), ("64K", 16), ("4M", 1024)):
+            with self.subTest(size=size):
+                with Sentinel("--trace", "-v", "--ringbuf-size", size,
+                              "--wakeup-bytes", "0") as s:
+                    subprocess.run(["/bin/sh", "-c", "for i in 1 2 3; do /bin/true first$i; done"],
+                                   check=True)
+                m = re.search(r"ring buffer: (\d+) pages written once in [\d.]+ ms "
+                              r"\((\d+) records, (\d+) runs\)", s.stderr)
+                self.assertTrue(m, s.stderr)
+                self.assertEqual(int(m.group(1)), pages)
+                # headers AS_WARM_STEP (4,088) bytes apart from the start to the end
+                self.assertEqual(int(m.group(2)), -(-pages * 4096 // 4088))
+                self.assertLessEqual(int(m.group(3)), 2)
+                firsts = [e["proc.args"] for e in s.events() if e.get("evt.type") == "execve"
+                          and e.get("proc.args", "").startswith("first")]
+                self.assertEqual(firsts, ["first1", "first2", "first3"])
+                self.assertIn("bad_records=0", s.stderr)
+
     def test_reload_under_load(self):
         rules = os.path.join(self.tmp, "rules.yaml")
         shutil.copy(RULES, rules)
