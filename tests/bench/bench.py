@@ -876,6 +876,41 @@ def bpf_prog_stats(env, args):
     return out
 
 
+def part_progtime(env, args):
+    """Kernel time in the tracer's own programs per iteration of each row, the
+    empty programs' (floor) against agent-sentinel's, from bpf_stats: what the
+    wall-clock rows cannot resolve where a fork+exec spreads by +-500 us. The
+    dispatch to a program (the tracepoint, the perf buffer of the syscall
+    tracepoints) is the same in both and not counted; the caches the
+    programs evict, which the wall clock pays too, are not either."""
+    if not shutil.which("bpftool") or not os.path.exists(BPF_STATS):
+        return None
+    was = bpf_stats_set("1")
+    out = {}
+    try:
+        for name, mode, inside, iters in WORKLOADS:
+            n = getattr(args, iters) // (1 if mode == "exec" else 4)
+            row = {}
+            for kind in ("floor", "sentinel"):
+                t = Tracer(env, kind)
+                try:
+                    before = prog_stats(t.pid)
+                    env.run_loop(mode, n, *workload_args(env, mode), inside=inside)
+                    after = prog_stats(t.pid)
+                finally:
+                    t.stop()
+                total = sum(ns - before.get(prog, (0, 0))[0] for prog, (ns, _) in after.items())
+                runs = sum(c - before.get(prog, (0, 0))[1] for prog, (_, c) in after.items())
+                row[kind] = {"ns_per_iter": total / n, "runs_per_iter": runs / n}
+            out[name] = row
+            f, a = row["floor"]["ns_per_iter"], row["sentinel"]["ns_per_iter"]
+            log(f"program time {name}: floor {f:.0f} ns, agent-sentinel {a:.0f} ns an iteration "
+                f"({row['sentinel']['runs_per_iter']:.1f} runs)")
+    finally:
+        bpf_stats_set(was)
+    return out
+
+
 def prog_stats(pid):
     """{program name: (run_time_ns, run_cnt)} of the programs pid holds."""
     r = subprocess.run(["bpftool", "-j", "prog", "show"], stdout=subprocess.PIPE, text=True)
@@ -886,7 +921,7 @@ def prog_stats(pid):
     def ours(p):
         if "pids" in p:  # bpftool built with pid iterators
             return pid in [q.get("pid") for q in p["pids"]]
-        return p.get("name", "").startswith(("tp_", "rtp_"))  # only one tracer runs at a time
+        return p.get("name", "").startswith(("tp_", "rtp_", "raw_", "floor_"))  # one at a time
     return {p.get("name", "?"): (p.get("run_time_ns", 0), p.get("run_cnt", 0))
             for p in progs if ours(p)}
 
@@ -1014,6 +1049,14 @@ def print_report(res):
             print(f"{'':<21}{c:<10}{fmt(r and r['median'], ' ms', 0):>10} ({fmt(r and r['max'], ' ms', 0)})"
                   f"{'':<5}{fmt(d.get('rss_kb_max') and d['rss_kb_max'] / 1024, ' MB', 1):>10}"
                   f"{fmt(d.get('hwm_kb_max') and d['hwm_kb_max'] / 1024, ' MB', 1):>10}")
+    pt = res.get("progtime")
+    if pt:
+        print("\nKernel time in the tracer's own programs per iteration (bpf_stats)")
+        print(f"{'workload':<21}{'floor':>10}{'agent-sentinel':>16}{'ratio':>8}{'runs':>8}")
+        for name, row in pt.items():
+            f, a = row["floor"]["ns_per_iter"], row["sentinel"]["ns_per_iter"]
+            print(f"{name:<21}{f / 1e3:>8.2f}us{a / 1e3:>14.2f}us{fmt(f and a / f, 'x', 1):>8}"
+                  f"{row['sentinel']['runs_per_iter']:>8.1f}")
     al = res.get("alerts")
     if al:
         print("\nWorkload 3: alerting opens at full speed inside the agent tree")
@@ -1080,7 +1123,8 @@ def main():
                     help="seconds to wait after a tracer exits")
     ap.add_argument("--build-rounds", type=int, default=4, help="rounds of the build workload")
     ap.add_argument("--build-files", type=int, default=0, help="compile only this many (0: all)")
-    ap.add_argument("--only", default="alternating,rss,alerts,latency,replay,diagnose,build",
+    ap.add_argument("--only",
+                    default="alternating,rss,alerts,latency,replay,diagnose,progtime,build",
                     help="parts to run")
     ap.add_argument("--no-profile", dest="profile", action="store_false")
     ap.add_argument("--no-install", action="store_true", help="never apt-get bpftrace")
@@ -1146,6 +1190,8 @@ def main():
             res["replay"] = part_replay(env, args)
         if "diagnose" in parts:
             res["diagnose"] = part_diagnose(env, args)
+        if "progtime" in parts:
+            res["progtime"] = part_progtime(env, args)
         if "build" in parts:
             res["build"] = part_build(env, args)
     finally:
