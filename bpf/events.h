@@ -358,6 +358,10 @@ struct as_exec {
 #define AS_OF_BASE_DIRFD (1u << 2) /* base is the dirfd's component list */
 #define AS_OF_USER_TRUNC (1u << 3) /* user string longer than AS_PATH_MAX */
 #define AS_OF_RAW (1u << 12) /* a resolved path, then the string as passed (to the record's end) */
+/* The opened file is a pipe (S_IFIFO): a named one, or an anonymous one
+ * reached through /dev/stdout, /proc/self/fd/N, >(...): the latter has no
+ * path, only the kernel's name "pipe:[INODE]" (fd.typechar p) */
+#define AS_OF_FIFO (1u << 13)
 #define AS_OF_PATH_SHIFT 4 /* AS_PATH_* of the resolved path << shift */
 #define AS_OF_BASE_SHIFT 8 /* AS_PATH_* of the base << shift */
 

@@ -128,6 +128,8 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 		o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
 		ino = BPF_CORE_READ(f, f_inode);
 		o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
+		if ((BPF_CORE_READ(ino, i_mode) & AS_S_IFMT) == AS_S_IFIFO)
+			o->pflags |= AS_OF_FIFO;
 		o->dev = as_ino_dev(ino);
 		o->ino = BPF_CORE_READ(ino, i_ino);
 		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));

@@ -12,7 +12,6 @@
 #define AS_AF_UNIX 1
 #define AS_AF_INET 2
 #define AS_AF_INET6 10
-#define AS_S_IFMT 00170000
 #define AS_S_IFSOCK 0140000
 
 /* The socket behind fd, or NULL when fd is not a socket. */

@@ -44,6 +44,8 @@
 _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
 	       "the environment chunk and its slack fit the scratch buffer");
 #define AS_AT_FDCWD -100
+#define AS_S_IFMT 00170000 /* an inode's i_mode: its type bits */
+#define AS_S_IFIFO 0010000
 
 /* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound
  * even where clang already proved a tighter one and elided a plain '&'. */

@@ -153,6 +153,15 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 		if (put_components(&ev->path, ev->path_buf, sizeof(ev->path_buf), p, o->path_len,
 				   o->pflags >> AS_OF_PATH_SHIFT))
 			DECODE_FAIL("open record: malformed resolved path");
+		if ((o->pflags & AS_OF_FIFO) && (ev->path.flags & EV_PATH_DETACHED) && !o->path_len) {
+			/* an anonymous pipe (pipefs) has no path: the kernel's name
+			 * for it, as /proc/PID/fd shows it */
+			int k = snprintf(ev->path_buf, sizeof(ev->path_buf), "pipe:[%llu]",
+					 (unsigned long long)o->ino);
+
+			ev->path.s = ev->path_buf;
+			ev->path.len = (uint32_t)k;
+		}
 		if (raw) {
 			if (!plain_ok(p + o->path_len, raw))
 				DECODE_FAIL("open record: string as passed not NUL-terminated");

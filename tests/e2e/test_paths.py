@@ -198,6 +198,58 @@ class Paths(unittest.TestCase):
         self.assertEqual(got[0]["fd.name"], "/workspace/made-inside.txt")
         self.assertTrue(os.path.exists(os.path.join(work, "made-inside.txt")))
 
+    def test_pipes_are_no_files(self):
+        """/dev/stdout onto a pipe (a shell's > /dev/stderr, tee /dev/stderr,
+        >(...)) opens the pipe: it has no path, only the kernel's name
+        pipe:[INODE] (as /proc/PID/fd shows it), fd.typechar p. A named FIFO
+        keeps its path, typechar p too. Neither is a file the rules' writes
+        outside the workspace mean: an agent's shell writing to its piped
+        stderr raised two of them (file=/) before."""
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        r, w = os.pipe()
+        ino = os.fstat(r).st_ino
+        claude = os.path.join(self.dir, "claude")
+        shutil.copy("/bin/sh", claude)
+        outside = os.path.realpath(tempfile.mkdtemp(prefix="as-pipes-", dir="/var/lib"))
+        try:
+            with Sentinel("--trace") as s:
+                p = subprocess.Popen(["/bin/sh", "-c", "echo x > /dev/stdout"], stdout=w)
+                p.wait()
+                reader = subprocess.Popen(["cat", fifo], stdout=subprocess.DEVNULL)
+                q = subprocess.Popen(["/bin/sh", "-c", "echo y > " + fifo])
+                q.wait()
+                reader.wait()
+            ev = s.events()
+            e = self.one(ev, p.pid, evt__type="openat", fd__typechar="p")
+            self.assertEqual(e["fd.name"], "pipe:[%d]" % ino)
+            self.assertEqual(e["fd.typechar"], "p")
+            self.assertEqual(e["fd.type"], "pipe")
+            self.assertEqual(int(e["evt.arg.ino"]), ino)
+            self.assertNotIn("fd.directory", e)  # no path, no directory
+            e = self.one(ev, q.pid, evt__type="openat", fd__name=fifo)
+            self.assertEqual(e["fd.typechar"], "p")
+            with Sentinel("--rules", os.path.join(harness.AS_SOURCE_DIR, "rules/agent.yaml"),
+                          "-o", "rule_matching=all") as s:
+                a = subprocess.Popen([claude, "-c", "sh -c 'echo x > /dev/stderr; "
+                                      "echo y | tee /dev/stderr >/dev/null'; true"], stderr=w)
+                a.wait()
+                b = subprocess.Popen([claude, "-c", "echo z > %s/f; true" % outside])
+                b.wait()
+            os.close(w)
+            w = -1
+            self.assertEqual(os.read(r, 100), b"x\nx\ny\n")
+            writes = [e["output"] for e in s.events()
+                      if e["rule"] != "Agent Process Spawned Outside Sandbox"]
+            # the control: the same kind of shell writing to a file outside alerts
+            self.assertTrue(any(outside + "/f" in o for o in writes), writes)
+            self.assertEqual([o for o in writes if outside + "/f" not in o], [])
+        finally:
+            if w >= 0:
+                os.close(w)
+            os.close(r)
+            shutil.rmtree(outside, ignore_errors=True)
+
 
 if __name__ == "__main__":
     harness.main()

@@ -236,6 +236,41 @@ static void test_open_resolved(void **state)
 	free(rec);
 }
 
+/* An open of a pipe: an anonymous one (no path: the walk ends detached
+ * with no name) is named as the kernel names it; a named FIFO keeps its
+ * path; a detached walk of anything else keeps what it has. */
+static void test_open_pipe(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_open o;
+	size_t len;
+	void *rec;
+
+	base_open(&o, AS_SC_OPENAT);
+	o.pflags = AS_OF_RESOLVED | AS_OF_FIFO | (AS_PATH_DETACHED << AS_OF_PATH_SHIFT);
+	o.ino = 4026532;
+	rec = tu_open(&o, PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "pipe:[4026532]");
+	assert_int_equal(ev->path.len, 14);
+	assert_int_equal(ev->path.flags, EV_PATH_DETACHED);
+	free(rec);
+
+	base_open(&o, AS_SC_OPENAT);
+	o.pflags = AS_OF_RESOLVED | AS_OF_FIFO;
+	rec = tu_open(&o, PC("fifo\0run\0"), PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/run/fifo");
+	free(rec);
+
+	base_open(&o, AS_SC_OPENAT);
+	o.pflags = AS_OF_RESOLVED | (AS_PATH_DETACHED << AS_OF_PATH_SHIFT);
+	rec = tu_open(&o, PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/");
+	free(rec);
+}
+
 /* A resolved open that carries the string as passed (a rule reads
  * fd.nameraw): the path, then the string up to the record's end. */
 static void test_open_resolved_with_string_as_passed(void **state)
@@ -1169,6 +1204,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exec_no_exe_and_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_proc_plain_valid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_resolved, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_resolved_with_string_as_passed, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_open_unresolved_absolute, setup, teardown),

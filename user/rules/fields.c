@@ -140,17 +140,7 @@ int fields_fixed(int f, unsigned sc, struct fval *v)
 	case F_EVT_DIR:
 		set_cstr(v, "<");
 		return 1;
-	case F_FD_TYPECHAR:
-		if (type != AS_EV_OPEN)
-			return 0;
-		set_str(v, "f", 1);
-		return 1;
-	case F_FD_TYPE:
-		if (type != AS_EV_OPEN)
-			return 0;
-		set_str(v, "file", 4);
-		return 1;
-	default:
+	default: /* fd.typechar of an open: f, or p for a pipe (fields_fd.c) */
 		return 0;
 	}
 }

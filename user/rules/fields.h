@@ -87,8 +87,8 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(GROUP_RGID, "group.rgid", T_NUM, 0, "Not in Falco: real group id") \
 	FIELD(FD_NAME, "fd.name", T_STR, FF_BUF, "File: absolute path; IP socket: cip:cport->sip:sport; unix socket: its path") \
 	FIELD(FD_NUM, "fd.num", T_NUM, 0, "File descriptor, -1 when the open failed") \
-	FIELD(FD_TYPECHAR, "fd.typechar", T_STR, 0, "f file, 4 IPv4, 6 IPv6, u unix") \
-	FIELD(FD_TYPE, "fd.type", T_STR, 0, "file, ipv4, ipv6, unix") \
+	FIELD(FD_TYPECHAR, "fd.typechar", T_STR, 0, "f file, p pipe, 4 IPv4, 6 IPv6, u unix") \
+	FIELD(FD_TYPE, "fd.type", T_STR, 0, "file, pipe, ipv4, ipv6, unix") \
 	FIELD(FD_DIRECTORY, "fd.directory", T_STR, FF_BUF, "Directory of a file path") \
 	FIELD(FD_FILENAME, "fd.filename", T_STR, 0, "Last component of a file path") \
 	FIELD(FD_PROCPID, "fd.procpid", T_NUM, 0, "Not in Falco: an opened file under /proc/<N>/ (fd.name; /proc/self and /proc/thread-self resolve to it): N, the process whose entry it is, in the pid namespace of that /proc") \

@@ -128,11 +128,17 @@ static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, ch
 	case F_FD_NAME_CHANGED:
 		set_bool(v, 0);
 		break;
-	case F_FD_TYPECHAR: /* as fields_fixed says */
-		set_str(v, "f", 1);
+	case F_FD_TYPECHAR: /* a pipe (named, or /dev/stdout onto one) is no file */
+		if (ev->u.open->pflags & AS_OF_FIFO)
+			set_str(v, "p", 1);
+		else
+			set_str(v, "f", 1);
 		break;
 	case F_FD_TYPE:
-		set_str(v, "file", 4);
+		if (ev->u.open->pflags & AS_OF_FIFO)
+			set_str(v, "pipe", 4);
+		else
+			set_str(v, "file", 4);
 		break;
 	case F_FD_DIRECTORY:
 		slash = memrchr(p, '/', ev->path.len);

@@ -269,7 +269,7 @@ struct cmp {
 	uint64_t setfirst[4];
 	regex_t *re;
 	uint8_t *skip; /* contains of a constant: Horspool's shift per byte, or NULL */
-	/* a field whose value a syscall fixes (evt.type; fd.typechar of an open)
+	/* a field whose value a syscall fixes (evt.type, evt.dir)
 	 * compared with constants: the answer for syscall sc (bit sc of
 	 * fold_known) is bit sc of fold_true, worked out at load */
 	struct scset fold_known;

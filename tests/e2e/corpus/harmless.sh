@@ -18,3 +18,4 @@ python3 -m pip wheel -q --no-index --no-build-isolation --no-deps -w /tmp/wheels
 python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index --no-cache-dir /tmp/wheels/demo-1.0-py3-none-any.whl && /tmp/venv/bin/python -c 'import demo; print(demo.f())'
 mkdir -p npmpkg app && printf '{"name":"npmpkg","version":"1.0.0","main":"index.js"}\n' > npmpkg/package.json && echo 'module.exports = 1' > npmpkg/index.js && printf '{"name":"app","version":"1.0.0"}\n' > app/package.json
 cd app && npm install --offline --no-audit --no-fund --no-update-notifier ../npmpkg && node -e 'console.log(require("npmpkg"))'
+echo 'to stderr, a pipe here' > /dev/stderr && printf 'tee to stderr\n' | tee /dev/stderr > /dev/null
