@@ -97,6 +97,15 @@ static int pathres_proc_kind(const char *out)
 	return PR_MAGIC;
 }
 
+/* Is out "/proc/VPID/root", the walker's own root? */
+static int pathres_own_root(const char *out, uint32_t vpid)
+{
+	char own[32];
+
+	snprintf(own, sizeof(own), "/proc/%u/root", vpid);
+	return !strcmp(out, own);
+}
+
 struct pathres_who {
 	uint32_t vpid; /* the process as its own pid namespace numbers it */
 	uint32_t tid; /* the thread (ours: only read when not foreign) */
@@ -163,6 +172,10 @@ static long pathres_walk_as(int rootfd, const char *base, const char *rel, int f
 				return -1; /* thread-self: its tid in its namespace is unknown */
 			n = out[6] == 't' ? snprintf(link, sizeof(link), "%u/task/%u", who->vpid, who->tid) :
 					    snprintf(link, sizeof(link), "%u", who->vpid);
+		} else if (kind == PR_MAGIC && pathres_own_root(out, who->vpid)) {
+			/* its own root is the one we walk from, whatever our view */
+			link[0] = '/';
+			n = 1;
 		} else {
 			n = readlinkat(rootfd, out + 1, link, sizeof(link) - 1);
 			if (n < 0)
@@ -373,8 +386,8 @@ int pathres_event(struct pathres *r, struct event *ev)
 			who.tid = ev->hdr->tid;
 			who.foreign = s->mntns != r->self_mntns;
 		}
-		if (rootfd < 0)
-			break;
+		/* no root (the process is gone, its namespace unknown): lexical,
+		 * but for its own root's link, which is "/" in its view */
 		r->base[0] = 0;
 		if (ev->str[i][0] != '/' &&
 		    (!blen || pathnorm_from_components(base_list, blen, r->base, sizeof(r->base)) < 0))

@@ -57,6 +57,8 @@
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
  *            after-ms N OP ARGS... (sleep N ms, then OP)
+ *            own-mntns DIR OP ARGS... (a mount namespace of its own, cwd DIR, then OP:
+ *            a monitor in another namespace cannot read its /proc links as it does)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
@@ -1043,6 +1045,11 @@ static int run(int argc, char **argv)
 				       .tv_nsec = atol(argv[1]) % 1000 * 1000000L };
 
 		nanosleep(&ts, NULL);
+		return run(argc - 2, argv + 2);
+	}
+	if (!strcmp(op, "own-mntns") && argc >= 3) {
+		if (unshare(CLONE_NEWNS) || chdir(argv[1]))
+			return report(-errno);
 		return run(argc - 2, argv + 2);
 	}
 	if (!strcmp(op, "thread") && argc >= 2) {

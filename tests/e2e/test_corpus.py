@@ -229,7 +229,7 @@ class Escapes(unittest.TestCase):
         udp.bind(("127.0.0.1", 0))
         uport = udp.getsockname()[1]
         os.makedirs(self.o(".ssh"), exist_ok=True)
-        for n in ("a", "b", "t", "m", "x", "h", "u", "c", ".ssh/id_uring"):
+        for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
@@ -238,12 +238,23 @@ class Escapes(unittest.TestCase):
         acts = [
             ("rename", ["rename", o("a"), o("a2")], [(FILE, "fs.path.target", o("a2"))]),
             ("link", ["link", o("b"), o("b2")], [(FILE, "fs.path.source", o("b2"))]),
+            # a second name under /tmp for a file outside: its writes and reads
+            # through that name would look like ones inside
+            ("link outside into tmp", ["link", o("k"), os.path.join(self.tmp, "k")],
+             [(FILE, "fs.path.target", o("k"))]),
             ("symlink", ["symlink", "/etc/passwd", o("s")], [(FILE, "fs.path.source", o("s"))]),
             ("truncate", ["truncate", o("t"), "0"], [(FILE, "fs.path.name", o("t"))]),
             ("unlink", ["unlink", o("b2")], [(FILE, "fs.path.name", o("b2"))]),
             ("chmod", ["chmod", o("m"), "0600"], [(FILE, "fs.path.name", o("m"))]),
             ("chown", ["chown", o("m"), "0", "0"], [(FILE, "fs.path.name", o("m"))]),
             ("mkdir", ["mkdir", o("d"), "0755"], [(FILE, "fs.path.name", o("d"))]),
+            # through /proc links, from a mount namespace other than the monitor's:
+            # its own root is followed; its cwd's link cannot be read as it sees
+            # it, and a change's path left under /proc counts as outside
+            ("unlink via /proc/self/root", ["own-mntns", "/", "unlink", "/proc/self/root" + o("pr")],
+             [(PRIV, "evt.type", "unshare"), (FILE, "evt.type", "unlink")]),  # live: o("pr")
+            ("unlink via /proc/self/cwd", ["own-mntns", self.out, "unlink", "/proc/self/cwd/pc"],
+             [(PRIV, "evt.type", "unshare"), (FILE, "evt.type", "unlink")]),  # /proc/PID/cwd/pc
             ("mknod", ["mknod", o("fifo"), "0600"], [(FILE, "fs.path.name", o("fifo"))]),
             ("setxattr", ["setxattr", o("x"), "user.as", "v"], [(FILE, "fs.path.name", o("x"))]),
             ("setxattrat", ["setxattrat", os.path.dirname(o("x")), os.path.basename(o("x")),

@@ -136,10 +136,30 @@ static void test_proc_self(void **state)
 	assert_string_equal(out, want);
 }
 
+/* Its own root's link is "/" in its view: followed even with no root to
+ * read links from (the process gone), the rest of the path lexical. */
+static void test_own_root_without_a_root(void **state)
+{
+	char out[256], in[64];
+	long n;
+
+	(void)state;
+	n = pathres_walk(-1, NULL, "/proc/self/root/etc/../var/x", 0, out, sizeof(out));
+	assert_true(n > 0);
+	assert_string_equal(out, "/var/x");
+	snprintf(in, sizeof(in), "/proc/%d/root/y", getpid());
+	n = pathres_walk(-1, NULL, in, 0, out, sizeof(out));
+	assert_string_equal(out, "/y");
+	/* another process's root, or its own cwd, stays as it is */
+	n = pathres_walk(-1, NULL, "/proc/1/root/z", 0, out, sizeof(out));
+	assert_string_equal(out, "/proc/1/root/z");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_links),
+		cmocka_unit_test(test_own_root_without_a_root),
 		cmocka_unit_test(test_directory_links),
 		cmocka_unit_test(test_last_component),
 		cmocka_unit_test(test_loops_and_limits),
