@@ -177,7 +177,8 @@ static long pathres_walk_as(int rootfd, const char *base, const char *rel, int f
 			link[0] = '/';
 			n = 1;
 		} else {
-			n = readlinkat(rootfd, out + 1, link, sizeof(link) - 1);
+			/* no root to read from: no syscall that can only fail */
+			n = rootfd < 0 ? -1 : readlinkat(rootfd, out + 1, link, sizeof(link) - 1);
 			if (n < 0)
 				continue; /* not a link, or not there: lexical from here on */
 			if (kind == PR_MAGIC && who->foreign)
