@@ -230,16 +230,18 @@ struct as_exe_key {
 	__u32 _pad0;
 };
 
+/* The key maps hold twice their sets: a reload adds the new set before it
+ * deletes the old one (user/loader.c, loader_set_filter). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, AS_FILTER_EXES_MAX);
+	__uint(max_entries, 2 * AS_FILTER_EXES_MAX);
 	__type(key, struct as_exe_key);
 	__type(value, __u8);
 } filter_exes SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, AS_FILTER_EXES_MAX);
+	__uint(max_entries, 2 * AS_FILTER_EXES_MAX);
 	__type(key, struct as_pin_key);
 	__type(value, __u8);
 } filter_pins SEC(".maps") __weak;
@@ -258,7 +260,7 @@ struct as_comm_key {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, AS_FILTER_NAMES_MAX);
+	__uint(max_entries, 2 * AS_FILTER_NAMES_MAX);
 	__type(key, struct as_comm_key);
 	__type(value, __u8);
 } filter_names SEC(".maps") __weak;

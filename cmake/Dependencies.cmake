@@ -2,20 +2,20 @@
 # (with the Debian package that provides it) instead of failing later.
 find_package(PkgConfig)
 if(NOT PKG_CONFIG_FOUND)
-  message(FATAL_ERROR "pkg-config not found: apt-get install pkg-config (or run tests/deps.sh)")
+  message(FATAL_ERROR "pkg-config not found: apt-get install pkg-config (or run packaging/deps.sh)")
 endif()
 
 function(as_require_program var names package)
   find_program(${var} NAMES ${names})
   if(NOT ${var})
-    message(FATAL_ERROR "${names} not found: apt-get install ${package} (or run tests/deps.sh)")
+    message(FATAL_ERROR "${names} not found: apt-get install ${package} (or run packaging/deps.sh)")
   endif()
 endfunction()
 
 function(as_require_pkg prefix module package)
   pkg_check_modules(${prefix} IMPORTED_TARGET ${module})
   if(NOT ${prefix}_FOUND)
-    message(FATAL_ERROR "${module} not found: apt-get install ${package} (or run tests/deps.sh)")
+    message(FATAL_ERROR "${module} not found: apt-get install ${package} (or run packaging/deps.sh)")
   endif()
 endfunction()
 

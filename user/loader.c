@@ -576,24 +576,23 @@ static uint64_t loader_atom_lengths(const struct as_open_filter *o, unsigned j)
 	return 1ull << l;
 }
 
-/* Every event kept: no type's pre-filter, every open class, no path test.
- * What running programs see while the tables change (loader_set_filter). */
-static void loader_open_all(struct loader *l)
+/* Every open of a process the type pre-filter keeps is kept: every open
+ * class, no path test. What running programs see while the open filter's
+ * tables change (loader_set_filter). */
+static void loader_open_wide(struct loader *l)
 {
 	volatile struct as_open_filter *f = &l->skel->data->cfg_open_filter;
 
-	for (unsigned t = 0; t < AS_EV_MAX; t++)
-		l->skel->bss->cfg_filter_depth[t] = 0;
 	f->classes = 0xffff;
 	f->raw = 1;
 	f->test = 0;
 }
 
 /*
- * Wait until no program still runs on what it read before loader_open_all:
- * one that read a type's depth or the open test bit may otherwise go on to
- * read names, prefixes and atoms while they are rewritten, and drop its
- * event on a mixed table. Every program runs inside an RCU read-side
+ * Wait until no program still runs on what it read before loader_open_wide:
+ * one that read the open filter's test bit may otherwise go on to read
+ * prefixes and atoms while they are rewritten, and drop its event on a
+ * mixed table. Every program runs inside an RCU read-side
  * section (trace_call_bpf, bpf_trace_run*), and membarrier's
  * MEMBARRIER_CMD_GLOBAL is synchronize_rcu(). Only when programs are
  * attached (a reload): at start-up nothing runs yet.
@@ -613,7 +612,7 @@ static void loader_quiesce(const struct loader *l)
 	nanosleep(&(struct timespec){ .tv_nsec = LOADER_QUIESCE_FALLBACK_MS * 1000000L }, NULL);
 }
 
-/* The open filter's tables and terms, written while loader_open_all's
+/* The open filter's tables and terms, written while loader_open_wide's
  * state holds; then the test starts (only for the classes none of whose
  * terms keeps every path) and the classes narrow. */
 static void loader_set_open_filter(struct loader *l, const struct loader_opts *o)
@@ -695,89 +694,144 @@ struct loader_exe_key {
 	uint32_t dev, pad;
 };
 
-/* Make map hold exactly the n keys (of ksize bytes, stride apart) at keys:
- * the new ones added first and the stale ones deleted after, so a program
- * running meanwhile sees every key of one set or the other. */
-static int loader_map_replace(int map, const void *keys, size_t n, size_t ksize, size_t stride)
+/* One of the pre-filter's key maps and the keys it is to hold. */
+struct loader_keyset {
+	const char *what;
+	int map;
+	const void *keys;
+	size_t n, ksize, stride;
+};
+
+enum { LOADER_KS_EXES, LOADER_KS_PINS, LOADER_KS_NAMES, LOADER_KEYSETS };
+
+/* The key sets of o: names, and the pinned executables (into ek). */
+static void loader_keysets(const struct loader *l, const struct loader_opts *o,
+			   struct loader_exe_key ek[LOADER_FILTER_EXES_MAX],
+			   struct loader_keyset ks[LOADER_KEYSETS])
 {
-	uint8_t one = 1, cur[sizeof(struct as_pin_key)], next[sizeof(struct as_pin_key)];
-	int more;
-
-	for (size_t i = 0; i < n; i++)
-		if (bpf_map_update_elem(map, (const char *)keys + i * stride, &one, BPF_ANY))
-			return -errno;
-	more = bpf_map_get_next_key(map, NULL, cur) == 0;
-	while (more) {
-		int keep = 0;
-
-		more = bpf_map_get_next_key(map, cur, next) == 0;
-		for (size_t i = 0; i < n && !keep; i++)
-			keep = !memcmp((const char *)keys + i * stride, cur, ksize);
-		if (!keep)
-			bpf_map_delete_elem(map, cur);
-		memcpy(cur, next, ksize);
-	}
-	return 0;
-}
-
-int loader_set_pins(struct loader *l, const struct loader_opts *o)
-{
-	struct loader_exe_key ek[LOADER_FILTER_EXES_MAX];
 	size_t nexes = o->filter_nexes < LOADER_FILTER_EXES_MAX ? o->filter_nexes
 								 : LOADER_FILTER_EXES_MAX;
-	size_t npins = o->filter_npins < LOADER_FILTER_EXES_MAX ? o->filter_npins
-								 : LOADER_FILTER_EXES_MAX;
-	int err;
 
 	for (size_t i = 0; i < nexes; i++)
 		ek[i] = (struct loader_exe_key){ o->filter_exes[i].ino, o->filter_exes[i].dev, 0 };
-	err = loader_map_replace(bpf_map__fd(l->skel->maps.filter_exes), ek, nexes, sizeof(ek[0]),
-				 sizeof(ek[0]));
-	if (err) {
-		diag_err("cannot fill the pre-filter's executable map: %s", strerror(-err));
-		return err;
+	ks[LOADER_KS_EXES] = (struct loader_keyset){ "executable", bpf_map__fd(l->skel->maps.filter_exes),
+						     ek, nexes, sizeof(ek[0]), sizeof(ek[0]) };
+	ks[LOADER_KS_PINS] = (struct loader_keyset){
+		"pinned-path", bpf_map__fd(l->skel->maps.filter_pins), o->filter_pins,
+		o->filter_npins < LOADER_FILTER_EXES_MAX ? o->filter_npins : LOADER_FILTER_EXES_MAX,
+		sizeof(o->filter_pins[0]), sizeof(o->filter_pins[0])
+	};
+	ks[LOADER_KS_NAMES] = (struct loader_keyset){
+		"name", bpf_map__fd(l->skel->maps.filter_names), o->filter_names,
+		o->filter_nnames < LOADER_FILTER_NAMES_MAX ? o->filter_nnames : LOADER_FILTER_NAMES_MAX,
+		AS_COMM_LEN, AS_COMM_LEN
+	};
+}
+
+/* Add the keys of k to its map, keeping those it holds (the maps have room
+ * for an old and a new set together). */
+static int loader_keys_add(const struct loader_keyset *k)
+{
+	uint8_t one = 1;
+
+	for (size_t i = 0; i < k->n; i++)
+		if (bpf_map_update_elem(k->map, (const char *)k->keys + i * k->stride, &one, BPF_ANY)) {
+			int err = -errno;
+
+			diag_err("cannot fill the pre-filter's %s map: %s", k->what, strerror(-err));
+			return err;
+		}
+	return 0;
+}
+
+/* Delete from k's map every key that is not one of k's. */
+static void loader_keys_prune(const struct loader_keyset *k)
+{
+	uint8_t cur[sizeof(struct as_pin_key)], next[sizeof(struct as_pin_key)];
+	int more = bpf_map_get_next_key(k->map, NULL, cur) == 0;
+
+	while (more) {
+		int keep = 0;
+
+		more = bpf_map_get_next_key(k->map, cur, next) == 0;
+		for (size_t i = 0; i < k->n && !keep; i++)
+			keep = !memcmp((const char *)k->keys + i * k->stride, cur, k->ksize);
+		if (!keep)
+			bpf_map_delete_elem(k->map, cur);
+		memcpy(cur, next, k->ksize);
 	}
-	err = loader_map_replace(bpf_map__fd(l->skel->maps.filter_pins), o->filter_pins, npins,
-				 sizeof(o->filter_pins[0]), sizeof(o->filter_pins[0]));
-	if (err) {
-		diag_err("cannot fill the pre-filter's pinned-path map: %s", strerror(-err));
-		return err;
+}
+
+/* The pinned executables alone (agents.exe_paths changed): the new ones
+ * added first and the stale ones deleted after, so a program running
+ * meanwhile sees every key of one set or the other. */
+int loader_set_pins(struct loader *l, const struct loader_opts *o)
+{
+	struct loader_exe_key ek[LOADER_FILTER_EXES_MAX];
+	struct loader_keyset ks[LOADER_KEYSETS];
+	int err;
+
+	loader_keysets(l, o, ek, ks);
+	for (unsigned k = LOADER_KS_EXES; k <= LOADER_KS_PINS; k++) {
+		err = loader_keys_add(&ks[k]);
+		if (err)
+			return err;
+		loader_keys_prune(&ks[k]);
 	}
-	l->skel->bss->cfg_filter_npins = (uint32_t)npins;
+	l->skel->bss->cfg_filter_npins = (uint32_t)ks[LOADER_KS_PINS].n;
 	loader_expire_verdicts(l); /* taken against the old pins */
 	return 0;
 }
 
+/* The wider of two type pre-filter depths (0 keeps every event). */
+static uint8_t loader_depth_wider(uint8_t a, uint8_t b)
+{
+	return !a || !b ? 0 : a > b ? a : b;
+}
+
+/*
+ * New pre-filter settings while programs run, without losing an event
+ * either the old or the new settings keep, and without opening the filter
+ * to the whole host (a reload on a busy host would flood the ring): first
+ * the union of both (the wider depth and walk per type, both key sets, the
+ * open filter's test off), verdicts expired; once no program runs on the
+ * old open filter, its tables are rewritten and the stale keys deleted,
+ * verdicts expire again, and depths, walk and open classes narrow to the
+ * new ones. A program stores a verdict under the generation it read first,
+ * so one judged on the union expires with it.
+ */
 static int loader_set_filter(struct loader *l, const struct loader_opts *o)
 {
-	int names = bpf_map__fd(l->skel->maps.filter_names);
-	char key[AS_COMM_LEN];
+	volatile struct sentinel_bpf__bss *bss = l->skel->bss;
+	struct loader_exe_key ek[LOADER_FILTER_EXES_MAX];
+	struct loader_keyset ks[LOADER_KEYSETS];
+	uint8_t walk = o->filter_walk < AS_MAX_ANCESTORS ? o->filter_walk : AS_MAX_ANCESTORS;
 	int err;
 
-	/* keep every event while the tables change, then narrow */
-	loader_open_all(l);
-	loader_quiesce(l);
-	while (bpf_map_get_next_key(names, NULL, key) == 0)
-		bpf_map_delete_elem(names, key);
-	for (size_t i = 0; i < o->filter_nnames && i < LOADER_FILTER_NAMES_MAX; i++) {
-		uint8_t one = 1;
-
-		if (bpf_map_update_elem(names, o->filter_names[i], &one, BPF_ANY)) {
-			int err = -errno;
-
-			diag_err("cannot fill the pre-filter's name map: %s", strerror(-err));
-			return err;
-		}
-	}
-	err = loader_set_pins(l, o);
-	if (err)
-		return err;
-	loader_expire_verdicts(l); /* taken against the old names */
-	l->skel->bss->cfg_filter_walk = o->filter_walk < AS_MAX_ANCESTORS ? o->filter_walk
-									 : AS_MAX_ANCESTORS;
+	loader_keysets(l, o, ek, ks);
+	if (walk > bss->cfg_filter_walk)
+		bss->cfg_filter_walk = walk;
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
-		l->skel->bss->cfg_filter_depth[t] = o->filter_depth[t];
+		bss->cfg_filter_depth[t] = loader_depth_wider(bss->cfg_filter_depth[t],
+							      o->filter_depth[t]);
+	loader_open_wide(l);
+	for (unsigned k = 0; k < LOADER_KEYSETS; k++) {
+		err = loader_keys_add(&ks[k]);
+		if (err)
+			return err;
+	}
+	if (ks[LOADER_KS_PINS].n > bss->cfg_filter_npins)
+		bss->cfg_filter_npins = (uint32_t)ks[LOADER_KS_PINS].n;
+	loader_expire_verdicts(l); /* judged again on both key sets */
+	loader_quiesce(l);
 	loader_set_open_filter(l, o);
+	for (unsigned k = 0; k < LOADER_KEYSETS; k++)
+		loader_keys_prune(&ks[k]);
+	bss->cfg_filter_npins = (uint32_t)ks[LOADER_KS_PINS].n;
+	loader_expire_verdicts(l); /* judged on the new key sets alone */
+	bss->cfg_filter_walk = walk;
+	for (unsigned t = 0; t < AS_EV_MAX; t++)
+		bss->cfg_filter_depth[t] = o->filter_depth[t];
 	return 0;
 }
 
