@@ -456,6 +456,10 @@ struct as_open_filter {
 #define AS_CF_LOCAL (1u << 1) /* saddr/sport read from the socket */
 #define AS_CF_PEER (1u << 2) /* daddr/dport read from the socket's peer (accept) */
 #define AS_CF_ADDR (1u << 3) /* daddr/dport/path from an address the caller passed */
+/* The socket's network namespace (netns) is not the host's (cfg_host_netns):
+ * a sandbox's own (bubblewrap --unshare-net), a pod's. Unset when either
+ * was not known: a record without it is taken to be on the host's. */
+#define AS_CF_NETNS_OWN (1u << 4)
 
 struct as_connect {
 	struct as_hdr hdr;
@@ -472,7 +476,7 @@ struct as_connect {
 	__u8 daddr[16]; /* IPv4 in the first 4 bytes */
 	__u8 saddr[16];
 	char path[AS_UNIX_PATH_MAX];
-	__u8 _pad1[4];
+	__u32 netns; /* inode of the socket's network namespace (/proc/PID/ns/net), 0: not read */
 };
 
 #define AS_ID_UNSET 0xffffffffu

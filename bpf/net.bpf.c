@@ -45,6 +45,9 @@ static __always_inline void as_put_local(struct as_connect *c, struct socket *so
 		bpf_core_read(c->saddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
 	if (c->sport) /* a refused connect has no local side left */
 		c->cflags |= AS_CF_LOCAL;
+	c->netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
+	if (c->netns && cfg_host_netns && c->netns != cfg_host_netns)
+		c->cflags |= AS_CF_NETNS_OWN;
 }
 
 /* The remote end of a connected socket (an accepted one). */
@@ -226,7 +229,7 @@ static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
 	c->family = 0;
 	c->dport = 0;
 	c->path_len = 0;
-	c->cflags &= AS_CF_LOCAL;
+	c->cflags &= AS_CF_LOCAL | AS_CF_NETNS_OWN; /* the socket's */
 	__builtin_memset(c->daddr, 0, sizeof(c->daddr));
 	__builtin_memset(c->path, 0, sizeof(c->path));
 	as_put_addr(m.name, m.namelen);

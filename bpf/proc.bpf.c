@@ -4,6 +4,7 @@
 
 const volatile __u32 cfg_self_tgid = 0;
 const volatile __u64 cfg_wakeup_bytes = 0;
+const volatile __u32 cfg_host_netns = 0;
 /* .bss, not rodata: a rules reload rewrites them while the programs run */
 volatile __u8 cfg_filter_depth[AS_EV_MAX];
 volatile __u8 cfg_filter_walk;

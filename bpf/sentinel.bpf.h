@@ -268,6 +268,7 @@ struct {
 /* Settings, written through skel->rodata between open and load. */
 extern const volatile __u32 cfg_self_tgid; /* agent-sentinel itself: never traced */
 extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this much is queued */
+extern const volatile __u32 cfg_host_netns; /* the host's network namespace inode, 0 unknown */
 /* Pre-filter settings, in .bss so that a rules reload can rewrite them: per
  * event type 0 = keep every event; d + 1 = keep it only when the process or
  * one of its first d ancestors has a name in filter_names */

@@ -389,6 +389,27 @@ static void loader_unload(struct loader *l)
 	l->skel = NULL;
 }
 
+/* The host's network namespace inode: init's (pid 1 of our pid namespace:
+ * the host's, run by systemd or in a hostPID pod), else our own; 0 when
+ * neither can be read (every socket is then taken to be on the host's). */
+static uint32_t loader_host_netns(int verbose)
+{
+	static const char *const paths[] = { "/proc/1/ns/net", "/proc/self/ns/net" };
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (stat(paths[i], &st))
+			continue;
+		if (verbose)
+			diag_info("host network namespace: net:[%llu] (%s)",
+				  (unsigned long long)st.st_ino, paths[i]);
+		return (uint32_t)st.st_ino;
+	}
+	diag_warn("cannot read /proc/1/ns/net or /proc/self/ns/net: %s; every socket counts "
+		  "as the host's (fd.is_host_netns)", strerror(errno));
+	return 0;
+}
+
 /* Open, configure and load the object: with own, CO-RE against the trimmed
  * BTF and tp_btf ids from the loader's index of the kernel's BTF; without,
  * as libbpf would, from its parse of the whole BTF. 0, -EAGAIN (own failed:
@@ -423,6 +444,7 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 		goto out;
 	}
 	l->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
+	l->skel->rodata->cfg_host_netns = loader_host_netns(o->verbose);
 	l->skel->rodata->cfg_typed_reads = (uint8_t)k->typed;
 	for (unsigned i = 0; i < AS_KT_MAX; i++)
 		l->skel->rodata->cfg_ktype_id[i] = k->ktype_id[i];

@@ -274,6 +274,9 @@ class Escapes(unittest.TestCase):
              [(URING, "proc.pid", None), (FILE, "fs.path.target", o("u2"))]),
             ("sendto-udp", ["sendto-udp", "127.0.0.1", str(uport)],
              [(NET, "fd.sip", "127.0.0.1")]),
+            # a name lookup that goes out: DNS can carry data (192.0.2.1: TEST-NET-1,
+            # routed here by the default route, answered by no one)
+            ("sendto dns", ["sendto-udp", "192.0.2.1", "53"], [(NET, "fd.sport", 53)]),
             ("sendmsg-udp", ["sendmsg-udp", "127.0.0.1", str(uport)],
              [(NET, "fd.sport", uport)]),
             ("sendto-fastopen", ["sendto-fastopen", "127.0.0.1", str(tport)],
@@ -363,9 +366,25 @@ class Escapes(unittest.TestCase):
                              [(SPAWN, "proc.pid", None), (WROTE, "proc.pid", None),
                               (UNARMED, "proc.pid", None),
                               (SB_FILE, "fs.path.name", o("sb"))]))
+                # ... whose loopback is the host's: it reaches the host's services
+                p = subprocess.Popen([self.claude, "-c", "echo $$ > %s/cgroup.procs; %s sendto-udp "
+                                      "127.0.0.1 %d; true" % (cg, acts_bin, uport)],
+                                     stdout=subprocess.DEVNULL)
+                p.wait(timeout=60)
+                runs.append(("unarmed sandbox loopback", p.pid,
+                             [(SPAWN, "proc.pid", None), (WROTE, "proc.pid", None),
+                              (UNARMED, "proc.pid", None),
+                              (SB_NET, "evt.type", "sendto")]))
                 # the real sandbox: attempts fail (no network, seccomp) and are Critical
                 for label, args, exp in [
-                        ("sb connect", ["sendto-udp", "127.0.0.1", "9"], [(SB_NET, "evt.type", "sendto")]),
+                        # no route out of the sandbox's network namespace: refused,
+                        # and still the attempt (192.0.2.1: TEST-NET-1)
+                        ("sb connect", ["sendto-udp", "192.0.2.1", "9"],
+                         [(SB_NET, "evt.res", "ENETUNREACH")]),
+                        # its own loopback and a name lookup that reached nothing
+                        ("sb loopback", ["sendto-udp", "127.0.0.1", "9"], []),
+                        ("sb loopback6", ["sendto-udp6", "::1", "9"], []),
+                        ("sb dns", ["sendto-udp", "192.0.2.1", "53"], []),
                         ("sb setfsuid", ["setfsuid", "65534"], [(SB_PRIV, "evt.type", "setfsuid")]),
                         ("sb unshare", ["unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),

@@ -357,6 +357,19 @@ static void test_connect(void **state)
 	assert_json_field(c, "fd.cport", "50000");
 	assert_json_field(c, "fd.name", "\"10.0.0.2:50000->93.184.216.34:443\"");
 	assert_json_field(c, "evt.arg.tuple", "\"10.0.0.2:50000->93.184.216.34:443\"");
+	/* no namespace read (an old recording's padding): the host's, fd.netns absent */
+	assert_json_field(c, "fd.is_host_netns", "true");
+	assert_json_absent(c, "fd.netns");
+	k.netns = 4026531833u;
+	fmt(f, tu_fixed(&k, sizeof(k), &len), &len, NULL);
+	assert_json_field(c, "fd.netns", "4026531833");
+	assert_json_field(c, "fd.is_host_netns", "true");
+	/* the kernel saw another namespace than the host's: a sandbox's own */
+	k.netns = 4026532174u;
+	k.cflags |= AS_CF_NETNS_OWN;
+	fmt(f, tu_fixed(&k, sizeof(k), &len), &len, NULL);
+	assert_json_field(c, "fd.netns", "4026532174");
+	assert_json_field(c, "fd.is_host_netns", "false");
 
 	base_connect(&k, -ECONNREFUSED, AF_INET6);
 	k.proto = IPPROTO_UDP;

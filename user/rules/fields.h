@@ -112,6 +112,8 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_RNET, "fd.rnet", T_STR, FF_BUF | FF_NET, "fd.rip compared with networks (a.b.c.d/len)") \
 	FIELD(FD_LNET, "fd.lnet", T_STR, FF_BUF | FF_NET, "fd.lip compared with networks (a.b.c.d/len)") \
 	FIELD(FD_SOCKFAMILY, "fd.sockfamily", T_STR, 0, "ip or unix") \
+	FIELD(FD_NETNS, "fd.netns", T_NUM, 0, "Not in Falco: inode of the socket's network namespace, as /proc/PID/ns/net shows it (net:[N]); absent when the socket was not read") \
+	FIELD(FD_IS_HOST_NETNS, "fd.is_host_netns", T_BOOL, 0, "Not in Falco: a socket act's socket is in the host's network namespace (the one of pid 1 when agent-sentinel started); false only when the kernel saw another (a sandbox's own, bubblewrap --unshare-net), so an unread socket counts as the host's") \
 	FIELD(AGENT_SESSION, "agent.session", T_STR, 0, "Not in Falco: the agent session id (AGENT_SESSION_ID) of the process") \
 	FIELD(FS_PATH_NAME, "fs.path.name", T_STR, FF_BUF, "Path a file change (mkdir, unlink, chmod, chown, truncate, xattr, times, mount, ...) acts on, absolute and normalised; fd paths resolved") \
 	FIELD(FS_PATH_NAMERAW, "fs.path.nameraw", T_STR, 0, "fs.path.name as the process passed it") \

@@ -328,6 +328,13 @@ static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, siz
 	case F_FD_SOCKFAMILY:
 		set_cstr(v, names_sockfamily(k->family));
 		break;
+	case F_FD_NETNS:
+		if (k->netns)
+			set_num(v, k->netns);
+		break;
+	case F_FD_IS_HOST_NETNS:
+		set_bool(v, !(k->cflags & AS_CF_NETNS_OWN));
+		break;
 	default:
 		break;
 	}
