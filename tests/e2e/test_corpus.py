@@ -229,7 +229,8 @@ class Escapes(unittest.TestCase):
         udp.bind(("127.0.0.1", 0))
         uport = udp.getsockname()[1]
         os.makedirs(self.o(".ssh"), exist_ok=True)
-        for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring"):
+        for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring",
+                  ".git-credentials", ".netrc"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
@@ -268,6 +269,14 @@ class Escapes(unittest.TestCase):
             # a credential opened through io_uring, as by openat
             ("uring-openat-read key", ["uring-openat-read", o(".ssh/id_uring")],
              [(URING, "proc.pid", None), (CRED, "fd.name", o(".ssh/id_uring"))]),
+            # password stores and another process's environment, read
+            ("read git-credentials", ["open-read", o(".git-credentials")],
+             [(CRED, "fd.name", o(".git-credentials"))]),
+            ("read netrc", ["open-read", o(".netrc")], [(CRED, "fd.name", o(".netrc"))]),
+            ("read environ", ["open-read", "/proc/%d/environ" % os.getpid()],
+             [(CRED, "fd.name", "/proc/%d/environ" % os.getpid())]),
+            ("read own environ", ["open-read", "/proc/self/environ"], []),
+            ("read a file", ["open-read", o("a")], []),
             ("open_by_handle_at", ["open_by_handle_at", o("h")],
              [(FILE, "evt.type", "open_by_handle_at")]),
             ("uring-renameat", ["uring-renameat", o("u"), o("u2")],
