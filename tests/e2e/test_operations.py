@@ -211,8 +211,16 @@ class Operations(unittest.TestCase):
                 self.assertLessEqual(int(m.group(3)), 2)
                 firsts = [e["proc.args"] for e in s.events() if e.get("evt.type") == "execve"
                           and e.get("proc.args", "").startswith("first")]
-                self.assertEqual(firsts, ["first1", "first2", "first3"])
                 self.assertIn("bad_records=0", s.stderr)
+                # --trace takes the whole host's events: beside another test's
+                # load (ctest -j2) a one-page ring fills, and the loss is
+                # counted (a drop alert); what arrives is whole and in order
+                drops = int(re.search(r"events=\d+ drops=(\d+)", s.stderr).group(1))
+                if drops:
+                    self.assertEqual(firsts, sorted(set(firsts)))
+                    self.assertLessEqual(set(firsts), {"first1", "first2", "first3"})
+                else:
+                    self.assertEqual(firsts, ["first1", "first2", "first3"])
 
     def test_reload_under_load(self):
         rules = os.path.join(self.tmp, "rules.yaml")
@@ -253,6 +261,18 @@ class Operations(unittest.TestCase):
         seqs = [e["output_fields"]["agent.seq"] for e in events]
         self.assertEqual(seqs, list(range(1, len(seqs) + 1)))
 
+    def reload_during(self, s, load, stop, want):
+        """SIGHUP s want times, each after the last reload finished, while
+        load (as-acts chmod-until ... STOP) runs; then stop it: its calls."""
+        for reloads in range(1, want + 1):
+            s.proc.send_signal(signal.SIGHUP)
+            self.assertTrue(wait_for(lambda: read_text(s.err_path).count("reloaded:")
+                                     >= reloads), "reload %d never finished" % reloads)
+        open(stop, "w").close()
+        calls, failed = map(int, load.communicate()[0].split())
+        self.assertEqual(failed, 0)
+        return calls
+
     def test_reload_loses_no_event_in_flight(self):
         """Reloads back to back while an agent makes a 32-bit (or, on a machine
         without that ABI, a native) chmod every 40 us:
@@ -269,18 +289,11 @@ class Operations(unittest.TestCase):
         target = os.path.join(self.outside, "mode")
         stop = os.path.join(self.tmp, "stop-chmod")
         open(target, "w").close()
-        reloads, want = 0, 40  # the calls span this many reloads, however slow the machine
+        want = 40  # the calls span this many reloads, however slow the machine
         with Sentinel("--rules", RULES) as s:
             load = subprocess.Popen([self.claude, "-c", "%s chmod-until %s 0644 %s 40; true"
                                      % (driver, target, stop)], stdout=subprocess.PIPE, text=True)
-            while reloads < want:
-                s.proc.send_signal(signal.SIGHUP)
-                reloads += 1
-                self.assertTrue(wait_for(lambda: read_text(s.err_path).count("reloaded:")
-                                         >= reloads), "reload %d never finished" % reloads)
-            open(stop, "w").close()
-            calls, failed = map(int, load.communicate()[0].split())
-            self.assertEqual(failed, 0)
+            calls = self.reload_during(s, load, stop, want)
             self.assertGreater(calls, 10000)
         events = s.events()
         self.assertEqual([e["output"] for e in events if e.get("source") == "internal"], [])
@@ -299,18 +312,11 @@ class Operations(unittest.TestCase):
         target = os.path.join(self.outside, "mode")
         stop = os.path.join(self.tmp, "stop-chmod")
         open(target, "w").close()
-        reloads, want = 0, 20
+        want = 20
         with Sentinel("--rules", RULES, "--record", rec) as s:
             load = subprocess.Popen([AS_ACTS, "chmod-until", target, "0644", stop, "40"],
                                     stdout=subprocess.PIPE, text=True)
-            while reloads < want:
-                s.proc.send_signal(signal.SIGHUP)
-                reloads += 1
-                self.assertTrue(wait_for(lambda: read_text(s.err_path).count("reloaded:")
-                                         >= reloads), "reload %d never finished" % reloads)
-            open(stop, "w").close()
-            calls, failed = map(int, load.communicate()[0].split())
-            self.assertEqual(failed, 0)
+            calls = self.reload_during(s, load, stop, want)
             self.assertGreater(calls, 1000)
             # the same rules keep an agent's chmod
             subprocess.run([self.claude, "-c", "%s chmod %s 0600; true" % (AS_ACTS, target)],
