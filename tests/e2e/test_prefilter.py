@@ -187,10 +187,15 @@ class Prefilter(unittest.TestCase):
              + "name(b'claude'); os.write(w, b'x'); os.wait()"],
             [sys.executable, "-c", prctl + "name(b'claude'); os.system(\"sh -c 'cat %s; "
              "echo x > %s/ren-deep'\")" % (key, o)],
-            [sys.executable, "-c", prctl + "r, w = os.pipe()\nif os.fork() == 0:\n"
-             "    os.close(w); open(%r + '/pre', 'w'); os.read(r, 1); %s; os._exit(0)\n"
-             % (o, acts % "exec") + "os.set_inheritable(w, True)\n"
-             "os.execv(%r, ['claude', '-c', 'sleep 0.3; echo x >&%%d; sleep 1' %% w])" % claude],
+            # the parent (claude by then) lives until the child has acted:
+            # a child outliving it is reparented, and no claude is above it
+            [sys.executable, "-c", prctl + "r, w = os.pipe(); r2, w2 = os.pipe()\n"
+             "if os.fork() == 0:\n"
+             "    os.close(w); open(%r + '/pre', 'w'); os.read(r, 1); %s\n"
+             "    os.write(w2, b'x'); os._exit(0)\n"
+             % (o, acts % "exec") + "os.set_inheritable(w, True); os.set_inheritable(r2, True)\n"
+             "os.execv(%r, ['claude', '-c', 'sleep 0.3; echo x >&%%d; read -r -n 1 _ <&%%d'"
+             " %% (w, r2)])" % claude],
         ]
         # the reference takes every event of the host: a ring big enough that
         # another test's load beside it (ctest -j2) cannot make it lose one
