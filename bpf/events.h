@@ -168,7 +168,8 @@ enum as_event_type {
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the
  * loader in cfg_ktype_id[], not by CO-RE relocations, so libbpf can relocate
  * against a trimmed, renumbered copy of that BTF (user/corebtf.c). */
-#define AS_KTYPE_LIST(X) X(task_struct) X(file) X(dentry) X(kiocb) X(mount) X(vfsmount) X(pt_regs)
+#define AS_KTYPE_LIST(X) \
+	X(task_struct) X(file) X(dentry) X(kiocb) X(mount) X(vfsmount) X(pt_regs) X(socket)
 #define AS_KT_ENUM_ROW(name) AS_KT_##name,
 enum as_ktype { AS_KTYPE_LIST(AS_KT_ENUM_ROW) AS_KT_MAX };
 

@@ -45,6 +45,10 @@ _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
 	       "the environment chunk and its slack fit the scratch buffer");
 #define AS_AT_FDCWD -100
 #define AS_S_IFMT 00170000 /* an inode's i_mode: its type bits */
+#define AS_S_IFSOCK 0140000
+#define AS_AF_UNIX 1
+#define AS_AF_INET 2
+#define AS_AF_INET6 10
 #define AS_S_IFIFO 0010000
 
 /* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound
@@ -130,12 +134,42 @@ struct as_compat_ctx {
 	__u8 _pad0[6];
 };
 
+struct as_send_key {
+	__u64 sk; /* struct sock * */
+	__u32 tid;
+	__u32 _pad0;
+};
+
+/* What a rule could tell two sends of one thread on one socket apart by. */
+struct as_send_sig {
+	__u64 cred; /* struct cred *: replaced on every change of ids or capabilities */
+	__u64 mm; /* struct mm_struct *: a new one at each exec */
+	__u64 pwd; /* struct dentry * of the current directory */
+	__u64 cgroups; /* struct css_set *: another one when the task moves */
+	__u64 parent; /* struct task_struct * of real_parent: reparenting */
+	__s64 res; /* the errno, or 0 for any success */
+	char comm[AS_COMM_LEN];
+	__u8 daddr[16];
+	__u32 gen; /* cfg_filter_gen: names, rules (reloads) */
+	__u32 flags; /* send flags (MSG_FASTOPEN ...) */
+	__u16 family;
+	__u16 dport; /* network order */
+	__u16 sport; /* the socket's local port */
+	__u16 call; /* enum as_syscall | AS_SC_COMPAT_BIT >> 8: evt.type, evt.is_compat */
+	__u8 seccomp;
+	__u8 _pad0[7];
+};
+
 struct as_scratch {
 	__u8 buf[AS_SCRATCH_SIZE];
 	struct as_path_top top;
 	struct as_envscan env;
 	struct as_compat_ctx compat;
 	__u64 word[2]; /* typed loads' results, stored and read back as numbers */
+	/* as_send_repeat's, kernel pointers as numbers: this send, and the
+	 * last one made on this CPU */
+	struct as_send_key send_key, send_last_key;
+	struct as_send_sig send, send_last;
 	/* as_path_walk's offsets: in map memory, numbers the verifier does
 	 * not follow, so its loop body is checked in a few passes instead of
 	 * one per length the path so far could have */
@@ -269,6 +303,7 @@ struct {
 extern const volatile __u32 cfg_self_tgid; /* agent-sentinel itself: never traced */
 extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this much is queued */
 extern const volatile __u32 cfg_host_netns; /* the host's network namespace inode, 0 unknown */
+extern const volatile __u32 cfg_send_fold; /* fold repeated sends (as_send_repeat) */
 /* Pre-filter settings, in .bss so that a rules reload can rewrite them: per
  * event type 0 = keep every event; d + 1 = keep it only when the process or
  * one of its first d ancestors has a name in filter_names */
@@ -619,20 +654,28 @@ static __always_inline void as_emit(__u8 *buf, __u32 size)
 		as_count_drop(h->type);
 }
 
-/* Start the record of a syscall exit that passed the pre-filter: its
- * arguments, this CPU's scratch buffer with the header filled in. Returns
- * the buffer or NULL. */
-static __always_inline __u8 *as_exit_record(__u32 type, __u32 sc, __u64 args[AS_SYSCALL_ARGS],
-					    int compat)
+/* Start the record of a syscall exit that passed the pre-filter, its
+ * arguments read: this CPU's scratch buffer with the header filled in.
+ * Returns the buffer or NULL. */
+static __always_inline __u8 *as_exit_hdr(__u32 type, __u32 sc, int compat)
 {
 	__u8 *buf = as_scratch_buf();
 
 	if (!buf)
 		return 0;
-	as_args(args, compat);
 	as_hdr_fill((struct as_hdr *)buf, (struct task_struct *)bpf_get_current_task(), type,
 		    sc | (compat ? AS_SC_COMPAT_BIT : 0));
 	return buf;
+}
+
+/* The same, reading the arguments first. */
+static __always_inline __u8 *as_exit_record(__u32 type, __u32 sc, __u64 args[AS_SYSCALL_ARGS],
+					    int compat)
+{
+	if (!as_scratch_buf())
+		return 0;
+	as_args(args, compat);
+	return as_exit_hdr(type, sc, compat);
 }
 
 /* The same, first telling the syscall (sc) and whether an event of this
@@ -658,6 +701,9 @@ static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, 
 		c.ret = ret;                                                               \
 		return handler(&c, 1);                                                     \
 	}
+/* Does this send repeat the thread's last one on the socket (walk.bpf.c)?
+ * call: the syscall, with AS_SC_COMPAT_BIT for the 32-bit ABI. */
+int as_send_repeat(__u32 call, __s32 fd, __u64 uaddr_p, __u32 flags, __s64 ret);
 int as_compat_open(__s64 id, __s64 ret);
 int as_compat_net(__s64 id, __s64 ret);
 int as_compat_setid(__s64 id, __s64 ret);

@@ -325,6 +325,112 @@ __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
 	return (__u64)f;
 }
 
+/* ---- sends folded ---------------------------------------------------- */
+
+/*
+ * A socket's sends folded: a send that repeats the last one this thread made
+ * on the socket (the same destination and result, from the same program,
+ * credentials, name, directory, cgroup, parent and seccomp mode, under the
+ * same rules) is the same act again, not an event of its own. A UDP flow
+ * is then one event, not one per datagram; sendmmsg's messages fold the
+ * same way within one call (as_mmsg_step). Off with the pre-filter
+ * (--no-prefilter, --trace without a filter keep every send).
+ */
+const volatile __u32 cfg_send_fold = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} send_folds SEC(".maps");
+
+/* Does this send (call: the syscall and ABI; fd, the caller's sockaddr at
+ * uaddr_p, its flags, the result ret) repeat the thread's last one on the socket? 1: it does, and
+ * is counted; 0: an event, remembered as the last. IPv4 and IPv6 sends
+ * only. Typed loads (AS_KPTR): a helper read each would cost more than the
+ * event it saves. */
+__noinline int as_send_repeat(__u32 call, __s32 fd, __u64 uaddr_p, __u32 flags, __s64 ret)
+{
+	__u64 task_p = bpf_get_current_task(), diff = 0, *cnt;
+	struct task_struct *task = AS_KPTR(task_struct, task_p);
+	const void *uaddr = (const void *)uaddr_p;
+	struct as_scratch *s = as_scratch();
+	struct as_sockaddr_in6 sin6 = {};
+	struct as_send_sig *cur, *last;
+	struct socket *sock;
+	struct sock *sk;
+	struct file *f;
+	__u32 zero = 0;
+
+	if (!cfg_send_fold || fd < 0 || !s)
+		return 0;
+	/* one read of the larger form (each user read costs ~200 ns here), the
+	 * smaller where a sockaddr_in ends at the end of its mapping */
+	if (bpf_probe_read_user(&sin6, sizeof(sin6), uaddr) &&
+	    (bpf_probe_read_user(&sin6, sizeof(struct as_sockaddr_in), uaddr) ||
+	     sin6.family != AS_AF_INET))
+		return 0;
+	/* in map memory: the kernel pointers stored there come back as the
+	 * numbers compared and hashed */
+	cur = &s->send;
+	__builtin_memset(cur, 0, sizeof(*cur));
+	if (sin6.family == AS_AF_INET) /* sockaddr_in's address is where flowinfo is */
+		__builtin_memcpy(cur->daddr, &sin6.flowinfo, 4);
+	else if (sin6.family == AS_AF_INET6)
+		__builtin_memcpy(cur->daddr, sin6.addr, 16);
+	else
+		return 0;
+	cur->family = sin6.family;
+	cur->dport = sin6.port;
+	f = AS_KPTR(file, as_task_file_p(task_p, fd));
+	if (!f || (AS_RD2(f, f_inode, i_mode) & AS_S_IFMT) != AS_S_IFSOCK)
+		return 0;
+	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, private_data);
+	sock = AS_KPTR(socket, *(volatile __u64 *)&s->word[0]);
+	sk = sock ? AS_RD(sock, sk) : 0;
+	if (!sk)
+		return 0;
+	s->send_key.sk = (__u64)sk;
+	s->send_key.tid = AS_RD(task, pid);
+	s->send_key._pad0 = 0;
+	cur->sport = AS_RD(sk, __sk_common.skc_num);
+	cur->cred = (__u64)AS_RD(task, cred);
+	cur->mm = (__u64)AS_RD(task, mm);
+	cur->pwd = (__u64)AS_RD2(task, fs, pwd.dentry);
+	cur->cgroups = (__u64)AS_RD(task, cgroups);
+	cur->parent = (__u64)AS_RD(task, real_parent);
+	cur->seccomp = AS_RD(task, seccomp.mode);
+	cur->res = ret < 0 ? ret : 0;
+	cur->flags = flags;
+	cur->call = (__u16)((call & 0xff) | (call & AS_SC_COMPAT_BIT) >> 8);
+	cur->gen = cfg_filter_gen;
+	if (cfg_typed_reads) { /* two loads, not a helper call */
+		*(__u64 *)&cur->comm[0] = *(__u64 *)&task->comm[0];
+		*(__u64 *)&cur->comm[8] = *(__u64 *)&task->comm[8];
+	} else {
+		bpf_probe_read_kernel(cur->comm, AS_COMM_LEN, &task->comm);
+	}
+	last = &s->send_last;
+	{
+		const volatile __u64 *a = (const __u64 *)last, *b = (const __u64 *)cur;
+
+#pragma unroll
+		for (int i = 0; i < (int)(sizeof(*cur) / 8); i++)
+			diff |= a[i] ^ b[i];
+	}
+	if (!diff && s->send_last_key.sk == s->send_key.sk &&
+	    s->send_last_key.tid == s->send_key.tid) {
+		cnt = bpf_map_lookup_elem(&send_folds, &zero);
+		if (cnt)
+			*cnt += 1;
+		return 1;
+	}
+	__builtin_memcpy(last, cur, sizeof(*cur));
+	s->send_last_key = s->send_key;
+	return 0;
+}
+
 /* ---- dentries and mounts ---------------------------------------------- */
 
 struct as_walk {

@@ -54,6 +54,7 @@ struct agent {
 	uint64_t alerts_before; /* alerts of engines replaced by reloads */
 	/* losses reported so far (drop alerts carry the difference) */
 	uint64_t kdrops[AS_EV_MAX], kdrops_said[AS_EV_MAX];
+	uint64_t kfolds; /* repeated sends the kernel folded (no loss: said in the summary) */
 	uint64_t odrops_said[METRICS_OUTPUTS_MAX];
 	uint64_t last_drop_alert, next_tick, next_metrics_alert;
 	uint64_t pins_new; /* agentid_pins_now() seen once, not yet applied; 0 none */
@@ -485,7 +486,7 @@ static void agent_tick(struct agent *a, int final)
 	a->next_tick = now + AGENT_TICK_NS;
 	if (a->live) {
 		clock_calibrate(); /* follow wall-clock steps */
-		loader_read_drops(&a->l, a->kdrops, AS_EV_MAX);
+		loader_read_drops(&a->l, a->kdrops, AS_EV_MAX, &a->kfolds);
 		lastrun_beat(&a->run, now);
 		if (!final) {
 			if (agentid_pinned())
@@ -576,9 +577,11 @@ static void agent_plan(struct agent *a, const struct config *cfg, const struct e
 	lo->verbose = a->o->verbose;
 	lo->want_types = agent_want_types(a, e, &lo->want_sc);
 	if ((a->trace && !tf) || (!e && !tf) || a->o->no_prefilter) {
+		/* every event: every send too */
 		engine_kfilter_all(kf);
 		return;
 	}
+	lo->send_fold = 1;
 	if (e)
 		prefilter_plan(e, lo->want_types, kf);
 	if (tf && e) { /* what either needs: the rules' alerts and the filter's events */
@@ -843,12 +846,13 @@ static void agent_summary(const struct agent *a)
 	for (unsigned t = 0; t < AS_EV_MAX; t++)
 		drops += a->kdrops[t];
 	diag_info("events=%llu drops=%llu bad_records=%llu untracked_procs=%llu procs=%u "
-		  "alerts=%llu",
+		  "alerts=%llu folded_sends=%llu",
 		  (unsigned long long)a->p.num, (unsigned long long)drops,
 		  (unsigned long long)a->p.bad_records, (unsigned long long)a->p.untracked,
 		  proctable_count(a->p.pt),
 		  (unsigned long long)(a->alerts_before +
-				       (a->engine ? engine_alert_count(a->engine) : 0)));
+				       (a->engine ? engine_alert_count(a->engine) : 0)),
+		  (unsigned long long)a->kfolds);
 }
 
 int agent_run(const struct opts *o)

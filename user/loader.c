@@ -449,6 +449,7 @@ static int loader_load(struct loader *l, const struct loader_opts *o, struct loa
 	for (unsigned i = 0; i < AS_KT_MAX; i++)
 		l->skel->rodata->cfg_ktype_id[i] = k->ktype_id[i];
 	l->skel->rodata->cfg_wakeup_bytes = o->wakeup_bytes;
+	l->skel->rodata->cfg_send_fold = (uint32_t)o->send_fold;
 	loader_set_sys_spec(l);
 	loader_set_compat_spec(l);
 
@@ -879,7 +880,19 @@ int loader_ringbuf_fd(const struct loader *l)
 	return bpf_map__fd(l->skel->maps.events);
 }
 
-int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n)
+/* The sum over the CPUs of a per-CPU u64 map's entry key (vals: ncpu). */
+static uint64_t loader_percpu_sum(int fd, uint32_t key, int ncpu, uint64_t *vals)
+{
+	uint64_t sum = 0;
+
+	if (bpf_map_lookup_elem(fd, &key, vals) != 0)
+		return 0;
+	for (int c = 0; c < ncpu; c++)
+		sum += vals[c];
+	return sum;
+}
+
+int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n, uint64_t *folds)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t *vals;
@@ -889,13 +902,9 @@ int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n)
 	vals = calloc((size_t)ncpu, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
-	for (unsigned t = 0; t < n && t < AS_EV_MAX; t++) {
-		drops[t] = 0;
-		if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.drops), &t, vals) != 0)
-			continue;
-		for (int c = 0; c < ncpu; c++)
-			drops[t] += vals[c];
-	}
+	for (unsigned t = 0; t < n && t < AS_EV_MAX; t++)
+		drops[t] = loader_percpu_sum(bpf_map__fd(l->skel->maps.drops), t, ncpu, vals);
+	*folds = loader_percpu_sum(bpf_map__fd(l->skel->maps.send_folds), 0, ncpu, vals);
 	free(vals);
 	return 0;
 }

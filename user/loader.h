@@ -54,6 +54,7 @@ struct loader_opts {
 	int open_filtered;
 	struct as_open_filter open_filter;
 	uint64_t wakeup_bytes; /* 0: wake on every event */
+	int send_fold; /* a thread's repeated send on a socket is one event (bpf/net.bpf.c) */
 	uint32_t want_types; /* bit per enum as_event_type: attach only these */
 	struct scset want_sc; /* and of syscall tracepoints, only these syscalls' */
 	int verbose; /* pass libbpf's messages through */
@@ -88,7 +89,8 @@ void loader_expire_verdicts(struct loader *l);
  * maps while programs run: the new set added before the old one goes, then
  * the verdicts expire. */
 int loader_set_pins(struct loader *l, const struct loader_opts *o);
-/* Sum the per-CPU drop counters: drops[type] for each enum as_event_type. */
-int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n);
+/* Sum the per-CPU drop counters: drops[type] for each enum as_event_type;
+ * and *folds, the sends folded into the one before (bpf/net.bpf.c). */
+int loader_read_drops(const struct loader *l, uint64_t *drops, unsigned n, uint64_t *folds);
 
 #endif /* AS_LOADER_H */

@@ -41,6 +41,9 @@
  *            sendto-udp6 IP6 PORT | sendmsg-udp IP PORT | sendmsg-connected IP PORT
  *            sendmmsg-udp IP PORT (two messages) | sendto-big IP PORT (EMSGSIZE)
  *            sendmmsg-2dst IP PORT1 PORT2 (one message to each) | sendto-unix PATH
+ *            send-series IP PORT1 PORT2 (on one socket: 5 sendto to PORT1, 1 to PORT2,
+ *            1 to PORT1, 2 sendmsg, 2 sendto with MSG_DONTWAIT, 2 as "as-acts-2"
+ *            (prctl), 2 from a child; prints the count of sends made)
  *            sendto-fastopen IP PORT | bind4 IP PORT | listen4 IP PORT | accept4
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
@@ -379,6 +382,44 @@ static int net_op(int argc, char **argv)
 			return report(-errno);
 		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, 0, &sun,
 					  sizeof(sun))));
+	}
+	if (!strcmp(op, "send-series") && argc == 4) {
+		struct sockaddr_in a, b;
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
+		struct msghdr msg = { .msg_name = &a, .msg_namelen = sizeof(a),
+				      .msg_iov = &iov, .msg_iovlen = 1 };
+		long sent = 0;
+		int status;
+		pid_t kid;
+
+#define AS_SEND(to, flags)                                                                 \
+	(sent += syscall(SYS_sendto, fd, data, sizeof(data) - 1, flags, to, sizeof(*to)) > 0)
+		sin4(&a, argv[1], argv[2]);
+		sin4(&b, argv[1], argv[3]);
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return report(-errno);
+		for (int i = 0; i < 5; i++)
+			AS_SEND(&a, 0);
+		AS_SEND(&b, 0);
+		AS_SEND(&a, 0);
+		for (int i = 0; i < 2; i++)
+			sent += syscall(SYS_sendmsg, fd, &msg, 0) > 0;
+		for (int i = 0; i < 2; i++)
+			AS_SEND(&a, MSG_DONTWAIT);
+		prctl(PR_SET_NAME, "as-acts-2", 0, 0, 0);
+		for (int i = 0; i < 2; i++)
+			AS_SEND(&a, MSG_DONTWAIT);
+		kid = fork();
+		if (kid == 0) {
+			for (int i = 0; i < 2; i++)
+				AS_SEND(&a, MSG_DONTWAIT);
+			_exit(0);
+		}
+		if (kid < 0 || waitpid(kid, &status, 0) != kid)
+			return report(-errno);
+#undef AS_SEND
+		return report(sent + 2);
 	}
 	if (!strcmp(op, "sendmmsg-2dst") && argc == 4) {
 		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
