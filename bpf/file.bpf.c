@@ -22,6 +22,29 @@ static __always_inline __u32 as_open_mode(__u32 sc, __u64 flags)
 	return acc == AS_O_RDONLY ? AS_OPEN_READ : 0;
 }
 
+/* Is an open of class c | AS_OPEN_TRUNC judged exactly as one of class c
+ * (c without it)? Then whether an O_CREAT open made its file (f_mode, a
+ * helper read) need not be known to judge it, only to report it. */
+static __always_inline int as_trunc_same(__u32 c)
+{
+	__u32 t = c | AS_OPEN_TRUNC, cl = cfg_open_filter.classes, te = cfg_open_filter.test;
+	__u32 si = cfg_open_filter.single;
+
+	c &= AS_OPEN_CLASSES - 1;
+	t &= AS_OPEN_CLASSES - 1;
+	if (((cl >> c) ^ (cl >> t)) & 1)
+		return 0;
+	if (!((cl >> c) & 1))
+		return 1; /* neither is wanted */
+	if (((te >> c) ^ (te >> t)) & 1)
+		return 0;
+	if (!((te >> c) & 1))
+		return 1; /* both kept whole */
+	/* one term each, without names: its prefixes are the whole test */
+	return (si >> c) & (si >> t) & 1 && !cfg_open_filter.needs[c] &&
+	       !cfg_open_filter.needs[t] && cfg_open_filter.excls[c] == cfg_open_filter.excls[t];
+}
+
 /*
  * One record per open attempt. A successful open reports the opened file's
  * own path (dentry and mount walk, as the process sees it), and when a rule
@@ -40,7 +63,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 	long ret = ctx->ret;
 	const char *upath;
 	struct as_open *o;
-	int trunc = 0, tested;
+	int trunc = 0, tested, created;
 	__s32 dirfd;
 	__u8 *buf;
 
@@ -92,10 +115,16 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 		f = as_task_file(task, ret);
 	/* an open that made the file (O_CREAT, the file was not there) changed
 	 * the filesystem whatever its access mode: O_RDONLY|O_CREAT too */
-	if (f && (flags & AS_O_CREAT) && (BPF_CORE_READ(f, f_mode) & AS_FMODE_CREATED))
-		flags |= AS_O_F_CREATED;
 	class = as_open_mode(sc, flags) | (ret >= 0 ? AS_OPEN_OK : 0) |
-		(flags & (AS_O_TRUNC | AS_O_F_CREATED) ? AS_OPEN_TRUNC : 0);
+		(flags & AS_O_TRUNC ? AS_OPEN_TRUNC : 0);
+	created = f && (flags & AS_O_CREAT);
+	if (created && !(flags & AS_O_TRUNC) && !as_trunc_same(class)) {
+		created = 0; /* known now */
+		if (BPF_CORE_READ(f, f_mode) & AS_FMODE_CREATED) {
+			flags |= AS_O_F_CREATED;
+			class |= AS_OPEN_TRUNC;
+		}
+	}
 	/* the rules' classes and path tests (user/rules/kfopen.c) are the
 	 * native path opens' (a rule may watch 32-bit opens, or handle opens,
 	 * alone): a 32-bit open or an open_by_handle_at, rare, always reaches
@@ -108,6 +137,9 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 	if (f && tested && (cfg_open_filter.test & (1u << class)) &&
 	    as_file_dropped(class, (__u64)f, (__u64)task))
 		return 0;
+	/* kept: whether it made its file, if that is still to be read */
+	if (created && (BPF_CORE_READ(f, f_mode) & AS_FMODE_CREATED))
+		flags |= AS_O_F_CREATED;
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
