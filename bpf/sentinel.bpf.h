@@ -147,7 +147,7 @@ struct as_send_sig {
 	__u64 pwd; /* struct dentry * of the current directory */
 	__u64 cgroups; /* struct css_set *: another one when the task moves */
 	__u64 parent; /* struct task_struct * of real_parent: reparenting */
-	__s64 res; /* the errno, or 0 for any success */
+	__s64 res; /* the result: the errno, or the bytes sent */
 	char comm[AS_COMM_LEN];
 	__u8 daddr[16];
 	__u32 gen; /* cfg_filter_gen: names, rules (reloads) */

@@ -401,7 +401,7 @@ __noinline int as_send_repeat(__u32 call, __s32 fd, __u64 uaddr_p, __u32 flags, 
 	cur->cgroups = (__u64)AS_RD(task, cgroups);
 	cur->parent = (__u64)AS_RD(task, real_parent);
 	cur->seccomp = AS_RD(task, seccomp.mode);
-	cur->res = ret < 0 ? ret : 0;
+	cur->res = ret; /* bytes sent too: a rule may weigh them (evt.rawres) */
 	cur->flags = flags;
 	cur->call = (__u16)((call & 0xff) | (call & AS_SC_COMPAT_BIT) >> 8);
 	cur->gen = cfg_filter_gen;

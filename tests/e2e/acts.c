@@ -42,8 +42,8 @@
  *            sendmmsg-udp IP PORT (two messages) | sendto-big IP PORT (EMSGSIZE)
  *            sendmmsg-2dst IP PORT1 PORT2 (one message to each) | sendto-unix PATH
  *            send-series IP PORT1 PORT2 (on one socket: 5 sendto to PORT1, 1 to PORT2,
- *            1 to PORT1, 2 sendmsg, 2 sendto with MSG_DONTWAIT, 2 as "as-acts-2"
- *            (prctl), 2 from a child; prints the count of sends made)
+ *            1 to PORT1, 2 sendmsg, 2 sendto with MSG_DONTWAIT, 1 of 4 bytes,
+ *            2 as "as-acts-2" (prctl), 2 from a child; prints the count of sends made)
  *            sendto-fastopen IP PORT | bind4 IP PORT | listen4 IP PORT | accept4
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
@@ -407,6 +407,7 @@ static int net_op(int argc, char **argv)
 			sent += syscall(SYS_sendmsg, fd, &msg, 0) > 0;
 		for (int i = 0; i < 2; i++)
 			AS_SEND(&a, MSG_DONTWAIT);
+		sent += syscall(SYS_sendto, fd, data, 4, MSG_DONTWAIT, &a, sizeof(a)) > 0;
 		prctl(PR_SET_NAME, "as-acts-2", 0, 0, 0);
 		for (int i = 0; i < 2; i++)
 			AS_SEND(&a, MSG_DONTWAIT);

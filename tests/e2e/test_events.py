@@ -783,18 +783,19 @@ class Network(Peers, EventCase):
 
     def test_repeated_sends_fold_into_one_event(self):
         """A thread's send that repeats its last on the socket (the same
-        destination, call, flags, result, name, process) is the same act
-        again: one event for a UDP flow, not one per datagram (bpf/
+        destination, call, flags, result and bytes, name, process) is the
+        same act again: one event for a UDP flow, not one per datagram (bpf/
         walk.bpf.c as_send_repeat). Anything that tells two sends apart is
         an event again: another destination, back to the first, sendmsg for
-        sendto, other flags, a new name (prctl), another thread (a child).
-        With --no-prefilter every send is one."""
+        sendto, other flags, another size, a new name (prctl), another
+        thread (a child). With --no-prefilter every send is one."""
         cond = ("evt.type in (sendto, sendmsg) and proc.name in (as-acts, as-acts-2) "
                 "and fd.sip = 127.0.0.1")
         p2 = self.second_udp_port()
         expect = [(self.uport, "sendto", "as-acts", 0), (p2, "sendto", "as-acts", 0),
                   (self.uport, "sendto", "as-acts", 0), (self.uport, "sendmsg", "as-acts", 0),
                   (self.uport, "sendto", "as-acts", 0),  # MSG_DONTWAIT
+                  (self.uport, "sendto", "as-acts", 0),  # fewer bytes
                   (self.uport, "sendto", "as-acts-2", 0),
                   (self.uport, "sendto", "as-acts-2", 1)]  # the child
         for keep_all in (False, True):
@@ -804,17 +805,17 @@ class Network(Peers, EventCase):
                     a.sentinel = Sentinel("-r", a.rules, "--no-prefilter")
                 with a:
                     pid, r = a.run("send-series", "127.0.0.1", self.uport, p2)
-                self.assertEqual(r, ["15"])  # every datagram went out
+                self.assertEqual(r, ["16"])  # every datagram went out
                 got = [(x["fd.sport"], x["evt.type"], x["proc.name"],
                         int(x["proc.pid"] != pid)) for x in a.alerts
                        if pid in (x["proc.pid"], x["proc.ppid"])]
                 folded = int(re.search(r"folded_sends=(\d+)", a.sentinel.stderr).group(1))
                 if keep_all:
-                    self.assertEqual(len(got), 15, got)
+                    self.assertEqual(len(got), 16, got)
                     self.assertEqual(folded, 0)
                 else:
                     self.assertEqual(got, expect)
-                    self.assertGreaterEqual(folded, 15 - len(expect))
+                    self.assertGreaterEqual(folded, 16 - len(expect))
                     self.assertRegex(a.sentinel.stderr, r"drops=0 ")
 
     def test_sendto_a_unix_socket_path(self):
