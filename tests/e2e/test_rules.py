@@ -64,6 +64,10 @@ class Rules(unittest.TestCase):
                 # inside a cgroup whose path contains agent-sandbox
                 self.claude_run("sh -c 'echo $$ > %s/cgroup.procs; /bin/ls -d /usr >/dev/null; true'"
                                 % cg)
+                # a command found on the PATH's third entry by env (execvp,
+                # as a "#!/usr/bin/env bash" script runs): the two execve
+                # that found no file spawned nothing
+                self.claude_run("env PATH=%s/none:/none:/bin ls -d /var >/dev/null" % self.tmp)
                 # a process outside any agent tree
                 subprocess.run(["sh", "-c", "/bin/ls -d /etc >/dev/null; true"], check=True)
         finally:
@@ -82,6 +86,9 @@ class Rules(unittest.TestCase):
         self.assertRegex(a["output"], r"^\d\d:\d\d:\d\d\.\d{9}: Warning Unsandboxed child of agent "
                                       r"\(pid=\d+ cmd=ls %s parent=sh cgroup=" % self.tmp)
         self.assertRegex(a["time"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$")
+        search = [c for c in cmds if c.startswith("env PATH=")]
+        self.assertEqual(len(search), 1, search)  # env itself; not its misses
+        self.assertEqual(cmds.count("ls -d /var"), 1, cmds)
         self.assertNotIn("ls -d /usr", cmds)  # sandboxed cgroup: silent
         self.assertNotIn("ls -d /etc", cmds)  # no agent ancestor: silent
 
