@@ -9,7 +9,6 @@
  */
 #include "sentinel.bpf.h"
 
-
 /* The socket behind fd, or NULL when fd is not a socket. */
 static __always_inline struct socket *as_task_socket(struct task_struct *task, __s32 fd)
 {
@@ -254,6 +253,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 {
 	__u64 args[AS_SYSCALL_ARGS];
 	long ret = ctx->ret;
+	struct as_msghdr m = {};
 	struct as_connect *c;
 	__u32 sc = as_sc_of(ctx->id);
 	__s32 sockfd;
@@ -276,10 +276,11 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	if (cfg_send_fold && sc == AS_SC_SENDTO &&
 	    as_send_repeat(sc | (compat ? AS_SC_COMPAT_BIT : 0), args[0], args[4], args[3], ret))
 		return 0;
-	if (cfg_send_fold && sc == AS_SC_SENDMSG) {
-		struct as_msghdr m = {};
-
-		if (!as_read_msghdr(&m, args[1], compat) && m.name &&
+	if (sc == AS_SC_SENDMSG) { /* read once: each user read is ~200 ns */
+		as_read_msghdr(&m, args[1], compat);
+		if (!m.name)
+			return 0; /* a connected socket's data: its connect was the event */
+		if (cfg_send_fold &&
 		    as_send_repeat(sc | (compat ? AS_SC_COMPAT_BIT : 0), args[0], m.name, args[2], ret))
 			return 0;
 	}
@@ -299,16 +300,10 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		c->aux = args[3];
 		as_put_addr(args[4], args[5]);
 		break;
-	case AS_SC_SENDMSG: {
-		struct as_msghdr m = {};
-
-		as_read_msghdr(&m, args[1], compat);
+	case AS_SC_SENDMSG:
 		c->aux = args[2];
-		if (!m.name)
-			return 0;
 		as_put_addr(m.name, m.namelen);
 		break;
-	}
 	case AS_SC_SENDMMSG: /* one event per addressed message: below */
 		c->aux = args[3];
 		break;
