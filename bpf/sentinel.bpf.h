@@ -119,9 +119,7 @@ struct as_envscan {
 	__u64 limit; /* the scan's end: env_end, at most AS_ENV_SCAN_MAX past start */
 	__u64 value; /* user address of the session id; 0: none found yet */
 	__u32 starts; /* string starts in the chunk tested: positions [0, starts) */
-	__u32 group; /* position in the chunk of the group looked at word by word */
 	__u32 word; /* position in the chunk of the word looked at byte by byte */
-	__u32 _pad0;
 };
 
 /* How the compat program (bpf/compat.bpf.c) reads the arguments of the
