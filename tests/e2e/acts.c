@@ -65,6 +65,8 @@
  *            a monitor in another namespace cannot read its /proc links as it does)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
+ *            memfd-loader NAME LOADER (the same memfd, not CLOEXEC, run as
+ *            LOADER /proc/self/fd/N: the loader maps it)
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
  *            overlay-exec LOWER UPPER WORK MERGED FILE (overlayfs in a private mount
  *            namespace, then exec MERGED/FILE)
@@ -535,24 +537,49 @@ static int private_mounts(void)
 	return 0;
 }
 
-static int memfd_exec(const char *name)
+/* A memfd holding /bin/true's bytes, or a negative errno (reported). */
+static int memfd_true(const char *name, unsigned flags)
 {
 	static char buf[COPY_CHUNK];
-	char *args[] = { "as-memfd-true", NULL };
 	int src = open("/bin/true", O_RDONLY);
 	int mfd;
 	ssize_t n;
 
 	if (src < 0)
 		return report(-errno);
-	mfd = (int)res(syscall(SYS_memfd_create, name, MFD_CLOEXEC));
+	mfd = (int)res(syscall(SYS_memfd_create, name, flags));
 	report(mfd);
 	if (mfd < 0)
-		return 0;
+		return mfd;
 	while ((n = read(src, buf, sizeof(buf))) > 0)
 		if (write(mfd, buf, (size_t)n) != n)
 			return report(-errno);
+	close(src);
+	return mfd;
+}
+
+static int memfd_exec(const char *name)
+{
+	char *args[] = { "as-memfd-true", NULL };
+	int mfd = memfd_true(name, MFD_CLOEXEC);
+
+	if (mfd < 0)
+		return 0;
 	syscall(SYS_execveat, mfd, "", args, environ, AT_EMPTY_PATH);
+	return report(-errno);
+}
+
+/* The dynamic loader run as a program on the memfd's descriptor: the kernel
+ * execs the loader, which maps the memfd's code itself. */
+static int memfd_loader(const char *name, const char *loader)
+{
+	char path[64];
+	int mfd = memfd_true(name, 0); /* kept open across the exec */
+
+	if (mfd < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
+	execl(loader, loader, path, (char *)NULL);
 	return report(-errno);
 }
 
@@ -741,6 +768,8 @@ static int priv_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
+	if (!strcmp(op, "memfd-loader") && argc == 3)
+		return memfd_loader(argv[1], argv[2]);
 	if (!strcmp(op, "overlay-exec") && argc == 6) {
 		/* in a private mount namespace: overlay LOWER+UPPER on MERGED, exec FILE */
 		char opts[3 * 4096 + 64], exe[4096 + 256];

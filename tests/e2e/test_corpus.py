@@ -36,6 +36,7 @@ AS_ACTS = os.environ.get("AS_ACTS", "build/tests/as-acts")
 AS_IA32 = os.environ.get("AS_IA32", "build/tests/as-ia32")  # acts through int $0x80
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 PROFILE = os.path.join(AS_SOURCE_DIR, "packaging/seccomp/agent.json")
+LDSO = "/lib64/ld-linux-x86-64.so.2"  # the x86_64 dynamic loader
 SESSION_TIMEOUT = 300  # seconds for the harmless session (npm and pip start slowly)
 
 
@@ -304,6 +305,10 @@ class Escapes(unittest.TestCase):
               (PRIV, "evt.type", "mount")]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
             ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
+            # the same code mapped by the dynamic loader run as a program: the
+            # kernel execs only the loader (one alert: not also a spawn)
+            ("memfd-loader", ["memfd-loader", "as-escape", LDSO],
+             [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
             # stdin is no terminal here (ENOTTY): the attempt is the act
             ("tiocsti", ["tiocsti", "x"], [(TTY, "evt.arg.request", "0x5412")]),
             # /proc: another process's memory and the kernel's settings, opened

@@ -13,6 +13,7 @@ printf '#include <stdio.h>\nint main(void){puts("hi");return 0;}\n' > hi.c && cc
 python3 -c 'import tempfile, os; open("/workspace/py.txt", "w").write("x"); d = tempfile.mkdtemp(); open(os.path.join(d, "f"), "w").write("y")'
 tar -cf /tmp/ws.tar -C /workspace repo hi.c && mkdir /tmp/x && tar -xf /tmp/ws.tar -C /tmp/x
 printf 'all: hi2\nhi2: hi.c\n\tcc -o hi2 hi.c\n' > Makefile && make -s && ./hi2
+ldd ./hi > /dev/null && /lib64/ld-linux-x86-64.so.2 ./hi && bash -c 'diff <(echo a) <(echo a)'
 mkdir -p pkg/demo && printf 'def f():\n    return 1\n' > pkg/demo/__init__.py && printf 'from setuptools import setup\nsetup(name="demo", version="1.0", packages=["demo"])\n' > pkg/setup.py
 python3 -m pip wheel -q --no-index --no-build-isolation --no-deps -w /tmp/wheels ./pkg
 python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index --no-cache-dir /tmp/wheels/demo-1.0-py3-none-any.whl && /tmp/venv/bin/python -c 'import demo; print(demo.f())'
