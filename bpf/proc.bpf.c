@@ -15,57 +15,6 @@ volatile struct as_open_filter cfg_open_filter = { .classes = 0xffff };
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-#define AS_S_IWUSR 00200
-#define AS_S_IWGRP 00020
-#define AS_S_IWOTH 00002
-#define AS_CAP_DAC_OVERRIDE 1
-#define AS_TMPFS_MAGIC 0x01021994
-#define AS_HUGETLBFS_MAGIC 0x958458f6
-#define AS_OVERLAYFS_MAGIC 0x794c7630
-
-/* What kind of file the new program runs from: AS_XF_EXE_* bits. A global
- * function: its branches would otherwise be states of their own through the
- * rest of both exec programs (~5,000 instructions verified more in each). */
-__noinline __u32 as_exe_kind(__u64 task_p, __u64 exe_p)
-{
-	struct task_struct *task = (struct task_struct *)task_p;
-	struct file *exe = (struct file *)exe_p;
-	struct inode *ino = BPF_CORE_READ(exe, f_inode);
-	const struct cred *cred = BPF_CORE_READ(task, cred);
-	unsigned long magic = BPF_CORE_READ(ino, i_sb, s_magic);
-	__u32 nlink = BPF_CORE_READ(ino, __i_nlink);
-	__u16 mode = BPF_CORE_READ(ino, i_mode);
-	__u64 cap_eff = 0;
-	char name[8] = {};
-	__u32 kind = 0;
-
-	bpf_probe_read_kernel(name, 6, BPF_CORE_READ(exe, f_path.dentry, d_name.name));
-	/* memfd_create names its file "memfd:NAME" on the kernel's internal
-	 * shmem (or hugetlbfs) mount, with no link anywhere */
-	if ((magic == AS_TMPFS_MAGIC || magic == AS_HUGETLBFS_MAGIC) && !nlink &&
-	    name[0] == 'm' && name[1] == 'e' && name[2] == 'm' && name[3] == 'f' && name[4] == 'd' &&
-	    name[5] == ':')
-		kind |= AS_XF_EXE_MEMFD;
-	else if (!nlink)
-		kind |= AS_XF_EXE_DELETED;
-	/* writable by the process's user, as the permission check would say */
-	bpf_core_read(&cap_eff, 8, &cred->cap_effective);
-	if (BPF_CORE_READ(ino, i_uid.val) == BPF_CORE_READ(cred, fsuid.val) ? (mode & AS_S_IWUSR) :
-	    BPF_CORE_READ(ino, i_gid.val) == BPF_CORE_READ(cred, fsgid.val) ? (mode & AS_S_IWGRP) :
-									     (mode & AS_S_IWOTH))
-		kind |= AS_XF_EXE_WRITABLE;
-	else if (cap_eff & (1ull << AS_CAP_DAC_OVERRIDE))
-		kind |= AS_XF_EXE_WRITABLE;
-	/* overlayfs: an inode with an upper dentry lives in the upper layer */
-	if (magic == AS_OVERLAYFS_MAGIC && bpf_core_type_exists(struct ovl_inode)) {
-		struct ovl_inode *oi = (void *)ino - bpf_core_field_offset(struct ovl_inode, vfs_inode);
-
-		if (BPF_CORE_READ(oi, __upperdentry))
-			kind |= AS_XF_EXE_UPPER;
-	}
-	return kind;
-}
-
 /* exe, cwd and cgroup of the current task: the tail every exec record shares. */
 static __always_inline __u32 as_put_exec_tail(__u8 *buf, __u32 off, struct as_exec *e,
 					      struct task_struct *task)
@@ -339,19 +288,6 @@ static __always_inline int as_lin_named(struct as_lin_ent *le, struct task_struc
 	       (ek.ino && bpf_map_lookup_elem(&filter_exes, &ek)) || as_lin_pinned(task);
 }
 
-/* The executable's identity as userspace's stat() gives it. */
-static __always_inline void as_lin_exe(struct as_lin_ent *le, struct task_struct *task)
-{
-	struct inode *ino = BPF_CORE_READ(task, mm, exe_file, f_inode);
-
-	le->ino = 0;
-	le->dev = 0;
-	if (!ino)
-		return;
-	le->ino = BPF_CORE_READ(ino, i_ino);
-	le->dev = as_ino_dev(ino);
-}
-
 /* At exec: the new program's identity goes in front; a forked entry there
  * (the image the process had from its creator) is replaced by it. */
 static __always_inline void as_lin_exec(struct task_struct *task)
@@ -370,9 +306,8 @@ static __always_inline void as_lin_exec(struct task_struct *task)
 		as_lin_shift(l, l, 1);
 	l->forked &= ~1u;
 	l->e[0].pid = tgid;
-	l->e[0].start_ns = BPF_CORE_READ(task, group_leader, start_time);
 	bpf_get_current_comm(l->e[0].comm, sizeof(l->e[0].comm));
-	as_lin_exe(&l->e[0], task);
+	as_lin_ident((__u64)task, &l->e[0]);
 	if (as_lin_named(&l->e[0], task))
 		l->named |= 1;
 	else
@@ -407,7 +342,8 @@ static __always_inline void as_lin_fork(struct task_struct *parent, struct task_
 		cl->named = 0;
 		cl->flags = AS_LIN_NONE | AS_LIN_TRUNC;
 		bpf_probe_read_kernel(cl->e[0].comm, AS_COMM_LEN, &parent->group_leader->comm);
-		as_lin_exe(&cl->e[0], parent);
+		/* (the tracepoint's parent is current: as a scalar, as global functions take it) */
+		as_lin_ident(bpf_get_current_task(), &cl->e[0]); /* start_ns: the child's, below */
 	}
 	cl->forked |= 1;
 	cl->e[0].pid = BPF_CORE_READ(child, tgid);
@@ -427,17 +363,8 @@ int tp_sys_enter_execve(struct as_sys_enter_id *ctx)
 		return 0;
 	st = as_task_state(1);
 	if (st) {
-		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-		const struct cred *cred = BPF_CORE_READ(task, cred);
-
 		st->exec_sc = (__u8)as_sc_of(ctx->id);
-		/* what a setuid bit or file capabilities would change */
-		st->prev_uid = BPF_CORE_READ(cred, uid.val);
-		st->prev_gid = BPF_CORE_READ(cred, gid.val);
-		st->prev_euid = BPF_CORE_READ(cred, euid.val);
-		st->prev_egid = BPF_CORE_READ(cred, egid.val);
-		bpf_core_read(&st->prev_cap_permitted, 8, &cred->cap_permitted);
-		bpf_core_read(&st->prev_cap_effective, 8, &cred->cap_effective);
+		as_cred_prev(st); /* what a setuid bit or file capabilities would change */
 	}
 	return 0;
 }

@@ -341,12 +341,24 @@ static __always_inline struct as_task_state *as_task_state(int create)
 
 /* An inode's device as /proc/PID/mountinfo names it (user/kdev.h): its
  * superblock's s_dev (major << 20 | minor) in st_dev's new_encode_dev() form. */
-static __always_inline __u32 as_ino_dev(struct inode *ino)
+static __always_inline __u32 as_dev_encode(__u32 dev)
 {
-	__u32 dev = BPF_CORE_READ(ino, i_sb, s_dev), major = dev >> 20, minor = dev & 0xfffff;
+	__u32 major = dev >> 20, minor = dev & 0xfffff;
 
 	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
 }
+
+static __always_inline __u32 as_ino_dev(struct inode *ino)
+{
+	return as_dev_encode(BPF_CORE_READ(ino, i_sb, s_dev));
+}
+
+/* What an exec records (walk.bpf.c, typed reads): the kind of file the
+ * program runs from (AS_XF_EXE_*), a task's program as a lineage entry
+ * (start_ns, ino, dev), and the credentials as an exec begins. */
+__u32 as_exe_kind(__u64 task, __u64 exe);
+int as_lin_ident(__u64 task, struct as_lin_ent *le);
+int as_cred_prev(struct as_task_state *st);
 
 static __always_inline int as_skip_self(void)
 {
