@@ -97,6 +97,7 @@ struct as_sockaddr_in6 { /* linux/in6.h */
  * value a state of its own (the walk's loop is a bounded one). */
 struct as_path_top {
 	__u64 name[AS_OPEN_TOP_COMPS]; /* ring: the name met k-th is at [k % COMPS] */
+	__u64 dent[AS_OPEN_TOP_COMPS]; /* and its dentry (an inline name: typed loads) */
 	__u32 len[AS_OPEN_TOP_COMPS]; /* and its length (d_name.len) */
 	__u32 n; /* names met in all: the topmost is at [(n - 1) % COMPS] */
 	/* the atoms some name matched (as_atom_match), the prefixes the path
