@@ -289,11 +289,15 @@ __noinline int as_cred_prev(struct as_task_state *st)
 /* ---- the pre-filter's verdict -------------------------------------- */
 
 struct as_vwalk {
-	struct task_struct *task;
+	struct task_struct *task; /* through AS_KPTR */
 	__u32 verdict;
 	__u32 _pad0;
 };
 
+/* Level index of the ancestry: its comm in filter_names? The hops are
+ * typed loads (as helper reads they cost ~100 ns a level, and the first
+ * event after each exec asks); a bpf_loop() step, which the verifier
+ * checks once. */
 static long as_verdict_step(__u32 index, struct as_vwalk *w)
 {
 	struct task_struct *task = w->task;
@@ -301,14 +305,16 @@ static long as_verdict_step(__u32 index, struct as_vwalk *w)
 
 	if (index > cfg_filter_walk || !task)
 		return 1;
+	/* a string read: bytes past the NUL are not the name's on kernels
+	 * whose set_task_comm does not pad (strlcpy) */
 	bpf_probe_read_kernel_str(key.comm, sizeof(key.comm), &task->comm);
 	if (bpf_map_lookup_elem(&filter_names, &key)) {
 		w->verdict = index;
 		return 1;
 	}
-	if (index && BPF_CORE_READ(task, tgid) == 1)
+	if (index && AS_RD(task, tgid) == 1)
 		return 1; /* init: no ancestors above */
-	w->task = BPF_CORE_READ(task, real_parent, group_leader);
+	w->task = AS_RD2(task, real_parent, group_leader);
 	return 0;
 }
 
@@ -350,7 +356,7 @@ static long as_lineage_step(__u32 i, struct as_lwalk *w)
  * lineage, which reparenting, renames and depth do not change. */
 __noinline __u32 as_verdict_compute(__u64 task_p, struct as_lineage *lin)
 {
-	struct as_vwalk w = { .task = (struct task_struct *)task_p, .verdict = AS_VERDICT_NONE };
+	struct as_vwalk w = { .task = AS_KPTR(task_struct, task_p), .verdict = AS_VERDICT_NONE };
 	struct as_lwalk lw = { .lin = lin };
 
 	bpf_loop(AS_MAX_ANCESTORS + 1, as_verdict_step, &w, 0);
