@@ -233,7 +233,7 @@ __noinline __u32 as_exe_kind(__u64 task_p, __u64 exe_p)
 		kind |= AS_XF_EXE_WRITABLE;
 	/* overlayfs: an inode with an upper dentry lives in the upper layer */
 	if (magic == AS_OVERLAYFS_MAGIC && bpf_core_type_exists(struct ovl_inode)) {
-		/* (helper reads: the cast's pointer takes no negative offset) */
+		/* (helper reads, as before: a pointer back from a member) */
 		struct ovl_inode *oi = (void *)BPF_CORE_READ((struct file *)exe_p, f_inode) -
 				       bpf_core_field_offset(struct ovl_inode, vfs_inode);
 
@@ -812,16 +812,6 @@ static __always_inline int as_terms_dead(struct as_scratch *s, struct as_rendere
 	return !as_terms_left(c, live, *(volatile __u32 *)&s->top.pm);
 }
 
-/*
- * The verdict on a path walked to the root (as_file_dropped): which of class
- * c's terms have their names (the atoms the walk matched), then the
- * prefixes, rendering "/" and the names nearest the root exactly as
- * userspace joins them, testing after each: "/tmp/" decides a path under
- * /tmp before its next name is read. What is not rendered stays zero, so a
- * prefix longer than what is rendered so far does not match yet. A global
- * function of its own: the verifier checks it once, not once for each
- * step of the walk it can follow. 1: drop the open.
- */
 /* A name kept in its dentry (d_shortname: shorter than 40 bytes, as most
  * are) rendered at pos by typed word loads: a helper read costs ~70 ns.
  * 0 where the name is elsewhere, or the kernel has no d_shortname (before
@@ -853,6 +843,16 @@ static __always_inline int as_render_inline(struct as_rendered *rd, __u32 pos, _
 	return 1;
 }
 
+/*
+ * The verdict on a path walked to the root (as_file_dropped): which of class
+ * c's terms have their names (the atoms the walk matched), then the
+ * prefixes, rendering "/" and the names nearest the root exactly as
+ * userspace joins them, testing after each: "/tmp/" decides a path under
+ * /tmp before its next name is read. What is not rendered stays zero, so a
+ * prefix longer than what is rendered so far does not match yet. A global
+ * function of its own: the verifier checks it once, not once for each
+ * step of the walk it can follow. 1: drop the open.
+ */
 __noinline int as_file_judge(__u32 c)
 {
 	struct as_scratch *s = as_scratch();
