@@ -65,8 +65,8 @@
  *            a monitor in another namespace cannot read its /proc links as it does)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
- *            memfd-loader NAME LOADER (the same memfd, not CLOEXEC, run as
- *            LOADER /proc/self/fd/N: the loader maps it)
+ *            memfd-loader NAME LOADER [DIR] (the same memfd, not CLOEXEC, run as
+ *            LOADER DIR/N, DIR /proc/self/fd/ unless given: the loader maps it)
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
  *            overlay-exec LOWER UPPER WORK MERGED FILE (overlayfs in a private mount
  *            namespace, then exec MERGED/FILE)
@@ -545,15 +545,24 @@ static int memfd_true(const char *name, unsigned flags)
 	int mfd;
 	ssize_t n;
 
-	if (src < 0)
-		return report(-errno);
+	if (src < 0) {
+		mfd = -errno;
+		report(mfd);
+		return mfd;
+	}
 	mfd = (int)res(syscall(SYS_memfd_create, name, flags));
 	report(mfd);
-	if (mfd < 0)
-		return mfd;
-	while ((n = read(src, buf, sizeof(buf))) > 0)
-		if (write(mfd, buf, (size_t)n) != n)
-			return report(-errno);
+	while (mfd >= 0 && (n = read(src, buf, sizeof(buf))) > 0) {
+		ssize_t w = write(mfd, buf, (size_t)n);
+
+		if (w != n) { /* a short write: the copy is not whole */
+			int e = w < 0 ? -errno : -EIO;
+
+			close(mfd);
+			mfd = e;
+			report(mfd);
+		}
+	}
 	close(src);
 	return mfd;
 }
@@ -569,16 +578,17 @@ static int memfd_exec(const char *name)
 	return report(-errno);
 }
 
-/* The dynamic loader run as a program on the memfd's descriptor: the kernel
- * execs the loader, which maps the memfd's code itself. */
-static int memfd_loader(const char *name, const char *loader)
+/* The dynamic loader run as a program on the memfd's descriptor, named as
+ * DIR + its number (/proc/self/fd/, /dev/fd/, ...): the kernel execs the
+ * loader, which maps the memfd's code itself. */
+static int memfd_loader(const char *name, const char *loader, const char *dir)
 {
-	char path[64];
+	char path[4096];
 	int mfd = memfd_true(name, 0); /* kept open across the exec */
 
 	if (mfd < 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
+	snprintf(path, sizeof(path), "%s%d", dir, mfd);
 	execl(loader, loader, path, (char *)NULL);
 	return report(-errno);
 }
@@ -768,8 +778,8 @@ static int priv_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
-	if (!strcmp(op, "memfd-loader") && argc == 3)
-		return memfd_loader(argv[1], argv[2]);
+	if (!strcmp(op, "memfd-loader") && (argc == 3 || argc == 4))
+		return memfd_loader(argv[1], argv[2], argc == 4 ? argv[3] : "/proc/self/fd/");
 	if (!strcmp(op, "overlay-exec") && argc == 6) {
 		/* in a private mount namespace: overlay LOWER+UPPER on MERGED, exec FILE */
 		char opts[3 * 4096 + 64], exe[4096 + 256];

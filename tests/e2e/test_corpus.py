@@ -309,6 +309,11 @@ class Escapes(unittest.TestCase):
             # kernel execs only the loader (one alert: not also a spawn)
             ("memfd-loader", ["memfd-loader", "as-escape", LDSO],
              [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
+            ("memfd-loader /dev/fd", ["memfd-loader", "as-escape", LDSO, "/dev/fd/"],
+             [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
+            ("memfd-loader thread-self", ["memfd-loader", "as-escape", LDSO,
+                                          "//proc/thread-self/fd/"],
+             [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
             # stdin is no terminal here (ENOTTY): the attempt is the act
             ("tiocsti", ["tiocsti", "x"], [(TTY, "evt.arg.request", "0x5412")]),
             # /proc: another process's memory and the kernel's settings, opened
