@@ -56,6 +56,16 @@ def session_dirs(session):
     return found
 
 
+def proc_summary(pid):
+    """name, state and parent of a process, for a failure message."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":\t", 1) for line in f if ":\t" in line)
+        return f"{pid} {fields['Name'].strip()} {fields['State'].strip()} ppid {fields['PPid'].strip()}"
+    except OSError as e:
+        return f"{pid} ({e.strerror})"
+
+
 def procs_with(marker):
     """Pids whose command line contains marker (the sandbox leaves none behind)."""
     pids = []
@@ -551,6 +561,29 @@ class BadInput(Sandbox):
         self.check(EXIT_INIT_MISSING, r"agent-bwrap-init not found: /nonexistent/init",
                    env={"AGENT_BWRAP_INIT": "/nonexistent/init"})
 
+    def test_init_bad_lifeline(self):
+        init = os.path.join(os.path.dirname(AGENT_BWRAP), "agent-bwrap-init")
+        for fd in ("x", "", "1", "3x", "999", "-4"):
+            with self.subTest(fd=fd):
+                r = subprocess.run([init, "--lifeline", fd, "--", "/bin/true"],
+                                   capture_output=True, text=True, timeout=TIMEOUT)
+                self.assertEqual(r.returncode, EXIT_USAGE)
+                self.assertEqual(r.stderr.splitlines(),
+                                 [f"agent-bwrap: agent-bwrap-init: --lifeline {fd}: "
+                                  "not an open descriptor above 2"])
+        # outside a new PID namespace its watcher's kill(-1) would reach the host
+        rd, wr = os.pipe()
+        try:
+            r = subprocess.run([init, "--lifeline", str(rd), "--", "/bin/true"], pass_fds=(rd,),
+                               capture_output=True, text=True, timeout=TIMEOUT)
+        finally:
+            os.close(rd)
+            os.close(wr)
+        self.assertEqual(r.returncode, EXIT_USAGE)
+        self.assertEqual(r.stderr.splitlines(),
+                         ["agent-bwrap: agent-bwrap-init: --lifeline: "
+                          "not the first process of a new PID namespace"])
+
     def test_bad_option(self):
         r = self.run_bwrap("/bin/true", args=("--frobnicate",))
         self.assertEqual(r.returncode, EXIT_USAGE)
@@ -558,9 +591,11 @@ class BadInput(Sandbox):
 
 
 class Lifecycle(Sandbox):
-    def test_launcher_killed_takes_sandbox_down(self):
+    def kill_launcher(self, env=None):
+        """Start a looping shell in the sandbox, SIGKILL agent-bwrap, and check
+        that the sandbox goes with it, leaving an empty session cgroup."""
         marker = f"lifecycle-{os.getpid()}"
-        env = dict(self.env, AGENT_SESSION_ID=marker)
+        env = dict(self.env, AGENT_SESSION_ID=marker, **(env or {}))
         # the marker is the shell's $0: in its command line for as long as it runs
         p = subprocess.Popen([AGENT_BWRAP, self.ws, "--", "/bin/sh", "-c",
                               "echo up; while :; do sleep 1; done", marker],
@@ -582,13 +617,35 @@ class Lifecycle(Sandbox):
         deadline = time.monotonic() + 10
         while (procs_with(marker) or cgroup_pids()) and time.monotonic() < deadline:
             time.sleep(0.1)
-        self.assertEqual(procs_with(marker), [])
+        left = procs_with(marker)
+        for pid in left:  # no stray sandbox for the next test
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.assertEqual(left, [], [proc_summary(pid) for pid in left])
         # A launcher killed with SIGKILL cannot remove its session cgroup: it must be
         # empty, and the test removes it.
         for d in session_dirs(marker):
             with open(os.path.join(d, "cgroup.procs")) as f:
                 self.assertEqual(f.read(), "", d)
             os.rmdir(d)
+
+    def test_launcher_killed_takes_sandbox_down(self):
+        self.kill_launcher()
+
+    def test_lifeline_when_bubblewrap_outlives_launcher(self):
+        # bubblewrap 0.8 arms --die-with-parent in its PID 1 after forking the
+        # command, without checking that its parent still runs: a launcher killed
+        # in that window leaves PID 1 and the sandbox running. Without the flag
+        # that window is permanent, so only the lifeline (lifeline.h) can end it.
+        wrapper = os.path.join(self.tmp, "bwrap-no-die")
+        with open(wrapper, "w") as f:
+            f.write("#!/bin/sh\n"
+                    "for a; do shift; [ \"$a\" = --die-with-parent ] || set -- \"$@\" \"$a\"; done\n"
+                    f"exec {shutil.which('bwrap')} \"$@\"\n")
+        os.chmod(wrapper, 0o755)
+        self.kill_launcher(env={"BWRAP": wrapper})
 
     def test_sigterm_forwarded(self):
         p = subprocess.Popen([AGENT_BWRAP, self.ws, "--", "/bin/sh", "-c", "echo up; sleep 300"],

@@ -87,7 +87,7 @@ static int bwargs_system_path(struct bwargs *a, const char *path, bool bind_dirs
 
 int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
 {
-	char proxy[BWARGS_PROXY_MAX], fd[16], port[8];
+	char proxy[BWARGS_PROXY_MAX], fd[16], life[16], port[8];
 	int err;
 
 	memset(a, 0, sizeof(*a));
@@ -126,6 +126,10 @@ int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
 	}
 	if (!err)
 		err = bwargs_pushv(a, "--", c->init, NULL);
+	if (!err && c->lifeline_fd >= 0) {
+		snprintf(life, sizeof(life), "%d", c->lifeline_fd);
+		err = bwargs_pushv(a, "--lifeline", life, NULL);
+	}
 	if (!err && c->network)
 		err = bwargs_pushv(a, "--relay", port, "--egress", c->egress_sock, NULL);
 	if (!err && c->require_landlock)

@@ -20,6 +20,7 @@ struct bwargs_config {
 	const char *egress_sock;
 	const char *session;
 	int seccomp_fd; /* < 0: none */
+	int lifeline_fd; /* the lifeline's read end for the init (lifeline.h); < 0: none */
 	const char *init; /* agent-bwrap-init, bound in at its own path, runs cmd */
 	unsigned relay_port; /* the relay's 127.0.0.1 port (network on) */
 	bool require_landlock;

@@ -3,15 +3,17 @@
  * agent-bwrap-init: the first program bubblewrap runs in the sandbox, under
  * the seccomp filter, before the agent:
  *
- *   agent-bwrap-init [--relay PORT --egress SOCK] [--require-landlock]
- *                    [--landlock-abi N] -- COMMAND [ARGS...]
+ *   agent-bwrap-init [--lifeline FD] [--relay PORT --egress SOCK]
+ *                    [--require-landlock] [--landlock-abi N] -- COMMAND [ARGS...]
  *
- * starts the relay (relay.h) when the sandbox has network, applies Landlock
- * (landlock.h) and execs COMMAND. Built without the sanitizers: it runs under
+ * starts the lifeline's watcher (lifeline.h), the relay (relay.h) when the
+ * sandbox has network, applies Landlock (landlock.h) and execs COMMAND. Built without the sanitizers: it runs under
  * the shipped profile, which denies calls their runtimes make.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,11 @@
 #include "bwlog.h"
 #include "exitcode.h"
 #include "landlock.h"
+#include "lifeline.h"
 #include "relay.h"
+
+/* The init's pid: bubblewrap's PID 1 forks it first in the new PID namespace. */
+#define INIT_SANDBOX_PID 2
 
 /* Exit status of a command that could not be executed (as the shell's "not found"). */
 #define INIT_EXEC_FAILED 127
@@ -38,9 +44,24 @@ static int init_port(const char *s, uint16_t *port)
 	return 0;
 }
 
+/* An inherited descriptor above stderr: the lifeline's read end. */
+static int init_fd(const char *s, int *fd)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v <= STDERR_FILENO || v > INT_MAX || fcntl((int)v, F_GETFD) < 0)
+		return -EBADF;
+	*fd = (int)v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "lifeline", required_argument, NULL, 'l' },
 		{ "relay", required_argument, NULL, 'r' },
 		{ "egress", required_argument, NULL, 'e' },
 		{ "require-landlock", no_argument, NULL, 'R' },
@@ -49,11 +70,18 @@ int main(int argc, char **argv)
 	};
 	struct landlock_policy pol = { .abi_max = -1 };
 	const char *egress = NULL;
-	int c, lfd;
+	int c, lfd, lifeline = -1;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'l':
+			if (init_fd(optarg, &lifeline)) {
+				bwlog_err("agent-bwrap-init: --lifeline %s: not an open descriptor above 2",
+					  optarg);
+				return EXITCODE_USAGE;
+			}
+			break;
 		case 'r':
 			if (init_port(optarg, &pol.relay_port))
 				goto usage;
@@ -73,6 +101,14 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc || (pol.relay_port && !egress))
 		goto usage;
+	/* the watcher kills every process it can: only ever in the sandbox's namespace */
+	if (lifeline >= 0 && getpid() != INIT_SANDBOX_PID) {
+		bwlog_err("agent-bwrap-init: --lifeline: not the first process of a new PID namespace");
+		return EXITCODE_USAGE;
+	}
+	/* first: from here on the sandbox cannot outlive the launcher */
+	if (lifeline >= 0 && lifeline_spawn(lifeline))
+		return EXITCODE_INTERNAL;
 	if (pol.relay_port) {
 		lfd = relay_listen(pol.relay_port);
 		if (lfd < 0 || relay_spawn(lfd, egress))

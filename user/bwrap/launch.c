@@ -63,7 +63,7 @@ static void launch_cloexec_all(void)
 }
 
 static _Noreturn void launch_child(int go_rd, int err_wr, int stderr_wr, pid_t parent,
-				   char *const argv[], int keep_fd)
+				   char *const argv[], const int keep[], size_t nkeep)
 {
 	char go;
 	int err;
@@ -74,8 +74,9 @@ static _Noreturn void launch_child(int go_rd, int err_wr, int stderr_wr, pid_t p
 	if (dup2(stderr_wr, STDERR_FILENO) < 0)
 		_exit(EXITCODE_INTERNAL);
 	launch_cloexec_all();
-	if (keep_fd >= 0 && fcntl(keep_fd, F_SETFD, 0) < 0)
-		_exit(EXITCODE_INTERNAL);
+	for (size_t i = 0; i < nkeep; i++)
+		if (keep[i] >= 0 && fcntl(keep[i], F_SETFD, 0) < 0)
+			_exit(EXITCODE_INTERNAL);
 	/* Wait for the cgroup move; EOF means the launcher gave up. */
 	if (launch_read_full(go_rd, &go, 1) != 1)
 		_exit(EXITCODE_INTERNAL);
@@ -86,7 +87,7 @@ static _Noreturn void launch_child(int go_rd, int err_wr, int stderr_wr, pid_t p
 	_exit(LAUNCH_EXEC_FAILED);
 }
 
-int launch_start(struct launch *l, char *const argv[], int keep_fd)
+int launch_start(struct launch *l, char *const argv[], const int keep[], size_t nkeep)
 {
 	int go[2], errp[2], out[2];
 	pid_t parent = getpid();
@@ -105,7 +106,7 @@ int launch_start(struct launch *l, char *const argv[], int keep_fd)
 	if (l->pid < 0)
 		goto fail_out;
 	if (l->pid == 0)
-		launch_child(go[0], errp[1], out[1], parent, argv, keep_fd);
+		launch_child(go[0], errp[1], out[1], parent, argv, keep, nkeep);
 	close(go[0]);
 	close(errp[1]);
 	close(out[1]);

@@ -3,11 +3,13 @@
  * Starting bubblewrap: fork a child that waits until it has been placed in
  * the session cgroup, then execs bubblewrap with stderr on a pipe for the tee.
  * The child dies with the launcher (PR_SET_PDEATHSIG), bubblewrap's sandbox
- * with bubblewrap (--die-with-parent): nothing outlives agent-bwrap.
+ * with bubblewrap (--die-with-parent) and, should that miss, with the
+ * launcher's lifeline (lifeline.h): nothing outlives agent-bwrap.
  */
 #ifndef AGENT_BWRAP_LAUNCH_H
 #define AGENT_BWRAP_LAUNCH_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 struct launch {
@@ -18,8 +20,9 @@ struct launch {
 	int stderr_fd; /* read end of the child's stderr */
 };
 
-/* Fork the waiting child; keep_fd stays open across exec. 0 or -errno (printed). */
-int launch_start(struct launch *l, char *const argv[], int keep_fd);
+/* Fork the waiting child; the nkeep descriptors of keep (< 0: skipped) stay open
+ * across exec. 0 or -errno (printed). */
+int launch_start(struct launch *l, char *const argv[], const int keep[], size_t nkeep);
 /* Let the child exec. 0, or -errno of the failed exec (printed, child reaped). */
 int launch_go(struct launch *l);
 /* Forward SIGINT, SIGTERM, SIGHUP, SIGQUIT to the child from now on. */

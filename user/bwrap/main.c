@@ -5,11 +5,14 @@
  * stderr to syslog. Only wiring: each stage is its own file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bwargs.h"
+#include "bwlog.h"
 #include "cgroup.h"
 #include "exitcode.h"
 #include "launch.h"
@@ -32,10 +35,18 @@ static int main_seccomp_exit(int err)
 	}
 }
 
+static void main_close_pair(const int fds[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
 /* Create the cgroup, start bubblewrap in it, tee its stderr, wait. Returns an exit code. */
 static int main_run(const struct opts *o, const struct bwargs *args, const char *session,
-		    int seccomp_fd)
+		    int seccomp_fd, int lifeline_rd)
 {
+	const int keep[] = { seccomp_fd, lifeline_rd };
 	struct cgroup_limits lim = { .memory_max = o->memory_max, .pids_max = o->pids_max };
 	struct syslogtee tee;
 	struct launch l;
@@ -44,7 +55,7 @@ static int main_run(const struct opts *o, const struct bwargs *args, const char 
 
 	if (cgroup_prepare(&cg, session, &lim))
 		return EXITCODE_CGROUP;
-	if (launch_start(&l, args->argv, seccomp_fd)) {
+	if (launch_start(&l, args->argv, keep, sizeof(keep) / sizeof(keep[0]))) {
 		cgroup_release(&cg);
 		return EXITCODE_INTERNAL;
 	}
@@ -73,7 +84,7 @@ int main(int argc, char **argv)
 	char session[SESSION_ID_MAX + 1];
 	struct bwargs args;
 	struct opts o;
-	int err, seccomp_fd = -1, code;
+	int err, seccomp_fd = -1, code, lifeline[2] = { -1, -1 };
 
 	signal(SIGPIPE, SIG_IGN); /* a closed stderr must not kill the tee */
 	err = opts_parse(&o, argc, argv);
@@ -95,6 +106,12 @@ int main(int argc, char **argv)
 		close(seccomp_fd);
 		return EXITCODE_USAGE;
 	}
+	/* the write end stays here, close-on-exec, until agent-bwrap exits (lifeline.h) */
+	if (!o.dry_run && pipe2(lifeline, O_CLOEXEC) < 0) {
+		bwlog_err("lifeline pipe: %s", strerror(errno));
+		close(seccomp_fd);
+		return EXITCODE_INTERNAL;
+	}
 	struct bwargs_config cfg = {
 		.bwrap = o.bwrap_path,
 		.workdir = o.workdir_abs,
@@ -102,6 +119,7 @@ int main(int argc, char **argv)
 		.egress_sock = o.egress_sock,
 		.session = session,
 		.seccomp_fd = seccomp_fd,
+		.lifeline_fd = lifeline[0],
 		.init = o.init_path,
 		.relay_port = o.relay_port,
 		.require_landlock = o.require_landlock,
@@ -110,6 +128,7 @@ int main(int argc, char **argv)
 	};
 	if (bwargs_build(&args, &cfg)) {
 		close(seccomp_fd);
+		main_close_pair(lifeline);
 		return EXITCODE_INTERNAL;
 	}
 	if (o.dry_run) {
@@ -117,10 +136,11 @@ int main(int argc, char **argv)
 		code = EXITCODE_OK;
 	} else {
 		session_announce(session);
-		code = main_run(&o, &args, session, seccomp_fd);
+		code = main_run(&o, &args, session, seccomp_fd, lifeline[0]);
 	}
 	bwargs_free(&args);
 	if (seccomp_fd >= 0)
 		close(seccomp_fd);
+	main_close_pair(lifeline);
 	return code;
 }

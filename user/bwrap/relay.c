@@ -2,7 +2,6 @@
 /* Loopback up, listen, detach, then one poll loop over every pair of sockets. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -10,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bwlog.h"
+#include "detach.h"
 #include "pump.h"
 #include "relay.h"
 
@@ -159,38 +157,21 @@ static _Noreturn void relay_run(int lfd, const char *egress_sock)
 	}
 }
 
+struct relay_args {
+	int lfd;
+	const char *egress_sock;
+};
+
+static void relay_main(void *arg)
+{
+	const struct relay_args *a = arg;
+
+	relay_run(a->lfd, a->egress_sock);
+}
+
 int relay_spawn(int lfd, const char *egress_sock)
 {
-	pid_t pid, grandchild;
-	int status, null;
+	struct relay_args a = { .lfd = lfd, .egress_sock = egress_sock };
 
-	/* named before the fork, so that it has its name from its first instant on
-	 * (the caller's exec then names the caller after its program) */
-	prctl(PR_SET_NAME, RELAY_NAME, 0, 0, 0);
-	pid = fork();
-	if (pid < 0) {
-		bwlog_err("relay: fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		/* detach: the grandchild is reparented to the sandbox's init, so the
-		 * agent never sees it among its children (a shell's wait, waitpid(-1)) */
-		grandchild = fork();
-		if (grandchild != 0)
-			_exit(grandchild < 0 ? 1 : 0);
-		null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			close(null);
-		}
-		relay_run(lfd, egress_sock);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		bwlog_err("relay: fork failed");
-		return -ECHILD;
-	}
-	return 0;
+	return detach_spawn("relay", RELAY_NAME, relay_main, &a);
 }
