@@ -582,7 +582,7 @@ class BadInput(Sandbox):
         self.assertEqual(r.returncode, EXIT_USAGE)
         self.assertEqual(r.stderr.splitlines(),
                          ["agent-bwrap: agent-bwrap-init: --lifeline: "
-                          "not the first process of a new PID namespace"])
+                          "not started by PID 1 of a new PID namespace"])
 
     def test_bad_option(self):
         r = self.run_bwrap("/bin/true", args=("--frobnicate",))
@@ -591,9 +591,10 @@ class BadInput(Sandbox):
 
 
 class Lifecycle(Sandbox):
-    def kill_launcher(self, env=None):
-        """Start a looping shell in the sandbox, SIGKILL agent-bwrap, and check
-        that the sandbox goes with it, leaving an empty session cgroup."""
+    def kill_launcher(self, env=None, sig=signal.SIGKILL):
+        """Start a looping shell in the sandbox, signal agent-bwrap, and check
+        that it exits and the sandbox goes with it, leaving an empty session
+        cgroup (SIGKILL: the launcher cannot remove it)."""
         marker = f"lifecycle-{os.getpid()}"
         env = dict(self.env, AGENT_SESSION_ID=marker, **(env or {}))
         # the marker is the shell's $0: in its command line for as long as it runs
@@ -603,9 +604,14 @@ class Lifecycle(Sandbox):
                              text=True)
         self.assertEqual(p.stdout.readline(), "up\n")
         self.assertTrue(procs_with(marker))
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        p.stdout.close()
+        p.send_signal(sig)
+        try:
+            p.wait(TIMEOUT)
+        finally:
+            if p.poll() is None:  # hung: a sandbox left holding its stderr
+                p.kill()
+                p.wait()
+            p.stdout.close()
         def cgroup_pids():
             out = ""
             for d in session_dirs(marker):
@@ -626,6 +632,9 @@ class Lifecycle(Sandbox):
         self.assertEqual(left, [], [proc_summary(pid) for pid in left])
         # A launcher killed with SIGKILL cannot remove its session cgroup: it must be
         # empty, and the test removes it.
+        if sig != signal.SIGKILL:
+            self.assertEqual(p.returncode, 128 + sig)
+            self.assertEqual(session_dirs(marker), [])
         for d in session_dirs(marker):
             with open(os.path.join(d, "cgroup.procs")) as f:
                 self.assertEqual(f.read(), "", d)
@@ -634,18 +643,29 @@ class Lifecycle(Sandbox):
     def test_launcher_killed_takes_sandbox_down(self):
         self.kill_launcher()
 
-    def test_lifeline_when_bubblewrap_outlives_launcher(self):
-        # bubblewrap 0.8 arms --die-with-parent in its PID 1 after forking the
-        # command, without checking that its parent still runs: a launcher killed
-        # in that window leaves PID 1 and the sandbox running. Without the flag
-        # that window is permanent, so only the lifeline (lifeline.h) can end it.
+    def no_die_wrapper(self):
+        """bubblewrap without --die-with-parent: its PID 1 survives its parent."""
         wrapper = os.path.join(self.tmp, "bwrap-no-die")
         with open(wrapper, "w") as f:
             f.write("#!/bin/sh\n"
                     "for a; do shift; [ \"$a\" = --die-with-parent ] || set -- \"$@\" \"$a\"; done\n"
                     f"exec {shutil.which('bwrap')} \"$@\"\n")
         os.chmod(wrapper, 0o755)
-        self.kill_launcher(env={"BWRAP": wrapper})
+        return wrapper
+
+    def test_lifeline_when_bubblewrap_outlives_launcher(self):
+        # bubblewrap 0.8 arms --die-with-parent in its PID 1 after forking the
+        # command, without checking that its parent still runs: a launcher killed
+        # in that window leaves PID 1 and the sandbox running. Without the flag
+        # that window is permanent, so only the lifeline (lifeline.h) can end it.
+        self.kill_launcher(env={"BWRAP": self.no_die_wrapper()})
+
+    def test_lifeline_when_bubblewrap_dies_first(self):
+        # A forwarded SIGTERM ends bubblewrap itself; its PID 1, unarmed in the
+        # same window, would keep the sandbox and its stderr pipe open, and
+        # agent-bwrap waiting on that pipe forever: it cuts the lifeline the
+        # moment bubblewrap exits.
+        self.kill_launcher(env={"BWRAP": self.no_die_wrapper()}, sig=signal.SIGTERM)
 
     def test_sigterm_forwarded(self):
         p = subprocess.Popen([AGENT_BWRAP, self.ws, "--", "/bin/sh", "-c", "echo up; sleep 300"],

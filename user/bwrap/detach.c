@@ -12,7 +12,7 @@
 
 int detach_spawn(const char *what, const char *name, void (*fn)(void *arg), void *arg)
 {
-	pid_t pid, grandchild;
+	pid_t pid, grandchild, w;
 	int status, null, err;
 
 	/* named before the fork, so that the helper has its name from its first
@@ -37,9 +37,9 @@ int detach_spawn(const char *what, const char *name, void (*fn)(void *arg), void
 		fn(arg);
 		_exit(0);
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		bwlog_err("%s: fork failed", what);
 		return -ECHILD;
 	}

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bwlog.h"
@@ -25,8 +26,8 @@
 #include "lifeline.h"
 #include "relay.h"
 
-/* The init's pid: bubblewrap's PID 1 forks it first in the new PID namespace. */
-#define INIT_SANDBOX_PID 2
+/* /proc/self/ns/pid's inode in the host's PID namespace (PROC_PID_INIT_INO, linux/proc_ns.h). */
+#define INIT_HOST_PIDNS_INO 0xEFFFFFFCu
 
 /* Exit status of a command that could not be executed (as the shell's "not found"). */
 #define INIT_EXEC_FAILED 127
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
 	struct landlock_policy pol = { .abi_max = -1 };
 	const char *egress = NULL;
 	int c, lfd, lifeline = -1;
+	struct stat ns;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
@@ -101,9 +103,12 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc || (pol.relay_port && !egress))
 		goto usage;
-	/* the watcher kills every process it can: only ever in the sandbox's namespace */
-	if (lifeline >= 0 && getpid() != INIT_SANDBOX_PID) {
-		bwlog_err("agent-bwrap-init: --lifeline: not the first process of a new PID namespace");
+	/* the watcher kills every process it can: only ever in the sandbox's own
+	 * PID namespace, whose PID 1 (bubblewrap) started the init (setuid
+	 * bubblewrap forks a helper first: the init is not always PID 2) */
+	if (lifeline >= 0 && (getppid() != 1 || stat("/proc/self/ns/pid", &ns) ||
+			      ns.st_ino == INIT_HOST_PIDNS_INO)) {
+		bwlog_err("agent-bwrap-init: --lifeline: not started by PID 1 of a new PID namespace");
 		return EXITCODE_USAGE;
 	}
 	/* first: from here on the sandbox cannot outlive the launcher */

@@ -24,6 +24,33 @@
 #define LAUNCH_EXEC_FAILED 127
 
 static volatile sig_atomic_t launch_child_pid;
+/* The lifeline's write end (lifeline.h), closed the moment bubblewrap exits:
+ * a sandbox whose bubblewrap is gone (a forwarded signal, a crash) ends too,
+ * instead of holding the stderr pipe that keeps the launcher waiting. */
+static volatile sig_atomic_t launch_lifeline = -1;
+
+/* SIGCHLD: the launcher's only child is bubblewrap. close(2) is async-signal-safe. */
+static void launch_reaped(int sig)
+{
+	int fd = launch_lifeline;
+
+	(void)sig;
+	launch_lifeline = -1;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The same, from the main flow: SIGCHLD blocked, so the handler cannot close it twice. */
+static void launch_cut_lifeline(void)
+{
+	sigset_t chld, old;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	launch_reaped(SIGCHLD);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
 
 static void launch_forward(int sig)
 {
@@ -87,11 +114,17 @@ static _Noreturn void launch_child(int go_rd, int err_wr, int stderr_wr, pid_t p
 	_exit(LAUNCH_EXEC_FAILED);
 }
 
-int launch_start(struct launch *l, char *const argv[], const int keep[], size_t nkeep)
+int launch_start(struct launch *l, char *const argv[], const int keep[], size_t nkeep,
+		 int lifeline)
 {
+	struct sigaction sa = { .sa_handler = launch_reaped, .sa_flags = SA_RESTART | SA_NOCLDSTOP };
 	int go[2], errp[2], out[2];
 	pid_t parent = getpid();
 	int err;
+
+	sigemptyset(&sa.sa_mask);
+	launch_lifeline = lifeline;
+	sigaction(SIGCHLD, &sa, NULL);
 
 	l->path = argv[0];
 	l->pid = -1;
@@ -133,6 +166,7 @@ fail_go:
 fail_none:
 	err = -errno;
 	bwlog_err("starting bubblewrap: pipe or fork failed: %s", strerror(errno));
+	launch_cut_lifeline();
 	return err;
 }
 
@@ -181,6 +215,7 @@ int launch_wait(struct launch *l)
 	while (p < 0 && errno == EINTR);
 	launch_child_pid = 0;
 	l->pid = -1;
+	launch_cut_lifeline();
 	if (p < 0) {
 		bwlog_err("waiting for bubblewrap failed: %s", strerror(errno));
 		return EXITCODE_INTERNAL;
@@ -202,4 +237,5 @@ void launch_abort(struct launch *l)
 	}
 	launch_child_pid = 0;
 	l->pid = -1;
+	launch_cut_lifeline();
 }

@@ -20,9 +20,14 @@ struct launch {
 	int stderr_fd; /* read end of the child's stderr */
 };
 
-/* Fork the waiting child; the nkeep descriptors of keep (< 0: skipped) stay open
- * across exec. 0 or -errno (printed). */
-int launch_start(struct launch *l, char *const argv[], const int keep[], size_t nkeep);
+/*
+ * Fork the waiting child; the nkeep descriptors of keep (< 0: skipped) stay
+ * open across exec. lifeline (the lifeline's write end, or -1) is the
+ * launch's from here on, also on failure: closed when bubblewrap exits
+ * (SIGCHLD) or is reaped. 0 or -errno (printed).
+ */
+int launch_start(struct launch *l, char *const argv[], const int keep[], size_t nkeep,
+		 int lifeline);
 /* Let the child exec. 0, or -errno of the failed exec (printed, child reaped). */
 int launch_go(struct launch *l);
 /* Forward SIGINT, SIGTERM, SIGHUP, SIGQUIT to the child from now on. */

@@ -2,6 +2,7 @@
 /* The init's side of the lifeline: wait for EOF, then end the sandbox. */
 #include <errno.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "detach.h"
@@ -13,6 +14,9 @@ static void lifeline_watch(void *arg)
 	char b;
 	ssize_t n;
 
+	/* not dumpable: with no capabilities the agent cannot open
+	 * /proc/PID/fd/N of the watcher and become a second writer */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	/* nothing is ever written: only EOF (or an error) ends the wait */
 	do
 		n = read(fd, &b, 1);

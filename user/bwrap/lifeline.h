@@ -10,7 +10,13 @@
  * passes to agent-bwrap-init; the init's watcher (detach.h) waits for EOF,
  * which the kernel delivers when the launcher's last descriptor closes,
  * SIGKILL included, and then kills every process of the PID namespace. PID 1,
- * left without children, exits.
+ * left without children, exits. The launcher also closes its end the moment
+ * bubblewrap exits (launch.h), so a sandbox cannot outlive its bubblewrap.
+ *
+ * The watcher is not dumpable (no /proc/PID/fd for the agent to reopen the
+ * pipe through). On Landlock ABI 6 (scoping) the agent cannot signal it; on
+ * an older ABI it can kill it, as it can the relay, and only bubblewrap's
+ * own --die-with-parent is left.
  */
 #ifndef AGENT_BWRAP_LIFELINE_H
 #define AGENT_BWRAP_LIFELINE_H

@@ -43,10 +43,11 @@ static void main_close_pair(const int fds[2])
 }
 
 /* Create the cgroup, start bubblewrap in it, tee its stderr, wait. Returns an exit code. */
+/* lifeline: the pipe's two ends; the write end moves to the launch. */
 static int main_run(const struct opts *o, const struct bwargs *args, const char *session,
-		    int seccomp_fd, int lifeline_rd)
+		    int seccomp_fd, int lifeline[2])
 {
-	const int keep[] = { seccomp_fd, lifeline_rd };
+	const int keep[] = { seccomp_fd, lifeline[0] };
 	struct cgroup_limits lim = { .memory_max = o->memory_max, .pids_max = o->pids_max };
 	struct syslogtee tee;
 	struct launch l;
@@ -55,7 +56,9 @@ static int main_run(const struct opts *o, const struct bwargs *args, const char 
 
 	if (cgroup_prepare(&cg, session, &lim))
 		return EXITCODE_CGROUP;
-	if (launch_start(&l, args->argv, keep, sizeof(keep) / sizeof(keep[0]))) {
+	err = launch_start(&l, args->argv, keep, sizeof(keep) / sizeof(keep[0]), lifeline[1]);
+	lifeline[1] = -1;
+	if (err) {
 		cgroup_release(&cg);
 		return EXITCODE_INTERNAL;
 	}
@@ -136,7 +139,7 @@ int main(int argc, char **argv)
 		code = EXITCODE_OK;
 	} else {
 		session_announce(session);
-		code = main_run(&o, &args, session, seccomp_fd, lifeline[0]);
+		code = main_run(&o, &args, session, seccomp_fd, lifeline);
 	}
 	bwargs_free(&args);
 	if (seccomp_fd >= 0)
