@@ -425,7 +425,8 @@ static void tree_user(struct fx *f, uint32_t pid, const char *comm, uint32_t ppi
 	put(f, pid, "status", status_text, sizeof(status_text) - 1);
 	PUT(f, pid, "cmdline", "prog\0--flag\0");
 	PUT(f, pid, "cgroup", "1:name=systemd:/user.slice\n0::/user.slice/x.scope\n");
-	n = snprintf(env, sizeof(env), "HOME=/root%cAGENT_SESSION_ID=%s%c", 0, session, 0);
+	n = snprintf(env, sizeof(env), "HOME=/root%cAGENT_SESSION_ID=%s%c", 0,
+		     session ? session : "", 0);
 	put(f, pid, "environ", env, session ? (size_t)n : 10);
 	PUT(f, pid, "loginuid", "1000");
 	if (exe)
