@@ -49,15 +49,17 @@ static __always_inline __u32 as_thread_status(void)
 	return BPF_CORE_READ((struct task_struct *)t, thread_info.status);
 }
 
-/* The saved user registers' syscall number and argument at off (a
- * pt_regs field's offset): typed loads, as the native path runs on every
+/* The saved user registers' syscall number, as the kernel takes it: an
+ * int, whatever the register's upper half holds (a call made with rax =
+ * 0xdead00000010 is ioctl). A typed load, as the native path runs on every
  * syscall of the host. */
 static __always_inline long as_regs_nr(__u64 regs)
 {
 	if (cfg_typed_reads)
-		return ((struct pt_regs *)as_compat_cast((void *)regs, cfg_ktype_id[AS_KT_pt_regs]))
+		return (int)((struct pt_regs *)as_compat_cast((void *)regs,
+							   cfg_ktype_id[AS_KT_pt_regs]))
 			->orig_ax;
-	return BPF_CORE_READ((struct pt_regs *)regs, orig_ax);
+	return (int)BPF_CORE_READ((struct pt_regs *)regs, orig_ax);
 }
 
 /* ioctl requests that push input into a terminal: TIOCSTI queues a byte

@@ -671,7 +671,8 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 			flags = AS_CLONE_VM | AS_CLONE_VFORK | AS_SIGCHLD;
 			break;
 		case AS_SC_CLONE:
-			flags = arg0;
+			/* the kernel takes clone's lower 32 bits (lower_32_bits()) */
+			flags = (__u32)arg0;
 			break;
 		default: /* a kernel thread's, or an io_uring worker's */
 			sc = AS_SC_CLONE;

@@ -138,7 +138,8 @@ static __always_inline int as_generic_exit(struct as_sys_exit *ctx, int compat)
 	}
 	off += as_put_spec_slot(off, 1, sp.str[1], sp.dirfd[1], args, task);
 
-	if (sp.aux < AS_SYSCALL_ARGS && (sp.sc != AS_SC_PRCTL || args[0] == AS_PR_SET_NAME))
+	/* prctl's option is an int: the register's upper half is not looked at */
+	if (sp.aux < AS_SYSCALL_ARGS && (sp.sc != AS_SC_PRCTL || (int)args[0] == AS_PR_SET_NAME))
 		bpf_probe_read_user_str(r->aux, sizeof(r->aux), (const void *)args[sp.aux]);
 	as_emit(buf, off);
 	return 0;

@@ -56,7 +56,8 @@ static __always_inline __u32 as_sc_of(long nr)
 /* libbpf 1.1 has no PT_REGS_PARM6_SYSCALL */
 #if defined(__TARGET_ARCH_x86)
 #define AS_REGS_PARM6_SYSCALL(regs) ((regs)->r9)
-#define AS_REGS_SYSCALL_NR(regs) ((long)(regs)->orig_ax)
+/* an int, as the kernel dispatches it: the register's upper half is ignored */
+#define AS_REGS_SYSCALL_NR(regs) ((long)(int)(regs)->orig_ax)
 #else
 #define AS_REGS_PARM6_SYSCALL(regs) ((regs)->regs[5])
 #define AS_REGS_SYSCALL_NR(regs) ((long)(regs)->syscallno)

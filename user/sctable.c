@@ -18,6 +18,10 @@
 #define SPEC(s0, d0, s1, d1, f, x) { .str = { s0, s1 }, .dirfd = { d0, d1 }, .fd = f, .aux = x }
 #define NOSPEC SPEC(N, N, N, N, N, N)
 #define A(name, src, idx, fmt) { name, SRC_##src, idx, FMT_##fmt, 0 }
+/* a register argument the kernel takes as an int or unsigned int, and as a
+ * umode_t: the register's upper bits are not the act's (sctable_arg_value) */
+#define A32(name, idx, fmt) { name, SRC_ARG, idx, FMT_##fmt, 4 }
+#define MODE(name, idx) { name, SRC_ARG, idx, FMT_OCT, 2 }
 #define RES A("res", RES, 0, DEC)
 
 /* syscalls a newer kernel has than this libc's headers know */
@@ -91,13 +95,13 @@ static const struct sc_info table[AS_SC_MAX] = {
 		  A("newdirfd", ARG, 2, FD), A("newpath", PATH, 1, STR) } },
 	[AS_SC_RENAMEAT2] = { .nr = SYS_renameat2, .spec = SPEC(1, 0, 3, 2, N, N), .fspath = FSP_SRC0_TGT1,
 		.args = { RES, A("olddirfd", ARG, 0, FD), A("oldpath", PATH, 0, STR),
-		  A("newdirfd", ARG, 2, FD), A("newpath", PATH, 1, STR), A("flags", ARG, 4, RENAME) } },
+		  A("newdirfd", ARG, 2, FD), A("newpath", PATH, 1, STR), A32("flags", 4, RENAME) } },
 	/* link: Falco's source is the new name, its target the existing file */
 	[AS_SC_LINK] = { .nr = NR_X86(86), .spec = SPEC(0, C, 1, C, N, N), .fspath = FSP_SRC1_TGT0,
 		.args = { RES, A("oldpath", PATH, 0, STR), A("newpath", PATH, 1, STR) } },
 	[AS_SC_LINKAT] = { .nr = SYS_linkat, .spec = SPEC(1, 0, 3, 2, N, N), .fspath = FSP_SRC1_TGT0, .follow = FOL_IF_FOLLOW, .follow_arg = 4,
 		.args = { RES, A("olddir", ARG, 0, FD), A("oldpath", PATH, 0, STR), A("newdir", ARG, 2, FD),
-		  A("newpath", PATH, 1, STR), A("flags", ARG, 4, AT) } },
+		  A("newpath", PATH, 1, STR), A32("flags", 4, AT) } },
 	/* symlink: the target is the link's content (evt.arg.target as given);
 	 * fs.path.target, as Falco's, is it made absolute from the cwd */
 	[AS_SC_SYMLINK] = { .nr = NR_X86(88), .spec = SPEC(0, C, 1, C, N, N), .fspath = FSP_SRC1_TGT0, .follow = FOL_NONE,
@@ -108,27 +112,27 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_UNLINK] = { .nr = NR_X86(87), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0,
 		.args = { RES, A("path", PATH, 0, STR) } },
 	[AS_SC_UNLINKAT] = { .nr = SYS_unlinkat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("dirfd", ARG, 0, FD), A("name", PATH, 0, STR), A("flags", ARG, 2, AT) } },
+		.args = { RES, A("dirfd", ARG, 0, FD), A("name", PATH, 0, STR), A32("flags", 2, AT) } },
 	[AS_SC_RMDIR] = { .nr = NR_X86(84), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0,
 		.args = { RES, A("path", PATH, 0, STR) } },
 	[AS_SC_MKDIR] = { .nr = NR_X86(83), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("path", PATH, 0, STR), A("mode", ARG, 1, OCT) } },
+		.args = { RES, A("path", PATH, 0, STR), MODE("mode", 1) } },
 	[AS_SC_MKDIRAT] = { .nr = SYS_mkdirat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("mode", ARG, 2, OCT) } },
+		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), MODE("mode", 2) } },
 	[AS_SC_MKNOD] = { .nr = NR_X86(133), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("path", PATH, 0, STR), A("mode", ARG, 1, OCT), A("dev", ARG, 2, HEX) } },
+		.args = { RES, A("path", PATH, 0, STR), MODE("mode", 1), A32("dev", 2, HEX) } },
 	[AS_SC_MKNODAT] = { .nr = SYS_mknodat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("mode", ARG, 2, OCT),
-		  A("dev", ARG, 3, HEX) } },
+		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), MODE("mode", 2),
+		  A32("dev", 3, HEX) } },
 	[AS_SC_CHMOD] = { .nr = NR_X86(90), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
-		.args = { RES, A("filename", PATH, 0, STR), A("mode", ARG, 1, OCT) } },
+		.args = { RES, A("filename", PATH, 0, STR), MODE("mode", 1) } },
 	[AS_SC_FCHMOD] = { .nr = SYS_fchmod, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
-		.args = { RES, A("fd", ARG, 0, FD), A("mode", ARG, 1, OCT) } },
+		.args = { RES, A("fd", ARG, 0, FD), MODE("mode", 1) } },
 	[AS_SC_FCHMODAT] = { .nr = SYS_fchmodat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
-		.args = { RES, A("dirfd", ARG, 0, FD), A("filename", PATH, 0, STR), A("mode", ARG, 2, OCT) } },
+		.args = { RES, A("dirfd", ARG, 0, FD), A("filename", PATH, 0, STR), MODE("mode", 2) } },
 	[AS_SC_FCHMODAT2] = { .nr = SYS_fchmodat2, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 3,
-		.args = { RES, A("dirfd", ARG, 0, FD), A("filename", PATH, 0, STR), A("mode", ARG, 2, OCT),
-		  A("flags", ARG, 3, AT) } },
+		.args = { RES, A("dirfd", ARG, 0, FD), A("filename", PATH, 0, STR), MODE("mode", 2),
+		  A32("flags", 3, AT) } },
 	[AS_SC_CHOWN] = { .nr = NR_X86(92), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR), A("uid", ARG, 1, ID), A("gid", ARG, 2, ID) } },
 	[AS_SC_FCHOWN] = { .nr = SYS_fchown, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
@@ -137,20 +141,20 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A("path", PATH, 0, STR), A("uid", ARG, 1, ID), A("gid", ARG, 2, ID) } },
 	[AS_SC_FCHOWNAT] = { .nr = SYS_fchownat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 4,
 		.args = { RES, A("dirfd", ARG, 0, FD), A("pathname", PATH, 0, STR), A("uid", ARG, 2, ID),
-		  A("gid", ARG, 3, ID), A("flags", ARG, 4, AT) } },
+		  A("gid", ARG, 3, ID), A32("flags", 4, AT) } },
 	[AS_SC_TRUNCATE] = { .nr = SYS_truncate, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR), A("length", ARG, 1, DEC) } },
 	[AS_SC_FTRUNCATE] = { .nr = SYS_ftruncate, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
 		.args = { RES, A("fd", ARG, 0, FD), A("length", ARG, 1, DEC) } },
 	[AS_SC_SETXATTR] = { .nr = SYS_setxattr, .spec = SPEC(0, C, 1, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR), A("name", STR, 1, STR), A("size", ARG, 3, DEC),
-		  A("flags", ARG, 4, HEX) } },
+		  A32("flags", 4, HEX) } },
 	[AS_SC_LSETXATTR] = { .nr = SYS_lsetxattr, .spec = SPEC(0, C, 1, N, N, N), .fspath = FSP_NAME0,
 		.args = { RES, A("path", PATH, 0, STR), A("name", STR, 1, STR), A("size", ARG, 3, DEC),
-		  A("flags", ARG, 4, HEX) } },
+		  A32("flags", 4, HEX) } },
 	[AS_SC_FSETXATTR] = { .nr = SYS_fsetxattr, .spec = SPEC(N, N, 1, N, 0, N), .fspath = FSP_NAME0,
 		.args = { RES, A("fd", ARG, 0, FD), A("name", STR, 1, STR), A("size", ARG, 3, DEC),
-		  A("flags", ARG, 4, HEX) } },
+		  A32("flags", 4, HEX) } },
 	[AS_SC_REMOVEXATTR] = { .nr = SYS_removexattr, .spec = SPEC(0, C, 1, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR), A("name", STR, 1, STR) } },
 	[AS_SC_LREMOVEXATTR] = { .nr = SYS_lremovexattr, .spec = SPEC(0, C, 1, N, N, N), .fspath = FSP_NAME0,
@@ -162,13 +166,13 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * the value's, from xattr_args */
 	[AS_SC_SETXATTRAT] = { .nr = SYS_setxattrat, .spec = SPEC(1, 0, 3, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
 		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("name", STR, 1, STR),
-		  A("size", EXTRA, 0, DEC), A("flags", ARG, 2, AT) } },
+		  A("size", EXTRA, 0, DEC), A32("flags", 2, AT) } },
 	[AS_SC_REMOVEXATTRAT] = { .nr = SYS_removexattrat, .spec = SPEC(1, 0, 3, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
 		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("name", STR, 1, STR),
-		  A("flags", ARG, 2, AT) } },
+		  A32("flags", 2, AT) } },
 	/* a NULL path works on the dirfd itself: the empty string joins to it */
 	[AS_SC_UTIMENSAT] = { .nr = SYS_utimensat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 3,
-		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("flags", ARG, 3, AT) } },
+		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A32("flags", 3, AT) } },
 	[AS_SC_UTIMES] = { .nr = NR_X86(235), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR) } },
 	[AS_SC_UTIME] = { .nr = NR_X86(132), .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
@@ -180,7 +184,7 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_UNSHARE] = { .nr = SYS_unshare, .spec = NOSPEC, .fspath = FSP_NONE,
  .args = { RES, A("flags", ARG, 0, CLONE) } },
 	[AS_SC_SETNS] = { .nr = SYS_setns, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NONE,
-		.args = { RES, A("fd", ARG, 0, FD), A("nstype", ARG, 1, CLONE), A("ns", PATH, 0, STR) } },
+		.args = { RES, A("fd", ARG, 0, FD), A32("nstype", 1, CLONE), A("ns", PATH, 0, STR) } },
 	[AS_SC_PTRACE] = { .nr = SYS_ptrace, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("request", ARG, 0, PTRACE), A("pid", ARG, 1, INT), A("addr", ARG, 2, HEX),
 		  A("data", ARG, 3, HEX) } },
@@ -188,18 +192,18 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A("dev", STR, 0, STR), A("dir", PATH, 1, STR), A("type", AUX, 0, STR),
 		  A("flags", ARG, 3, MOUNT) } },
 	[AS_SC_UMOUNT2] = { .nr = SYS_umount2, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("name", PATH, 0, STR), A("flags", ARG, 1, UMOUNT) }, .tp = "umount" },
+		.args = { RES, A("name", PATH, 0, STR), A32("flags", 1, UMOUNT) }, .tp = "umount" },
 	[AS_SC_FSOPEN] = { .nr = SYS_fsopen, .spec = SPEC(N, N, N, N, N, 0), .fspath = FSP_NONE,
-		.args = { RES, A("fsname", AUX, 0, STR), A("flags", ARG, 1, HEX) } },
+		.args = { RES, A("fsname", AUX, 0, STR), A32("flags", 1, HEX) } },
 	[AS_SC_FSMOUNT] = { .nr = SYS_fsmount, .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { RES, A("fs_fd", ARG, 0, FD), A("flags", ARG, 1, HEX), A("attr_flags", ARG, 2, HEX) } },
+		.args = { RES, A("fs_fd", ARG, 0, FD), A32("flags", 1, HEX), A32("attr_flags", 2, HEX) } },
 	[AS_SC_MOVE_MOUNT] = { .nr = SYS_move_mount, .spec = SPEC(1, 0, 3, 2, N, N), .fspath = FSP_SRC0_TGT1,
 		.args = { RES, A("from_dfd", ARG, 0, FD), A("from_pathname", PATH, 0, STR),
-		  A("to_dfd", ARG, 2, FD), A("to_pathname", PATH, 1, STR), A("flags", ARG, 4, HEX) } },
+		  A("to_dfd", ARG, 2, FD), A("to_pathname", PATH, 1, STR), A32("flags", 4, HEX) } },
 	[AS_SC_OPEN_TREE] = { .nr = SYS_open_tree, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("dfd", ARG, 0, FD), A("filename", PATH, 0, STR), A("flags", ARG, 2, HEX) } },
+		.args = { RES, A("dfd", ARG, 0, FD), A("filename", PATH, 0, STR), A32("flags", 2, HEX) } },
 	[AS_SC_MOUNT_SETATTR] = { .nr = SYS_mount_setattr, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
-		.args = { RES, A("dfd", ARG, 0, FD), A("path", PATH, 0, STR), A("flags", ARG, 2, HEX) } },
+		.args = { RES, A("dfd", ARG, 0, FD), A("path", PATH, 0, STR), A32("flags", 2, HEX) } },
 	[AS_SC_PIVOT_ROOT] = { .nr = SYS_pivot_root, .spec = SPEC(0, C, 1, C, N, N), .fspath = FSP_SRC0_TGT1,
 		.args = { RES, A("new_root", PATH, 0, STR), A("put_old", PATH, 1, STR) } },
 	[AS_SC_CHROOT] = { .nr = SYS_chroot, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
@@ -207,9 +211,9 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_INIT_MODULE] = { .nr = SYS_init_module, .spec = SPEC(N, N, 2, N, N, N), .fspath = FSP_NONE,
 		.args = { RES, A("length", ARG, 1, DEC), A("uargs", STR, 1, STR) } },
 	[AS_SC_FINIT_MODULE] = { .nr = SYS_finit_module, .spec = SPEC(N, N, 1, N, 0, N), .fspath = FSP_NAME0,
-		.args = { RES, A("fd", ARG, 0, FD), A("uargs", STR, 1, STR), A("flags", ARG, 2, HEX) } },
+		.args = { RES, A("fd", ARG, 0, FD), A("uargs", STR, 1, STR), A32("flags", 2, HEX) } },
 	[AS_SC_DELETE_MODULE] = { .nr = SYS_delete_module, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
-		.args = { RES, A("name", STR, 0, STR), A("flags", ARG, 1, HEX) } },
+		.args = { RES, A("name", STR, 0, STR), A32("flags", 1, HEX) } },
 	[AS_SC_KEXEC_LOAD] = { .nr = SYS_kexec_load, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("entry", ARG, 0, HEX), A("nr_segments", ARG, 1, DEC), A("flags", ARG, 3, HEX) } },
 	[AS_SC_KEXEC_FILE_LOAD] = { .nr = SYS_kexec_file_load, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
@@ -217,18 +221,18 @@ static const struct sc_info table[AS_SC_MAX] = {
 		  A("flags", ARG, 4, HEX) } },
 	/* Falco prints the command as a number; "type" (the map or program type) is ours */
 	[AS_SC_BPF] = { .nr = SYS_bpf, .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { A("fd", RES, 0, DEC), A("cmd", ARG, 0, DEC), A("cmd_name", ARG, 0, BPF_CMD),
+		.args = { A("fd", RES, 0, DEC), A32("cmd", 0, DEC), A32("cmd_name", 0, BPF_CMD),
 		  A("type", EXTRA, 0, DEC), RES } },
 	[AS_SC_PERF_EVENT_OPEN] = { .nr = SYS_perf_event_open, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("pid", ARG, 1, INT), A("cpu", ARG, 2, INT), A("group_fd", ARG, 3, FD),
 		  A("flags", ARG, 4, HEX), A("type", EXTRA, 0, DEC) } },
 	[AS_SC_PRCTL] = { .nr = SYS_prctl, .spec = SPEC(N, N, N, N, N, 1), .fspath = FSP_NONE,
-		.args = { RES, A("option", ARG, 0, PRCTL), A("arg2_str", AUX, 0, STR),
+		.args = { RES, A32("option", 0, PRCTL), A("arg2_str", AUX, 0, STR),
 		  A("arg2_int", ARG, 1, DEC) } },
 	[AS_SC_MEMFD_CREATE] = { .nr = SYS_memfd_create, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
-		.args = { A("fd", RES, 0, DEC), A("name", STR, 0, STR), A("flags", ARG, 1, MEMFD), RES } },
+		.args = { A("fd", RES, 0, DEC), A("name", STR, 0, STR), A32("flags", 1, MEMFD), RES } },
 	[AS_SC_IO_URING_SETUP] = { .nr = SYS_io_uring_setup, .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { RES, A("entries", ARG, 0, UDEC), A("flags", EXTRA, 0, URING_SETUP) } },
+		.args = { RES, A32("entries", 0, UDEC), A("flags", EXTRA, 0, URING_SETUP) } },
 	[AS_SC_CHDIR] = { .nr = SYS_chdir, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NONE, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR) } },
 	[AS_SC_FCHDIR] = { .nr = SYS_fchdir, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NONE,
@@ -241,15 +245,15 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A("pid", ARG, 0, INT) } },
 	[AS_SC_PIDFD_GETFD] = { .nr = SYS_pidfd_getfd, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { A("fd", RES, 0, DEC), A("pid_fd", ARG, 0, FD), A("target_fd", ARG, 1, FD),
-		  A("flags", ARG, 2, HEX), RES } },
+		  A32("flags", 2, HEX), RES } },
 	[AS_SC_IOPL] = { .nr = NR_X86(172), .spec = NOSPEC, .fspath = FSP_NONE,
- .args = { RES, A("level", ARG, 0, INT) } },
+ .args = { RES, A32("level", 0, UDEC) } },
 	[AS_SC_IOPERM] = { .nr = NR_X86(173), .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { RES, A("from", ARG, 0, HEX), A("num", ARG, 1, DEC), A("turn_on", ARG, 2, DEC) } },
+		.args = { RES, A("from", ARG, 0, HEX), A("num", ARG, 1, DEC), A32("turn_on", 2, DEC) } },
 	/* Falco's userfaultfd event: res, flags (O_CLOEXEC, O_NONBLOCK, UFFD_USER_MODE_ONLY);
 	 * the flags print as a number here */
 	[AS_SC_USERFAULTFD] = { .nr = SYS_userfaultfd, .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { RES, A("flags", ARG, 0, HEX) } },
+		.args = { RES, A32("flags", 0, HEX) } },
 	/* Falco's ioctl event: res, fd, request, argument. Only the requests
 	 * that push input into a terminal (TIOCSTI, TIOCLINUX), picked in the
 	 * kernel by the raw sys_exit program; fd.name is the terminal */
@@ -281,6 +285,20 @@ const struct sc_arg *sctable_arg(unsigned sc, const char *name)
 		if (strcmp(s->args[i].name, name) == 0)
 			return &s->args[i];
 	return NULL;
+}
+
+int64_t sctable_arg_value(const struct sc_arg *a, uint64_t raw)
+{
+	int sign = a->fmt == FMT_DEC || a->fmt == FMT_INT || a->fmt == FMT_FD;
+
+	switch (a->width) {
+	case 4:
+		return sign ? (int64_t)(int32_t)(uint32_t)raw : (int64_t)(uint32_t)raw;
+	case 2:
+		return sign ? (int64_t)(int16_t)(uint16_t)raw : (int64_t)(uint16_t)raw;
+	default:
+		return (int64_t)raw;
+	}
 }
 
 int sctable_arg_known(const char *name)

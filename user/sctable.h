@@ -62,7 +62,9 @@ struct sc_arg {
 	uint8_t src; /* enum sc_src */
 	uint8_t idx;
 	uint8_t fmt; /* enum sc_fmt */
-	uint8_t _pad0;
+	/* SRC_ARG: the bytes of the register the kernel takes (4: an int or
+	 * unsigned int, 2: a umode_t); 0: all of it */
+	uint8_t width;
 };
 
 /* what fs.path.* take from an event (Falco's sinsp_filtercheck_fspath) */
@@ -102,6 +104,11 @@ struct sc_info {
 const struct sc_info *sctable_get(unsigned sc);
 /* Argument `name` of syscall sc, or NULL. */
 const struct sc_arg *sctable_arg(unsigned sc, const char *name);
+/* Argument a's value from its raw register as the kernel takes it: cut to
+ * a->width bytes, sign-extended when its format is a signed one. A call
+ * with a register's upper half set acts as without it, and its event
+ * says what the kernel did. */
+int64_t sctable_arg_value(const struct sc_arg *a, uint64_t raw);
 /* Is `name` an argument of any syscall? */
 int sctable_arg_known(const char *name);
 /* The name of bit set or value v in format fmt into buf (names joined by

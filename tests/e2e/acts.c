@@ -23,6 +23,7 @@
  *            MOVEDTO REL MODE (the cwd renamed before the mkdir)
  *            mknod PATH MODE (a fifo) | mknodat DIR REL MODE (a fifo)
  *            mknod-chr PATH MAJOR MINOR (a character device) | bind-unix PATH (a socket file)
+ *            mknod-chr-hi PATH MAJOR MINOR (the same, the mode register's upper half set)
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
  *            chmod-until PATH MODE STOPFILE GAP_US (chmods GAP_US apart, spun, until
  *            STOPFILE exists; prints "CALLS FAILED")
@@ -54,9 +55,11 @@
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
  *            mount-tmpfs DIR | newmount-tmpfs DIR (fsopen ... move_mount) | umount2 DIR FLAGS
  *            chroot DIR | bpf-prog-load-fail
- *            prctl-setname NAME | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
  *            tiocsti-hi CHAR (the same with the request register's upper half set)
+ *            tiocsti-nr-hi CHAR (the same with the syscall number's upper half set:
+ *                the kernel takes the number as an int)
  *            tcgets (ioctl(0, TCGETS): a terminal ioctl that is no act)
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
@@ -64,6 +67,7 @@
  *            own-mntns DIR OP ARGS... (a mount namespace of its own, cwd DIR, then OP:
  *            a monitor in another namespace cannot read its /proc links as it does)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
+ *            clone-nr-hi FLAGS (clone with the syscall number's upper half set)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            memfd-loader NAME LOADER [DIR] (the same memfd, not CLOEXEC, run as
  *            LOADER DIR/N, DIR /proc/self/fd/ unless given: the loader maps it)
@@ -771,6 +775,9 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_ioctl, 0, (unsigned long)TIOCSTI, argv[1])));
 	if (!strcmp(op, "tiocsti-hi") && argc == 2) /* the request's upper half set: ignored by the kernel */
 		return report(res(syscall(SYS_ioctl, 0, 0xffffffff00000000UL | TIOCSTI, argv[1])));
+	if (!strcmp(op, "tiocsti-nr-hi") && argc == 2)
+		return report(res(syscall(0xdead00000000L | SYS_ioctl, 0, (unsigned long)TIOCSTI,
+					  argv[1])));
 	if (!strcmp(op, "tcgets") && argc == 1) {
 		struct termios t;
 
@@ -813,10 +820,13 @@ static int priv_op(int argc, char **argv)
 		execv(argv[1], argv + 1);
 		return report(-errno);
 	}
-	if ((!strcmp(op, "clone") || !strcmp(op, "clone3")) && argc == 2) {
+	if ((!strcmp(op, "clone") || !strcmp(op, "clone3") || !strcmp(op, "clone-nr-hi")) &&
+	    argc == 2) {
 		struct clone_args ca = { .flags = num(argv[1]), .exit_signal = SIGCHLD };
-		long child = !strcmp(op, "clone")
-			? syscall(SYS_clone, (unsigned long)num(argv[1]) | SIGCHLD, NULL, NULL, NULL, 0UL)
+		/* clone-nr-hi: the number's upper half set, which the kernel ignores */
+		long nr = !strcmp(op, "clone-nr-hi") ? 0xdead00000000L | SYS_clone : SYS_clone;
+		long child = strcmp(op, "clone3")
+			? syscall(nr, (unsigned long)num(argv[1]) | SIGCHLD, NULL, NULL, NULL, 0UL)
 			: syscall(SYS_clone3, &ca, sizeof(ca));
 
 		if (child == 0)
@@ -970,6 +980,12 @@ static int file_op(int argc, char **argv)
 	if (!strcmp(op, "mknod-chr") && argc == 4) /* PATH MAJOR MINOR, mode 0600 */
 		return report(res(syscall(SYS_mknod, argv[1], S_IFCHR | 0600,
 					  makedev((unsigned)num(argv[2]), (unsigned)num(argv[3])))));
+	if (!strcmp(op, "mknod-chr-hi") && argc == 4) /* the mode's register upper half set */
+		return report(res(syscall(SYS_mknod, argv[1], 0xdead00000000L | S_IFCHR | 0600,
+					  makedev((unsigned)num(argv[2]), (unsigned)num(argv[3])))));
+	if (!strcmp(op, "prctl-setname-hi") && argc == 2) /* the option's upper half set */
+		return report(res(syscall(SYS_prctl, 0xdead00000000L | PR_SET_NAME, argv[1], 0UL, 0UL,
+					  0UL)));
 	if (!strcmp(op, "mknodat") && argc == 4) {
 		if ((fd = opendir_fd(argv[1])) < 0)
 			return report(-errno);

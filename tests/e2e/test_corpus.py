@@ -330,6 +330,13 @@ class Escapes(unittest.TestCase):
             ("mknod-chr", ["mknod-chr", os.path.join(self.tmp, "nulldev"), "1", "3"],
              [(DEV, "evt.arg.mode", "020600")]),
             ("mkfifo", ["mknod", os.path.join(self.tmp, "fifo"), "0600"], []),
+            # the kernel takes a syscall's number as an int and a mode as a
+            # umode_t: a register's upper half set hides nothing
+            ("mknod-chr hi", ["mknod-chr-hi", os.path.join(self.tmp, "nulldev2"), "1", "3"],
+             [(DEV, "evt.arg.mode", "020600")]),
+            ("tiocsti nr hi", ["tiocsti-nr-hi", "x"], [(TTY, "evt.arg.request", "0x5412")]),
+            ("clone nr hi", ["clone-nr-hi", "0x04000000"],
+             [(PRIV, "evt.arg.flags", "CLONE_NEWUTS")]),
             # a unix socket bound to a path makes a file there
             ("bind unix", ["bind-unix", o("u.sock")], [(FILE, "fd.name", o("u.sock"))]),
             ("bind unix tmp", ["bind-unix", os.path.join(self.tmp, "u.sock")], []),

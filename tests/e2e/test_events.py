@@ -449,8 +449,13 @@ class Files(EventCase):
             pn, rn = a.run("mknod", self.p("fifo"), "0644")
             pna, rna = a.run("mknodat", self.dir, "fifo2", "0600")
             pe, re_ = a.run("unlink", self.p("nothing"))
-        self.assertEqual([ru, rua[-1:], rr, rm, rma[-1:], rc, rn, rna[-1:], re_],
-                         [["0"]] * 8 + [["-2"]])
+            # a umode_t: the mode register's upper half is not the mode
+            ph, rh = a.run("mknod-chr-hi", self.p("nulldev"), "1", "3")
+        self.assertEqual([ru, rua[-1:], rr, rm, rma[-1:], rc, rn, rna[-1:], re_, rh],
+                         [["0"]] * 8 + [["-2"], ["0"]])
+        self.fields(self.one(a, ph, "mknod"), evt__res="SUCCESS",
+                    fs__path__name=self.p("nulldev"), evt__arg__mode="020600",
+                    evt__arg__dev="0x103")
         self.assertTrue(stat.S_ISFIFO(os.stat(self.p("fifo")).st_mode))
         self.fields(self.one(a, pu, "unlink"), evt__res="SUCCESS",
                     fs__path__name=self.p("soft"), evt__arg__path=self.p("soft"))
@@ -1126,8 +1131,12 @@ class Privilege(EventCase):
             pc, rc = a.run("clone", CLONE_NEWUTS)
             pc3, rc3 = a.run("clone3", CLONE_NEWUTS)
             pv, rv = a.run("vfork")
-        for r in (rc, rc3, rv):
+            # the kernel takes the number as an int: rax's upper half is ignored
+            ph, rh = a.run("clone-nr-hi", CLONE_NEWUTS)
+        for r in (rc, rc3, rv, rh):
             self.assertGreater(int(r[0]), 0)
+        self.fields(self.one(a, ph, "clone"), evt__arg__flags="CLONE_NEWUTS",
+                    evt__arg__pid=rh[0])
         # the exit signal (SIGCHLD, the low byte) is not a flag
         self.fields(self.one(a, pc, "clone"), evt__arg__flags="CLONE_NEWUTS",
                     evt__arg__pid=rc[0])
@@ -1143,9 +1152,13 @@ class Code(EventCase):
         with Acts("evt.type = prctl and evt.arg.option = PR_SET_NAME",
                   ["evt.arg.option", "evt.arg.arg2_str"]) as a:
             p, r = a.run("prctl-setname", "as-renamed")
-        self.assertEqual(r, ["0"])
+            # the option is an int: its register's upper half changes nothing
+            ph, rh = a.run("prctl-setname-hi", "as-renamed2")
+        self.assertEqual((r, rh), (["0"], ["0"]))
         self.fields(self.one(a, p, "prctl"), evt__res="SUCCESS", evt__arg__option="PR_SET_NAME",
                     evt__arg__arg2_str="as-renamed")
+        self.fields(self.one(a, ph, "prctl"), evt__res="SUCCESS", evt__arg__option="PR_SET_NAME",
+                    evt__arg__arg2_str="as-renamed2")
 
     def test_memfd_exec(self):
         with Acts("evt.type in (memfd_create, execve, execveat) and "
@@ -1293,6 +1306,8 @@ class Terminal(EventCase):
             pg, rg, _ = on_pty(AS_ACTS, "tcgets")
             # the kernel takes the request as an unsigned int: so does the event
             ph, rh, ttyh = on_pty(AS_ACTS, "tiocsti-hi", "z")
+            # and the syscall number as an int: rax's upper half is ignored
+            pr, rr, ttyr = on_pty(AS_ACTS, "tiocsti-nr-hi", "w")
         # nobody, off its controlling terminal: EPERM; where the kernel has
         # legacy TIOCSTI off (dev.tty.legacy_tiocsti = 0), EIO first
         try:
@@ -1301,9 +1316,11 @@ class Terminal(EventCase):
         except OSError:  # before Linux 6.2: always on
             legacy = True
         refused, refused_name = (-1, "EPERM") if legacy else (-5, "EIO")
-        self.assertEqual((r, rn, rg, rh), (["0"], [str(refused)], ["0"], ["0"]))
+        self.assertEqual((r, rn, rg, rh, rr), (["0"], [str(refused)], ["0"], ["0"], ["0"]))
         self.fields(self.one(a, ph, "ioctl"), evt__res="SUCCESS", evt__arg__request="0x5412",
                     evt__arg__path=ttyh)
+        self.fields(self.one(a, pr, "ioctl"), evt__res="SUCCESS", evt__arg__request="0x5412",
+                    evt__arg__path=ttyr)
         self.fields(self.one(a, p, "ioctl"), evt__res="SUCCESS", evt__rawres=0, evt__arg__fd="0",
                     evt__arg__request="0x5412", evt__arg__path=tty, user__uid=0)
         self.fields(self.one(a, pn, "ioctl"), evt__res=refused_name, evt__rawres=refused,

@@ -313,6 +313,38 @@ static void test_table_names_and_formats(void **state)
 			    "MFD_CLOEXEC|0x100");
 }
 
+/* An argument is what the kernel takes from its register: an int option, a
+ * umode_t mode, an unsigned int device, whatever the upper half holds; a
+ * long keeps all of it. */
+static void test_arg_widths(void **state)
+{
+	const uint64_t hi = 0xdead00000000ull;
+
+	(void)state;
+	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_PRCTL, "option"), hi | 15), 15);
+	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_MKNOD, "mode"), hi | 0xffff0000u | 020600),
+			 020600);
+	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_MKNOD, "dev"), hi | 0x103), 0x103);
+	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_SETNS, "nstype"), hi | 0x40000000),
+			 0x40000000);
+	/* a signed int: -1 stays -1 */
+	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_BPF, "cmd"), hi | 0xffffffffu), -1);
+	/* full registers: ptrace's request is a long, unshare's flags unsigned long */
+	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_PTRACE, "request"), hi | 16),
+			 (int64_t)(hi | 16));
+	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_UNSHARE, "flags"), hi | 0x10000000),
+			 (int64_t)(hi | 0x10000000));
+	/* every register argument of a mode format is a umode_t */
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+		const struct sc_info *in = sctable_get(sc);
+
+		for (unsigned i = 0; i < SCTABLE_ARGS_MAX && in->args[i].name; i++)
+			if (in->args[i].src == SRC_ARG && in->args[i].fmt == FMT_OCT &&
+			    sc != AS_SC_IO_URING_SUBMIT_REQ)
+				assert_int_equal(in->args[i].width, 2);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +354,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_longest_paths_and_odd_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_bad_slots, setup, teardown),
 		cmocka_unit_test(test_table_names_and_formats),
+		cmocka_unit_test(test_arg_widths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

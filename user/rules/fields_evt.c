@@ -177,7 +177,7 @@ static int extract_table_arg(const struct event *ev, const char *arg, struct fva
 	case SRC_ARG:
 		if (!generic || a->idx >= AS_SYS_ARGS)
 			return 0;
-		n = (int64_t)r->arg[a->idx];
+		n = sctable_arg_value(a, r->arg[a->idx]);
 		break;
 	case SRC_EXTRA:
 		if (!generic)
