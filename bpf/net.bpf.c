@@ -327,6 +327,10 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	case AS_SC_SOCKET:
 		c->family = args[0];
 		c->sock_type = args[1] & 0xf; /* SOCK_TYPE_MASK */
+		/* the family the kernel made: __sock_create() turns the
+		 * obsolete AF_INET SOCK_PACKET into a packet socket */
+		if (c->family == AS_AF_INET && c->sock_type == AS_SOCK_PACKET)
+			c->family = AS_AF_PACKET;
 		c->proto = args[2];
 		c->aux = args[1] & ~0xfu; /* SOCK_NONBLOCK, SOCK_CLOEXEC */
 		c->fd = ret;

@@ -603,6 +603,9 @@ int BPF_PROG(tp_task_rename, struct task_struct *task, const char *comm)
 #define AS_SIGCHLD 17
 #define AS_CLONE_VM 0x100
 #define AS_CLONE_VFORK 0x4000
+#define AS_CLONE_NEWTIME 0x80 /* clone3 only */
+/* CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET */
+#define AS_CLONE_NEW_ANY 0x7e020000ull
 
 /* tp_btf gives the child task as a trusted pointer, which the classic
  * tracepoint does not: we need it to tell a new process from a new thread,
@@ -620,9 +623,7 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 	pid = BPF_CORE_READ(child, pid);
 	tgid = BPF_CORE_READ(child, tgid);
 	as_lin_fork(parent, child, pid != tgid);
-	if (pid != tgid)
-		return 0; /* a thread */
-	{
+	if (pid == tgid) {
 		__u32 ptgid = bpf_get_current_pid_tgid() >> 32;
 		struct as_session *sess = bpf_map_lookup_elem(&sessions, &ptgid);
 
@@ -678,6 +679,13 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 			sc = AS_SC_CLONE;
 			break;
 		}
+		/* a thread is an event only when it made a namespace: the kernel
+		 * lets CLONE_THREAD take every CLONE_NEW* but user and pid, and
+		 * the thread runs in them while its process does not (legacy
+		 * clone's low byte is the exit signal, not CLONE_NEWTIME) */
+		if (pid != tgid &&
+		    !(flags & (AS_CLONE_NEW_ANY | (sc == AS_SC_CLONE3 ? AS_CLONE_NEWTIME : 0))))
+			return 0;
 		as_hdr_fill(&f->hdr, task, AS_EV_FORK, sc | abi);
 		f->clone_flags = flags;
 	}

@@ -432,6 +432,10 @@ static int apply_fork(struct proctable *pt, const struct event *ev)
 	static const struct as_lineage none;
 	int err;
 
+	/* a thread (the kernel reports one that made a namespace): no new
+	 * process, its process is the caller's */
+	if (f->child_pid == ev->hdr->pid)
+		return 0;
 	child = pt_insert(pt, f->child_pid);
 	if (!child)
 		return -ENOSPC;

@@ -68,6 +68,7 @@
  *            a monitor in another namespace cannot read its /proc links as it does)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *            clone-nr-hi FLAGS (clone with the syscall number's upper half set)
+ *            clone-thread FLAGS (a CLONE_THREAD thread with FLAGS too: CLONE_NEWUTS, ...)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            memfd-loader NAME LOADER [DIR] (the same memfd, not CLOEXEC, run as
  *            LOADER DIR/N, DIR /proc/self/fd/ unless given: the loader maps it)
@@ -653,6 +654,30 @@ static int ptrace_attach(void)
 	return 0;
 }
 
+/* clone-thread: a raw CLONE_THREAD thread that exits at once */
+static volatile int clone_thread_done;
+
+static int clone_thread_main(void *arg)
+{
+	(void)arg;
+	clone_thread_done = 1;
+	syscall(SYS_exit, 0); /* this thread only */
+	return 0;
+}
+
+static int clone_thread(unsigned long flags)
+{
+	static char stack[1 << 16] __attribute__((aligned(16)));
+	int tid = clone(clone_thread_main, stack + sizeof(stack),
+			(int)(CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_FILES | flags), NULL);
+
+	if (tid < 0)
+		return report(-errno);
+	while (!clone_thread_done)
+		usleep(1000);
+	return report(tid);
+}
+
 static int priv_op(int argc, char **argv)
 {
 	const char *op = argv[0];
@@ -836,6 +861,8 @@ static int priv_op(int argc, char **argv)
 			waitpid((pid_t)child, NULL, 0);
 		return 0;
 	}
+	if (!strcmp(op, "clone-thread") && argc == 2)
+		return clone_thread((unsigned long)num(argv[1]));
 	if (!strcmp(op, "vfork") && argc == 1) {
 		pid_t child = vfork();
 

@@ -229,6 +229,10 @@ class Escapes(unittest.TestCase):
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         udp.bind(("127.0.0.1", 0))
         uport = udp.getsockname()[1]
+        # a unix datagram socket of a process outside the tree (syslog's kind)
+        udgram = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        udgram_path = os.path.join(self.tmp, "outside.dgram")
+        udgram.bind(udgram_path)
         os.makedirs(self.o(".ssh"), exist_ok=True)
         for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring",
                   ".git-credentials", ".netrc"):
@@ -289,6 +293,10 @@ class Escapes(unittest.TestCase):
             ("sendto dns", ["sendto-udp", "192.0.2.1", "53"], [(NET, "fd.sport", 53)]),
             ("sendmsg-udp", ["sendmsg-udp", "127.0.0.1", str(uport)],
              [(NET, "fd.sport", uport)]),
+            # a datagram to another process's unix socket: out of the tree, as a connect
+            ("sendto-unix", ["sendto-unix", udgram_path], [(NET, "fd.name", udgram_path)]),
+            # AF_INET SOCK_PACKET: the kernel makes a packet socket
+            ("inet packet socket", ["socket", "2", "10", "768"], [(NET, "evt.type", "socket")]),
             ("sendto-fastopen", ["sendto-fastopen", "127.0.0.1", str(tport)],
              [(NET, "evt.arg.flags", "MSG_FASTOPEN")]),
             ("uring-sendmsg-udp", ["uring-sendmsg-udp", "127.0.0.1", str(uport)],
@@ -337,6 +345,8 @@ class Escapes(unittest.TestCase):
             ("tiocsti nr hi", ["tiocsti-nr-hi", "x"], [(TTY, "evt.arg.request", "0x5412")]),
             ("clone nr hi", ["clone-nr-hi", "0x04000000"],
              [(PRIV, "evt.arg.flags", "CLONE_NEWUTS")]),
+            # a thread may have namespaces of its own (not user or pid)
+            ("thread namespace", ["clone-thread", "0x04000000"], [(PRIV, "evt.type", "clone")]),
             # a unix socket bound to a path makes a file there
             ("bind unix", ["bind-unix", o("u.sock")], [(FILE, "fd.name", o("u.sock"))]),
             ("bind unix tmp", ["bind-unix", os.path.join(self.tmp, "u.sock")], []),
@@ -436,6 +446,7 @@ class Escapes(unittest.TestCase):
             os.rmdir(cg)
         srv.close()
         udp.close()
+        udgram.close()
         self.live = s.events()
         self.check(runs, self.rec)
 

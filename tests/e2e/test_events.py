@@ -908,8 +908,13 @@ class Network(Peers, EventCase):
         with net_acts() as a:
             pr, rr = a.run("socket", AF_PACKET, SOCK_RAW, ETH_P_ALL_BE)
             pn, rn = a.run("socket", AF_PACKET, SOCK_RAW, ETH_P_ALL_BE, user=NOBODY)
+            # the obsolete AF_INET SOCK_PACKET: the kernel makes a packet socket
+            pi, ri = a.run("socket", 2, 10, ETH_P_ALL_BE)
         self.assertGreaterEqual(int(rr[0]), 0)
+        self.assertGreaterEqual(int(ri[0]), 0)
         self.assertEqual(rn, ["-1"])
+        self.fields(self.one(a, pi, "socket"), evt__res="SUCCESS", evt__arg__domain="AF_PACKET",
+                    evt__arg__type="SOCK_PACKET")
         self.fields(self.one(a, pr, "socket"), evt__res="SUCCESS", fd__num=int(rr[0]),
                     evt__arg__domain="AF_PACKET", evt__arg__type="SOCK_RAW")
         self.fields(self.one(a, pn, "socket"), evt__res="EPERM",
@@ -1133,8 +1138,15 @@ class Privilege(EventCase):
             pv, rv = a.run("vfork")
             # the kernel takes the number as an int: rax's upper half is ignored
             ph, rh = a.run("clone-nr-hi", CLONE_NEWUTS)
-        for r in (rc, rc3, rv, rh):
+            # a thread that made a namespace is an event; a plain thread is none
+            pt, rt = a.run("clone-thread", CLONE_NEWUTS)
+            pp, rp = a.run("clone-thread", "0")
+        for r in (rc, rc3, rv, rh, rt, rp):
             self.assertGreater(int(r[0]), 0)
+        self.fields(self.one(a, pt, "clone"),
+                    evt__arg__flags="CLONE_FILES|CLONE_NEWUTS|CLONE_SIGHAND|CLONE_THREAD|CLONE_VM",
+                    evt__arg__pid=rt[0])
+        self.assertEqual([x for x in a.alerts if x.get("proc.pid") == pp], [])
         self.fields(self.one(a, ph, "clone"), evt__arg__flags="CLONE_NEWUTS",
                     evt__arg__pid=rh[0])
         # the exit signal (SIGCHLD, the low byte) is not a flag

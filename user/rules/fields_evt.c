@@ -238,7 +238,8 @@ static void fields_get_arg(struct evctx *c, const char *arg, struct fval *v, cha
 				fl &= ~0xffull;
 			set_cstr(v, sctable_format(FMT_CLONE, (int64_t)fl, buf, cap));
 		} else if (!strcmp(arg, "pid") || !strcmp(arg, "res") || !strcmp(arg, "child_pid")) {
-			snprintf(buf, cap, "%u", ev->u.fork->child_pid);
+			/* the new thread's id: a process's pid, or the thread's */
+			snprintf(buf, cap, "%u", ev->u.fork->child_tid);
 			set_cstr(v, buf);
 		}
 		break;
