@@ -319,6 +319,9 @@ class Escapes(unittest.TestCase):
              [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
             ("memfd-loader /dev/fd", ["memfd-loader", "as-escape", LDSO, "/dev/fd/"],
              [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
+            # another spelling of the same descriptor
+            ("memfd-loader /./proc", ["memfd-loader", "as-escape", LDSO, "/./proc/self/fd/"],
+             [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
             ("memfd-loader thread-self", ["memfd-loader", "as-escape", LDSO,
                                           "//proc/thread-self/fd/"],
              [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
