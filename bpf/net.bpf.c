@@ -325,13 +325,14 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		as_emit(buf, sizeof(*c));
 		return 0;
 	case AS_SC_SOCKET:
-		c->family = args[0];
-		c->sock_type = args[1] & 0xf; /* SOCK_TYPE_MASK */
-		/* the family the kernel made: __sock_create() turns the
-		 * obsolete AF_INET SOCK_PACKET into a packet socket */
-		if (c->family == AS_AF_INET && c->sock_type == AS_SOCK_PACKET)
-			c->family = AS_AF_PACKET;
-		c->proto = args[2];
+		/* a socket made: its family and type as the kernel made them
+		 * (__sock_create() turns AF_INET SOCK_PACKET into a packet
+		 * socket), read from it; a failed call's as passed */
+		if (ret < 0 || !as_put_sock(ret, AS_SOCK_LOCAL)) {
+			c->family = args[0];
+			c->sock_type = args[1] & 0xf; /* SOCK_TYPE_MASK */
+		}
+		c->proto = args[2]; /* as passed, as Falco's: 0 is the default */
 		c->aux = args[1] & ~0xfu; /* SOCK_NONBLOCK, SOCK_CLOEXEC */
 		c->fd = ret;
 		as_emit(buf, sizeof(*c));

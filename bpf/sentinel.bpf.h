@@ -49,8 +49,6 @@ _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
 #define AS_AF_UNIX 1
 #define AS_AF_INET 2
 #define AS_AF_INET6 10
-#define AS_AF_PACKET 17
-#define AS_SOCK_PACKET 10
 #define AS_S_IFIFO 0010000
 
 /* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound
