@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load.h"
+#include "vec.h"
 
 /* The Falco engine version these rules files may require: Falco 0.44's,
  * whose language (libs 0.25) the engine follows. */
@@ -118,12 +119,10 @@ static int collect_list(struct rules_loader *L, const struct yval *m)
 		ld->pos = m->pos;
 		return 0;
 	}
-	ld = realloc(L->lists, (L->nlists + 1) * sizeof(*ld));
-	if (!ld) {
+	if (vec_room(&L->lists, L->nlists, sizeof(*ld))) {
 		keys_strv_free(v, n);
 		return -ENOMEM;
 	}
-	L->lists = ld;
 	ld = &L->lists[L->nlists++];
 	memset(ld, 0, sizeof(*ld));
 	ld->name = strdup(name);
@@ -192,10 +191,8 @@ static int collect_macro(struct rules_loader *L, const struct yval *m)
 		md->pos = m->pos;
 		return keys_text_set(&md->cond, cv->s, &cv->pos);
 	}
-	md = realloc(L->macros, (L->nmacros + 1) * sizeof(*md));
-	if (!md)
+	if (vec_room(&L->macros, L->nmacros, sizeof(*md)))
 		return -ENOMEM;
-	L->macros = md;
 	md = &L->macros[L->nmacros];
 	memset(md, 0, sizeof(*md));
 	md->order = L->nmacros++;
@@ -477,12 +474,10 @@ static int collect_rule(struct rules_loader *L, const struct yval *m)
 		*r = nr;
 		return 0;
 	}
-	r = realloc(L->rules, (L->nrules + 1) * sizeof(*r));
-	if (!r) {
+	if (vec_room(&L->rules, L->nrules, sizeof(*r))) {
 		collect_rule_def_free(&nr);
 		return -ENOMEM;
 	}
-	L->rules = r;
 	L->rules[L->nrules++] = nr;
 	return 0;
 }

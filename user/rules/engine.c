@@ -14,6 +14,7 @@
 #include "load.h"
 #include "json.h"
 #include "names.h"
+#include "vec.h"
 
 static int read_file(const char *path, char **buf, size_t *len)
 {
@@ -53,13 +54,12 @@ static int read_file(const char *path, char **buf, size_t *len)
 
 static int add_file(struct rules_loader *L, const char *name, char *raw, size_t len)
 {
-	struct yfile *f = realloc(L->files, (L->nfiles + 1) * sizeof(*f));
+	struct yfile *f;
 
-	if (!f) {
+	if (vec_room(&L->files, L->nfiles, sizeof(*f))) {
 		free(raw);
 		return -ENOMEM;
 	}
-	L->files = f;
 	f = &L->files[L->nfiles++];
 	memset(f, 0, sizeof(*f));
 	f->name = strdup(name);

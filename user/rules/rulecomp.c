@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load.h"
+#include "vec.h"
 
 static void report_at(struct rules_loader *L, const struct rule_def *rd, const struct ast *at,
 		      int is_err, const char *prefix, const char *msg)
@@ -123,7 +124,7 @@ int rulecomp_rule(struct rules_loader *L, struct rule_def *rd)
 	struct text xt = { 0 };
 	struct textseg xseg;
 	struct cond_err err = { 0 };
-	struct rule r = { 0 }, *nr;
+	struct rule r = { 0 };
 	char msg[ENGINE_MSG_MAX], warn[ENGINE_MSG_MAX];
 	size_t off;
 	int named = 0, rc;
@@ -240,12 +241,10 @@ int rulecomp_rule(struct rules_loader *L, struct rule_def *rd)
 	rc = output_prepare(&r);
 	if (rc)
 		goto out;
-	nr = realloc(e->rules, (e->nrules + 1) * sizeof(*nr));
-	if (!nr) {
+	if (vec_room(&e->rules, e->nrules, sizeof(*e->rules))) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	e->rules = nr;
 	e->rules[e->nrules++] = r;
 	memset(&r, 0, sizeof(r));
 out:

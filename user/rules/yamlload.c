@@ -11,6 +11,7 @@
 #include <yaml.h>
 #include "rules.h"
 #include "yamlutil.h"
+#include "vec.h"
 
 #define YAMLLOAD_MAX_DEPTH 16 /* item > exceptions > exception > values > value > scalar is 6 */
 #define YAMLLOAD_MAX_NODES 1000000 /* values converted per file: stops alias bombs */
@@ -162,11 +163,8 @@ static int convert(struct yctx *c, yaml_document_t *doc, yaml_node_t *n, struct 
 
 static int add_item(struct yfile *f, struct yval *map)
 {
-	struct yitem *n = realloc(f->items, (f->nitems + 1) * sizeof(*n));
-
-	if (!n)
+	if (vec_room(&f->items, f->nitems, sizeof(*f->items)))
 		return -ENOMEM;
-	f->items = n;
 	f->items[f->nitems++].map = *map;
 	return 0;
 }
