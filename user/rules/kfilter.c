@@ -21,7 +21,10 @@
  *   P(agent.ancestor.name = x | in ...)  = names {x...} in the lineage
  *   P(agent.ancestor.* anything else)    = the agent names (agentid) in the
  *                                        lineage; the kernel also matches
- *                                        pinned executables by inode
+ *                                        pinned executables by inode (the
+ *                                        names are read by engine_kfilter:
+ *                                        a reload compiles beside the
+ *                                        running configuration)
  *   P(false) = nothing; P(anything else) = anything.
  * Negations are pushed down first (De Morgan), so "not (a or b)" counts as
  * "not a and not b".
@@ -38,6 +41,7 @@ static void kf_anything(struct kfilter *k)
 	k->depth = 0;
 	k->live = -1;
 	k->nnames = 0;
+	k->agents = 0;
 }
 
 static void kf_union(struct kfilter *a, const struct kfilter *b)
@@ -52,6 +56,7 @@ static void kf_union(struct kfilter *a, const struct kfilter *b)
 		a->depth = b->depth;
 	if (b->live > a->live)
 		a->live = b->live;
+	a->agents |= b->agents;
 	for (size_t i = 0; i < b->nnames; i++) {
 		size_t j;
 
@@ -77,7 +82,8 @@ static void kf_both(struct kfilter *a, const struct kfilter *b)
 	}
 	if (a->kind == KF_NONE || b->kind == KF_ANY)
 		return;
-	if (b->depth < a->depth || (b->depth == a->depth && b->nnames < a->nnames))
+	if (b->depth < a->depth ||
+	    (b->depth == a->depth && b->nnames + !!b->agents < a->nnames + !!a->agents))
 		*a = *b;
 }
 
@@ -95,16 +101,10 @@ static void kf_cmp(const struct ast *a, struct kfilter *k)
 	    (f != F_AGENT_ANCESTOR_NAME || a->has_rfield ||
 	     (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))) {
 		/* true only with an agent in the lineage: its names */
-		char names[KF_NAMES_MAX][AS_COMM_LEN];
-		size_t n = agentid_filter_names(names, KF_NAMES_MAX);
-
-		if (!n)
-			return;
 		k->kind = KF_NAMES;
 		k->depth = ENGINE_KF_LINEAGE;
 		k->live = -1;
-		k->nnames = n;
-		memcpy(k->names, names, n * AS_COMM_LEN);
+		k->agents = 1;
 		return;
 	}
 	if (a->has_rfield || (a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_IN))
@@ -215,6 +215,19 @@ void kfilter_derive(const struct ast *a, struct kfilter *k)
 	kf_walk(&kf_names_algebra, a, 0, 0, k);
 }
 
+/* The agent names as they are now, added to k's; 1 when k then tests no
+ * name (no agent name configured) or too many: anything passes. */
+static int kf_add_agents(struct kfilter *k)
+{
+	struct kfilter agents = { .kind = KF_NAMES, .depth = k->depth, .live = k->live };
+
+	agents.nnames = agentid_filter_names(agents.names, KF_NAMES_MAX);
+	if (!agents.nnames)
+		return 1;
+	kf_union(k, &agents);
+	return k->kind == KF_ANY;
+}
+
 int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 {
 	struct kfilter per[AS_EV_MAX];
@@ -254,6 +267,10 @@ int engine_kfilter(const struct engine *e, struct engine_kfilter *out)
 		}
 		if (!seen[t] || per[t].kind == KF_NONE) { /* no rule, or none can match */
 			out->depth[t] = ENGINE_KF_NOTHING;
+			continue;
+		}
+		if (per[t].agents && kf_add_agents(&per[t])) {
+			out->depth[t] = ENGINE_KF_ANY;
 			continue;
 		}
 		out->depth[t] = (uint8_t)per[t].depth;

@@ -371,6 +371,10 @@ struct kfilter {
 	int live;
 	char names[KF_NAMES_MAX][AS_COMM_LEN];
 	size_t nnames;
+	/* KF_NAMES: the agent names (agentid_filter_names) are in the set too,
+	 * read when engine_kfilter plans the kernel's filter, not at compile:
+	 * a compile reads no state the running configuration owns */
+	int agents;
 };
 
 void kfilter_derive(const struct ast *a, struct kfilter *k);
