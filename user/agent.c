@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "agent.h"
 #include "agentid.h"
+#include "bgjob.h"
 #include "clock.h"
 #include "consumer.h"
 #include "container/container.h"
@@ -30,9 +32,20 @@
 #define AGENT_TICK_NS 1000000000ull /* drop counters, metrics, pins: once a second */
 #define AGENT_CLOSE_MS 5000 /* outputs get this long to drain at exit */
 #define AGENT_RELOAD_CLOSE_MS 1000 /* old outputs get this long after a reload */
+#define AGENT_RELOAD_NICE 10 /* a reload's compile is this much nicer than the loop */
 #define AGENT_EVAL_SAMPLE 64 /* time one engine call in this many (metrics) */
 #define AGENT_REPLAY_DNS_MS 5000 /* a replay waits this long for the rules' host names */
 #define AGENT_REPLAY_BATCH 256 /* replayed records per wakeup of the output threads */
+
+/* A reload under way: what its thread reads and compiles (agent_reload_*) */
+struct agent_reload {
+	struct bgjob job;
+	struct agent *a;
+	int check_safety;
+	int err;
+	struct config cfg;
+	struct engine *e;
+};
 
 struct agent {
 	const struct opts *o;
@@ -61,6 +74,7 @@ struct agent {
 	uint64_t watchdog_ns, next_watchdog; /* systemd's watchdog; 0: none */
 	struct lastrun run; /* our marker in the state directory */
 	struct lastrun_prev prev_run; /* the one the run before left */
+	struct agent_reload reload;
 	char line[INTERNAL_LINE_MAX];
 };
 
@@ -93,7 +107,10 @@ static int agent_signals(void)
 
 /* ---- configuration ----------------------------------------------------- */
 
-int agent_config(const struct opts *o, struct config *cfg, int check_safety)
+/* The configuration of o into cfg, nothing else touched (a reload's thread
+ * reads it beside the running one); agent_config also makes its agents the
+ * running ones. */
+static int agent_config_read(const struct opts *o, struct config *cfg, int check_safety)
 {
 	const char *path = o->config;
 	int err;
@@ -144,9 +161,22 @@ int agent_config(const struct opts *o, struct config *cfg, int check_safety)
 				return -EPERM;
 	if (config_validate(cfg, stderr))
 		return -EINVAL;
-	/* before the rules load: the pre-filter derives agent names from it */
+	return 0;
+}
+
+/* cfg's agents the running ones: before the pre-filter is planned, which
+ * tests for their names */
+static int agent_config_agents(const struct config *cfg)
+{
 	return agentid_set(cfg->agents.names, cfg->agents.n_names, cfg->agents.exe_paths,
 			   cfg->agents.n_exe_paths);
+}
+
+int agent_config(const struct opts *o, struct config *cfg, int check_safety)
+{
+	int err = agent_config_read(o, cfg, check_safety);
+
+	return err ? err : agent_config_agents(cfg);
 }
 
 static void agent_emit(void *ctx, const char *line, size_t len, int prio, const char *rule);
@@ -599,42 +629,84 @@ static void agent_plan(struct agent *a, const struct config *cfg, const struct e
 
 /* ---- reload ---------------------------------------------------------------- */
 
-/* Handle what the ring holds now (live only: a replay has no ring). */
-static void agent_reload_drain(struct agent *a)
+/* The reload's thread: the new configuration read and its rules compiled,
+ * beside the event loop, which goes on judging with the running ones. */
+static void agent_reload_compile(void *arg)
 {
-	if (a->live)
-		consumer_drain(&a->c);
+	struct agent_reload *r = arg;
+
+	/* this thread's alone (Linux's nice is per thread): the loop keeps the
+	 * CPU it needs to empty the ring, the compile takes what is left */
+	if (setpriority(PRIO_PROCESS, 0, getpriority(PRIO_PROCESS, 0) + AGENT_RELOAD_NICE))
+		diag_warn("reload: cannot lower its thread's priority: %s", strerror(errno));
+	r->err = agent_config_read(r->a->o, &r->cfg, r->check_safety);
+	if (!r->err)
+		r->err = agent_engine(r->a, &r->cfg, &r->e);
+}
+
+static void agent_reload_discard(struct agent_reload *r)
+{
+	engine_free(r->e);
+	r->e = NULL;
+	config_free(&r->cfg);
 }
 
 /*
- * SIGHUP: a new configuration and new rules, swapped in only when every
- * step succeeded; else the running ones stay and the reason is logged.
- * Events wait in the ring buffer meanwhile: none is lost.
+ * SIGHUP: a new configuration and new rules read and compiled on a thread
+ * (bgjob.h) while the loop keeps emptying the ring buffer: a compile longer
+ * than the ring takes to fill loses nothing. A SIGHUP meanwhile reloads
+ * again after this one.
  */
-static void agent_do_reload(struct agent *a)
+static void agent_reload_begin(struct agent *a)
 {
-	struct config cfg = { 0 };
-	struct engine *e = NULL;
-	struct outputs *outs = NULL, *old_outs = NULL;
-	struct loader_opts lo;
-	struct engine_kfilter kf;
+	struct agent_reload *r = &a->reload;
+	int err;
 
 	agent_reload = 0;
 	diag_info("reloading configuration and rules");
-	/* the ring holds what comes while we read and compile: start it empty,
-	 * and empty it again after the compile (what arrived meanwhile is the
-	 * running rules' to judge: nothing is swapped yet) */
-	agent_reload_drain(a);
-	if (agent_config(a->o, &cfg, a->live && geteuid() == 0) || agent_engine(a, &cfg, &e))
+	memset(&r->cfg, 0, sizeof(r->cfg));
+	r->e = NULL;
+	r->err = 0;
+	r->check_safety = a->live && geteuid() == 0;
+	err = bgjob_start(&r->job, agent_reload_compile, r);
+	if (err) {
+		diag_err("reload: cannot start its thread: %s", strerror(-err));
+		atomic_fetch_add(&a->metrics.reload_failures, 1);
+		diag_err("reload failed: the running configuration and rules stay");
+	}
+}
+
+/*
+ * The compile done: swapped in only when every step succeeded; else the
+ * running configuration and rules stay and the reason is logged.
+ */
+static void agent_reload_finish(struct agent *a)
+{
+	struct agent_reload *r = &a->reload;
+	struct engine *e;
+	struct outputs *outs = NULL, *old_outs = NULL;
+	struct loader_opts lo;
+	struct engine_kfilter kf;
+	int agents_set = 0;
+
+	bgjob_join(&r->job);
+	if (r->err)
 		goto fail;
-	agent_reload_drain(a);
-	if (agent_outputs_changed(&a->cfg, &cfg) && agent_outputs(&cfg, a->trace, &outs))
+	/* what the ring holds came under the running filter: the running rules
+	 * judge it, before the kernel is told the new one */
+	if (a->live)
+		consumer_drain(&a->c);
+	agents_set = 1;
+	if (agent_config_agents(&r->cfg))
 		goto fail;
-	agent_plan(a, &cfg, e, &lo, &kf);
+	if (agent_outputs_changed(&a->cfg, &r->cfg) && agent_outputs(&r->cfg, a->trace, &outs))
+		goto fail;
+	e = r->e;
+	agent_plan(a, &r->cfg, e, &lo, &kf);
 	if (a->live) {
-		if (cfg.ringbuf.size_bytes != a->cfg.ringbuf.size_bytes)
+		if (r->cfg.ringbuf.size_bytes != a->cfg.ringbuf.size_bytes)
 			diag_warn("ringbuf.size_bytes changes at the next start, not on reload");
-		if (strcmp(cfg.state_directory, a->cfg.state_directory))
+		if (strcmp(r->cfg.state_directory, a->cfg.state_directory))
 			diag_warn("state_directory changes at the next start, not on reload");
 		lo.ringbuf_bytes = a->lo.ringbuf_bytes;
 		if (loader_retarget(&a->l, &lo)) {
@@ -647,6 +719,7 @@ static void agent_do_reload(struct agent *a)
 	a->alerts_before += engine_alert_count(a->engine);
 	engine_free(a->engine);
 	a->engine = e;
+	r->e = NULL;
 	a->lo = lo;
 	a->kf = kf;
 	if (outs) {
@@ -663,18 +736,38 @@ static void agent_do_reload(struct agent *a)
 		outputs_close(old_outs, AGENT_RELOAD_CLOSE_MS);
 	}
 	config_free(&a->cfg);
-	a->cfg = cfg;
+	a->cfg = r->cfg;
+	memset(&r->cfg, 0, sizeof(r->cfg));
 	atomic_fetch_add(&a->metrics.reloads, 1);
-	diag_info("reloaded: %zu rules from %zu files", engine_rule_count(e), cfg.n_rules_files);
+	diag_info("reloaded: %zu rules from %zu files", engine_rule_count(e), a->cfg.n_rules_files);
 	return;
 fail:
-	engine_free(e);
-	config_free(&cfg);
-	/* agent_config set the new configuration's pins: back to the running one's */
-	if (agent_pins_apply(a))
+	agent_reload_discard(r);
+	/* agent_config_agents set (some of) the new configuration's agents:
+	 * back to the running one's */
+	if (agents_set && agent_pins_apply(a))
 		diag_err("agents.exe_paths: the running configuration's pins could not be set again");
 	atomic_fetch_add(&a->metrics.reload_failures, 1);
 	diag_err("reload failed: the running configuration and rules stay");
+}
+
+/* One turn of the loop: a SIGHUP starts a reload, a finished compile is
+ * swapped in (wait: the loop has no ring to empty meanwhile, a replay). */
+static void agent_reload_step(struct agent *a, int wait)
+{
+	if (agent_reload && !bgjob_running(&a->reload.job))
+		agent_reload_begin(a);
+	if (bgjob_done(&a->reload.job) || (wait && bgjob_running(&a->reload.job)))
+		agent_reload_finish(a);
+}
+
+/* Stopping: a compile still running is waited for and dropped. */
+static void agent_reload_abandon(struct agent *a)
+{
+	if (!bgjob_running(&a->reload.job))
+		return;
+	bgjob_join(&a->reload.job);
+	agent_reload_discard(&a->reload);
 }
 
 /* ---- running ------------------------------------------------------------------ */
@@ -783,8 +876,7 @@ static int agent_live(struct agent *a)
 		err = 0;
 		if (a->trace)
 			fflush(stdout);
-		if (agent_reload)
-			agent_do_reload(a);
+		agent_reload_step(a, 0);
 		agent_tick(a, 0);
 		agent_watchdog(a, clock_mono_now());
 		outputs_kick(a->outputs); /* this batch's alerts, internal ones too */
@@ -792,6 +884,7 @@ static int agent_live(struct agent *a)
 			break;
 	}
 	notify_send("STOPPING=1");
+	agent_reload_abandon(a);
 	consumer_drain(&a->c);
 	outputs_kick(a->outputs);
 	if (err)
@@ -830,9 +923,9 @@ static int agent_replay(struct agent *a)
 		pipeline_feed(&a->p, r->rec, (size_t)len, 0);
 		if (++n % AGENT_REPLAY_BATCH == 0)
 			outputs_kick(a->outputs);
-		if (agent_reload)
-			agent_do_reload(a);
+		agent_reload_step(a, 1);
 	}
+	agent_reload_abandon(a);
 	outputs_kick(a->outputs);
 	replayer_close(r);
 	free(r);
@@ -861,6 +954,7 @@ int agent_run(const struct opts *o)
 	int live = !o->replay, err, rc = 1;
 
 	a.o = o;
+	a.reload.a = &a;
 	a.trace = o->trace;
 	metrics_init(&a.metrics);
 	if (agent_signals())

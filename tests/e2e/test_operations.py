@@ -301,6 +301,36 @@ class Operations(unittest.TestCase):
                    and e["output_fields"].get("fs.path.name") == target]
         self.assertEqual(len(changed), calls)
 
+    def test_reload_compiles_beside_the_loop(self):
+        """A reload whose compile takes longer than the ring takes to fill
+        (a 2 MiB ring: 160 ms of this load; 4,000 more rules to compile:
+        400 ms, seconds under AddressSanitizer; an agent making a chmod
+        every 40 us): every chmod still alerts. The compile runs on
+        its own thread while the loop goes on emptying the ring
+        (user/bgjob.h); when the loop did the compile itself, the ring
+        overflowed at each reload (seen in CI: 5,324 events lost over 40
+        reloads of the shipped rules alone under AddressSanitizer)."""
+        pad = os.path.join(self.tmp, "pad.yaml")
+        with open(pad, "w") as f:
+            for i in range(4000):  # events no agent makes here: the filter of chmod stays
+                f.write("- rule: Pad %d\n  desc: compile time\n"
+                        "  condition: evt.type = pivot_root and proc.name = pad%d and "
+                        "fd.name startswith /pad/%d and not proc.pname in (a, b, c)\n"
+                        "  output: pad (proc=%%proc.name file=%%fd.name)\n"
+                        "  priority: DEBUG\n" % (i, i, i))
+        target = os.path.join(self.outside, "mode")
+        stop = os.path.join(self.tmp, "stop-chmod")
+        open(target, "w").close()
+        with Sentinel("--rules", RULES, "--rules", pad, "--ringbuf-size", "2097152") as s:
+            load = subprocess.Popen([self.claude, "-c", "%s chmod-until %s 0644 %s 40; true"
+                                     % (AS_ACTS, target, stop)], stdout=subprocess.PIPE, text=True)
+            calls = self.reload_during(s, load, stop, 3)
+        events = s.events()
+        self.assertEqual([e["output"] for e in events if e.get("source") == "internal"], [])
+        changed = [e for e in events if e["rule"] == "Agent Changed File Outside Workspace"
+                   and e["output_fields"].get("fs.path.name") == target]
+        self.assertEqual(len(changed), calls)
+
     def test_reload_keeps_the_host_filtered(self):
         """Reloads back to back while a process outside every agent tree makes
         a chmod every 40 us: not one of its chmods reaches userspace. A reload
