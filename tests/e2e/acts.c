@@ -27,6 +27,8 @@
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
  *            chmod-until PATH MODE STOPFILE GAP_US (chmods GAP_US apart, spun, until
  *            STOPFILE exists; prints "CALLS FAILED")
+ *            chmod-paced PATH MODE STOPFILE GAP_US (the same, the gaps slept: the CPU
+ *            left to others)
  *            fchmodat2 DIR REL MODE FLAGS
  *            chown PATH U G | fchown PATH U G | lchown PATH U G | fchownat DIR REL U G FLAGS
  *            truncate PATH LEN | ftruncate PATH LEN | setxattr PATH NAME VALUE
@@ -1024,6 +1026,11 @@ static int file_op(int argc, char **argv)
 		struct chmod_args a = {argv[1], (mode_t)num(argv[2])};
 
 		return acts_until(argv[3], num(argv[4]), chmod_native, &a);
+	}
+	if (!strcmp(op, "chmod-paced") && argc == 5) {
+		struct chmod_args a = {argv[1], (mode_t)num(argv[2])};
+
+		return acts_until_paced(argv[3], num(argv[4]), 1, chmod_native, &a);
 	}
 	if (!strcmp(op, "fchmod") && argc == 3) {
 		if ((fd = open(argv[1], O_RDONLY)) < 0)

@@ -46,19 +46,31 @@ static void spin_us(unsigned long us)
 }
 
 /* CALL(ARG) every GAP microseconds until STOP exists (looked for every 256
- * calls); prints "CALLS FAILED", failed = calls that returned nonzero */
-static int acts_until(const char *stop, unsigned long gap, long (*call)(const void *),
-		      const void *arg)
+ * calls); prints "CALLS FAILED", failed = calls that returned nonzero. The
+ * gaps are spun, or with sleep slept: a load that leaves the CPU to others
+ * (the gaps then last longer than GAP) */
+static int acts_until_paced(const char *stop, unsigned long gap, int sleep,
+			    long (*call)(const void *), const void *arg)
 {
 	unsigned long calls = 0, failed = 0;
+	struct timespec ts = { .tv_sec = (time_t)(gap / 1000000), .tv_nsec = (long)(gap % 1000000) * 1000 };
 
 	while ((calls & 255) || access(stop, F_OK)) {
 		failed += call(arg) != 0;
 		calls++;
-		spin_us(gap);
+		if (sleep)
+			nanosleep(&ts, NULL);
+		else
+			spin_us(gap);
 	}
 	printf("%lu %lu\n", calls, failed);
 	return 0;
+}
+
+static int acts_until(const char *stop, unsigned long gap, long (*call)(const void *),
+		      const void *arg)
+{
+	return acts_until_paced(stop, gap, 0, call, arg);
 }
 
 #endif /* AS_ACTSOUT_H */

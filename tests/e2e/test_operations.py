@@ -261,15 +261,25 @@ class Operations(unittest.TestCase):
         seqs = [e["output_fields"]["agent.seq"] for e in events]
         self.assertEqual(seqs, list(range(1, len(seqs) + 1)))
 
-    def reload_during(self, s, load, stop, want):
+    def reload_during(self, s, load, stop, want, timeout=20.0):
         """SIGHUP s want times, each after the last reload finished, while
-        load (as-acts chmod-until ... STOP) runs; then stop it: its calls."""
-        for reloads in range(1, want + 1):
-            s.proc.send_signal(signal.SIGHUP)
-            self.assertTrue(wait_for(lambda: read_text(s.err_path).count("reloaded:")
-                                     >= reloads), "reload %d never finished" % reloads)
-        open(stop, "w").close()
-        calls, failed = map(int, load.communicate()[0].split())
+        load (as-acts chmod-until ... STOP) runs; then stop it: its calls.
+        The load is stopped whatever happens (left running, it would go on
+        loading the next tests and hold ctest's output open)."""
+        try:
+            for reloads in range(1, want + 1):
+                s.proc.send_signal(signal.SIGHUP)
+                self.assertTrue(wait_for(lambda: read_text(s.err_path).count("reloaded:")
+                                         >= reloads, timeout),
+                                "reload %d never finished" % reloads)
+        finally:
+            open(stop, "w").close()
+            try:
+                out = load.communicate(timeout=30)[0]
+            except subprocess.TimeoutExpired:
+                load.kill()
+                raise
+        calls, failed = map(int, out.split())
         self.assertEqual(failed, 0)
         return calls
 
@@ -303,13 +313,14 @@ class Operations(unittest.TestCase):
 
     def test_reload_compiles_beside_the_loop(self):
         """A reload whose compile takes longer than the ring takes to fill
-        (a 2 MiB ring: 160 ms of this load; 4,000 more rules to compile:
+        (a 512 KiB ring: ~130 ms of this load; 4,000 more rules to compile:
         400 ms, seconds under AddressSanitizer; an agent making a chmod
-        every 40 us): every chmod still alerts. The compile runs on
-        its own thread while the loop goes on emptying the ring
-        (user/bgjob.h); when the loop did the compile itself, the ring
-        overflowed at each reload (seen in CI: 5,324 events lost over 40
-        reloads of the shipped rules alone under AddressSanitizer)."""
+        every 100 us, sleeping between, so the compile is not starved of
+        CPU): every chmod still alerts. The compile runs on its own thread
+        while the loop goes on emptying the ring (user/bgjob.h); when the
+        loop did the compile itself, the ring overflowed at each reload
+        (seen in CI: 5,324 events lost over 40 reloads of the shipped
+        rules alone under AddressSanitizer; this test: ~2,000 a reload)."""
         pad = os.path.join(self.tmp, "pad.yaml")
         with open(pad, "w") as f:
             for i in range(4000):  # events no agent makes here: the filter of chmod stays
@@ -321,10 +332,10 @@ class Operations(unittest.TestCase):
         target = os.path.join(self.outside, "mode")
         stop = os.path.join(self.tmp, "stop-chmod")
         open(target, "w").close()
-        with Sentinel("--rules", RULES, "--rules", pad, "--ringbuf-size", "2097152") as s:
-            load = subprocess.Popen([self.claude, "-c", "%s chmod-until %s 0644 %s 40; true"
+        with Sentinel("--rules", RULES, "--rules", pad, "--ringbuf-size", "524288") as s:
+            load = subprocess.Popen([self.claude, "-c", "%s chmod-paced %s 0644 %s 100; true"
                                      % (AS_ACTS, target, stop)], stdout=subprocess.PIPE, text=True)
-            calls = self.reload_during(s, load, stop, 3)
+            calls = self.reload_during(s, load, stop, 3, timeout=120.0)
         events = s.events()
         self.assertEqual([e["output"] for e in events if e.get("source") == "internal"], [])
         changed = [e for e in events if e["rule"] == "Agent Changed File Outside Workspace"
