@@ -17,7 +17,7 @@
 #define AS_EVENTS_H
 
 /* Bumped whenever a struct below changes layout; recorded files carry it. */
-#define AS_ABI_VERSION 3
+#define AS_ABI_VERSION 4
 
 #define AS_COMM_LEN 16 /* TASK_COMM_LEN in the kernel */
 #define AS_MAX_ANCESTORS 12 /* real_parent hops captured per event (>= 8 asked) */
@@ -537,6 +537,9 @@ struct as_fork {
 #define AS_SYF_SOCKADDR 32u /* a sockaddr's bytes, len of them */
 #define AS_SYF_WALK_SHIFT 6 /* AS_PATH_* of the resolved path or the base */
 #define AS_SYF_SLOT_BITS 8
+/* AS_PATH_* of slot i's fd link path, at bit AS_SYF_FDL_SHIFT + i * 2 */
+#define AS_SYF_FDL_SHIFT 16
+#define AS_SYF_FDL_BITS 2
 
 struct as_sys {
 	struct as_hdr hdr;
@@ -549,7 +552,16 @@ struct as_sys {
 	__u32 mntns; /* inode number of the task's mount namespace: where userspace
 		      * looks for symlinks on the way to a path (user/pathres.c) */
 	char aux[AS_SYS_AUX_LEN]; /* NUL-terminated; "" when none */
-	/* followed by slot 0, its base, slot 1, its base */
+	/* A path slot with a component "fd" and a number N after it (or a
+	 * relative one starting with N from a directory named fd): the
+	 * component list of the file behind the caller's descriptor N at the
+	 * call, which the call reached when that fd directory was /proc's (a
+	 * descriptor closed right after leaves nothing else to read it by;
+	 * user/pathres.c decides). 0 bytes: none. */
+	__u16 fdl_len[AS_SYS_SLOTS];
+	__s32 fdl_fd[AS_SYS_SLOTS]; /* that N */
+	__u32 _pad0;
+	/* followed by slot 0, its base, its fd link path, then slot 1's three */
 };
 
 /*
@@ -634,7 +646,7 @@ _Static_assert(sizeof(struct as_setid) == 456, "as_setid layout");
 _Static_assert(sizeof(struct as_capset) == 472, "as_capset layout");
 _Static_assert(sizeof(struct as_fork) == 456, "as_fork layout");
 _Static_assert(sizeof(struct as_exit) == 440, "as_exit layout");
-_Static_assert(sizeof(struct as_sys) == 528, "as_sys layout");
+_Static_assert(sizeof(struct as_sys) == 544, "as_sys layout");
 _Static_assert(sizeof(struct as_sys_spec) == 8, "as_sys_spec layout");
 _Static_assert(sizeof(struct as_compat_spec) == 8, "as_compat_spec layout");
 _Static_assert(sizeof(struct as_warm_ctx) == 8, "as_warm_ctx layout");

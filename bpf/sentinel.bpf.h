@@ -159,6 +159,19 @@ struct as_send_sig {
 	__u8 _pad0[7];
 };
 
+/* as_put_fdlink's byte scan for "fd/N" (walk.bpf.c), a bpf_loop()'s state */
+struct as_fdl_scan {
+	__u32 off; /* the string, in this CPU's scratch record */
+	__u32 n; /* its bytes, the NUL not counted */
+	__s32 fd; /* the result; -1: none */
+	__u32 num; /* the component so far as a number, while it is digits */
+	__u16 clen; /* bytes of the component so far */
+	__u8 digits; /* every byte of it so far a digit */
+	__u8 want; /* the component before (past "." ones) was "fd" */
+	__u8 c0, c1; /* its first two bytes */
+	__u8 _pad0[2];
+};
+
 struct as_scratch {
 	__u8 buf[AS_SCRATCH_SIZE];
 	struct as_path_top top;
@@ -174,6 +187,7 @@ struct as_scratch {
 	 * one per length the path so far could have */
 	__u32 walk_start;
 	__u32 walk_off;
+	struct as_fdl_scan fdl;
 };
 
 struct {
@@ -621,6 +635,30 @@ static __always_inline __u32 as_put_slot_base(__u8 *buf, __u32 off, struct as_sy
 	}
 	r->base_len[i & 1] = base;
 	return base;
+}
+
+/* ---- a path through a descriptor's /proc link ----------------------- */
+
+/*
+ * The string of slot i (len bytes at off, NUL included) names the caller's
+ * descriptor N when the kernel's walk went through a /proc fd directory:
+ * "fd/N" in it, or N first from a base directory named fd (blen bytes at
+ * off + len). The file behind N at the call's exit is what the walk
+ * reached; a descriptor closed right after the call leaves userspace
+ * nothing else to read it by. Its component list goes at off + len + blen
+ * (struct as_sys fdl_*); returns the bytes written. Which directory "fd"
+ * really was is userspace's to say (user/pathres.c): here only the
+ * candidate. A global function in walk.bpf.c, checked once: where packs off
+ * (bits 0-15), len (16-31), blen (32-47) and i (48).
+ */
+__u32 as_put_fdlink_p(__u64 where, __u64 task);
+
+static __always_inline __u32 as_put_fdlink(__u32 off, __u32 len, __u32 blen, __u32 i,
+					   struct task_struct *task)
+{
+	return as_put_fdlink_p((__u64)(off & 0xffff) | (__u64)(len & 0xffff) << 16 |
+				       (__u64)(blen & 0xffff) << 32 | (__u64)(i & 1) << 48,
+			       (__u64)task);
 }
 
 /* Append the cgroup v2 path of the task as a component list (walk.bpf.c);

@@ -19,7 +19,8 @@ const volatile struct as_sys_spec cfg_sys_spec[AS_SYS_NR_MAX];
 #define AS_PR_SET_NAME 15
 
 /* Slot i's user string (with its base directory when it is a relative
- * path) at off of this CPU's scratch record; returns the bytes written. A
+ * path, and the file behind an fd it names, as_put_fdlink) at off of this
+ * CPU's scratch record; returns the bytes written. A
  * global function, so the verifier checks it once, not once per slot:
  * arguments travel as numbers (args as the user registers hold them). */
 __noinline __u32 as_put_slot(__u64 where, __u64 uptr, __u64 dfd, __u64 task_p)
@@ -44,11 +45,13 @@ __noinline __u32 as_put_slot(__u64 where, __u64 uptr, __u64 dfd, __u64 task_p)
 		r->pflags |= AS_SYF_PLAIN << shift;
 		return n;
 	}
-	if (buf[off & AS_SCRATCH_OFF_MASK] == '/')
-		return n;
-	base = as_put_slot_base(buf, off + n, r, i,
-				dirfd == AS_SPEC_CWD || dirfd >= AS_SYSCALL_ARGS, (int)dfd, task);
-	return n + base;
+	if (buf[off & AS_SCRATCH_OFF_MASK] != '/')
+		base = as_put_slot_base(buf, off + n, r, i,
+					dirfd == AS_SPEC_CWD || dirfd >= AS_SYSCALL_ARGS, (int)dfd,
+					task);
+	else
+		base = 0;
+	return n + base + as_put_fdlink(off, n, base, i, task);
 }
 
 /* as_put_slot for slot i of the spec, its argument values picked here */

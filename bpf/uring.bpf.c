@@ -80,10 +80,9 @@ __noinline __u32 as_put_kpath(__u64 where, __u64 fn_p, __s64 dfd, __u64 task_p)
 		r->pflags |= AS_SYF_PLAIN << shift;
 		return n;
 	}
-	if (buf[off & AS_SCRATCH_OFF_MASK] == '/')
-		return n;
-	base = as_put_slot_base(buf, off + n, r, i, 0, dfd, task);
-	return n + base;
+	base = buf[off & AS_SCRATCH_OFF_MASK] == '/' ? 0 :
+						      as_put_slot_base(buf, off + n, r, i, 0, dfd, task);
+	return n + base + as_put_fdlink(off, n, base, i, task);
 }
 
 #define AS_KPATH(off, slot, is_path) ((__u64)((off) & 0xffff) | (__u64)(slot) << 16 | (__u64)(is_path) << 17)

@@ -433,6 +433,114 @@ __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
 	return (__u64)f;
 }
 
+/* ---- a path through a descriptor's /proc link (as_put_fdlink) ---------- */
+
+#define AS_FDL_SCAN_MAX 256 /* bytes of a path searched for "fd/N" */
+#define AS_FDL_DIGITS_MAX 9 /* digits of an fd number: below INT_MAX */
+#define AS_FDL_WORD 7 /* bytes a word step moves: 8 read, so a pair across two is seen */
+/* some byte of v is 0 (exact: no false positives) */
+#define AS_HASZERO(v) (((v) - 0x0101010101010101ull) & ~(v) & 0x8080808080808080ull)
+
+/* Does "fd" occur in the string's first AS_FDL_SCAN_MAX bytes (or just past
+ * its NUL: a false lead costs the byte scan, nothing else)? Eight bytes a
+ * step, unrolled: most paths have no "fd", and a bpf_loop() step per byte
+ * would cost them ~10 ns a byte. */
+static __always_inline int as_fdl_maybe(const __u8 *buf, __u32 off, __u32 n)
+{
+#pragma unroll
+	for (int k = 0; k < AS_FDL_SCAN_MAX / AS_FDL_WORD + 1; k++) {
+		__u64 w, x;
+
+		if ((__u32)k * AS_FDL_WORD >= n)
+			break;
+		w = *(const __u64 *)(buf + ((off + k * AS_FDL_WORD) & AS_SCRATCH_OFF_MASK));
+		/* byte j of x is 0 when byte j is 'f' and byte j + 1 is 'd' */
+		x = (w ^ 0x6666666666666666ull) | ((w >> 8) ^ 0x6464646464646464ull);
+		if (AS_HASZERO(x))
+			return 1;
+	}
+	return 0;
+}
+
+/* A step of the byte scan, its state in map memory (struct as_fdl_scan):
+ * numbers the verifier does not follow, so the callback is checked in a
+ * few passes, not once per value the component so far could have. */
+static long as_fdl_step(__u32 k, void *ctx)
+{
+	struct as_scratch *sc = as_scratch();
+	struct as_fdl_scan *s;
+	__u8 c;
+
+	if (!sc)
+		return 1;
+	s = &sc->fdl;
+	if (k > s->n)
+		return 1;
+	c = k < s->n ? sc->buf[(s->off + k) & AS_SCRATCH_OFF_MASK] : '/';
+	if (c != '/') {
+		if (s->clen == 0)
+			s->c0 = c;
+		else if (s->clen == 1)
+			s->c1 = c;
+		s->digits &= c >= '0' && c <= '9';
+		if (s->clen < AS_FDL_DIGITS_MAX)
+			s->num = s->num * 10 + (__u32)(c - '0');
+		s->clen++;
+		return 0;
+	}
+	if (s->clen) { /* a component ended; "." ones change nothing */
+		/* the kernel's name_to_int() takes no leading zero */
+		if (s->want && s->digits && s->clen <= AS_FDL_DIGITS_MAX &&
+		    (s->c0 != '0' || s->clen == 1)) {
+			s->fd = (__s32)s->num;
+			return 1;
+		}
+		if (s->clen != 1 || s->c0 != '.')
+			s->want = s->clen == 2 && s->c0 == 'f' && s->c1 == 'd';
+	}
+	s->clen = 0;
+	s->num = 0;
+	s->digits = 1;
+	return 0;
+}
+
+__noinline __u32 as_put_fdlink_p(__u64 where, __u64 task_p)
+{
+	__u32 off = where & 0xffff, len = (where >> 16) & 0xffff, blen = (where >> 32) & 0xffff;
+	__u32 i = (where >> 48) & 1, b = off + len, n = len ? len - 1 : 0, pf = 0, out;
+	struct task_struct *task = (struct task_struct *)task_p;
+	struct as_scratch *sc = as_scratch();
+	struct as_fdl_scan *s;
+	struct as_sys *r;
+	struct file *f;
+	__u8 *buf, want;
+	__s32 fd;
+
+	if (!sc)
+		return 0;
+	buf = sc->buf;
+	r = (struct as_sys *)buf;
+	/* relative from a directory named fd: its leaf comes first in the list */
+	want = blen >= 3 && buf[b & AS_SCRATCH_OFF_MASK] == 'f' &&
+	       buf[(b + 1) & AS_SCRATCH_OFF_MASK] == 'd' && buf[(b + 2) & AS_SCRATCH_OFF_MASK] == 0;
+	if (!want && !as_fdl_maybe(buf, off, n))
+		return 0;
+	s = &sc->fdl;
+	*s = (struct as_fdl_scan){ .off = off, .n = n, .fd = -1, .digits = 1, .want = want };
+	bpf_loop((n < AS_FDL_SCAN_MAX ? n : AS_FDL_SCAN_MAX) + 1, as_fdl_step, 0, 0);
+	fd = s->fd;
+	if (fd < 0)
+		return 0;
+	f = as_task_file(task, fd);
+	if (!f)
+		return 0;
+	out = as_put_task_path(buf, b + blen, &f->f_path, task, &pf);
+	r->fdl_len[i] = out;
+	r->fdl_fd[i] = fd;
+	r->pflags |= (pf & ((1u << AS_SYF_FDL_BITS) - 1)) << (AS_SYF_FDL_SHIFT + i * AS_SYF_FDL_BITS);
+	return out;
+}
+
 /* ---- sends folded ---------------------------------------------------- */
 
 /*

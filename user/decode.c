@@ -231,14 +231,29 @@ static int decode_slot(const struct as_sys *r, unsigned i, const char *p, struct
 {
 	uint32_t fl = (r->pflags >> (i * AS_SYF_SLOT_BITS)) & ((1u << AS_SYF_SLOT_BITS) - 1);
 	uint32_t walk = fl >> AS_SYF_WALK_SHIFT;
-	size_t len = r->len[i], blen = r->base_len[i];
+	size_t len = r->len[i], blen = r->base_len[i], flen = r->fdl_len[i];
+	uint32_t fwalk = (r->pflags >> (AS_SYF_FDL_SHIFT + i * AS_SYF_FDL_BITS)) &
+			 ((1u << AS_SYF_FDL_BITS) - 1);
 	char *base = ev->cwd_buf; /* scratch, as for an open */
 	long n;
 
 	if (!len) {
 		if (blen)
 			DECODE_FAIL("slot %u: a base directory without a path", i);
+		if (flen)
+			DECODE_FAIL("slot %u: an fd link without a path", i);
 		return 0; /* no such argument, or an fd that was not open */
+	}
+	if (flen) {
+		if (fl & (AS_SYF_RESOLVED | AS_SYF_PLAIN | AS_SYF_SOCKADDR))
+			DECODE_FAIL("slot %u: an fd link on a slot that is no path string", i);
+		if (r->fdl_fd[i] < 0)
+			DECODE_FAIL("slot %u: an fd link of descriptor %d", i, r->fdl_fd[i]);
+		if (pathnorm_from_components(p + len + blen, flen, ev->fdl_buf[i],
+					     sizeof(ev->fdl_buf[i])) < 0)
+			DECODE_FAIL("slot %u: malformed fd link path", i);
+		if (!fwalk)
+			ev->fdl[i] = ev->fdl_buf[i];
 	}
 	if (fl & AS_SYF_RESOLVED) {
 		if (blen || (fl & (AS_SYF_PLAIN | AS_SYF_SOCKADDR)))
@@ -286,7 +301,8 @@ static int decode_sys(const struct as_sys *r, size_t len, struct event *ev,
 		      char err[DECODE_ERR_MAX])
 {
 	const char *p = (const char *)(r + 1);
-	size_t var = (size_t)r->len[0] + r->base_len[0] + r->len[1] + r->base_len[1];
+	size_t var = (size_t)r->len[0] + r->base_len[0] + r->fdl_len[0] + r->len[1] +
+		     r->base_len[1] + r->fdl_len[1];
 
 	if (sizeof(*r) + var != len)
 		DECODE_FAIL("generic record: slot lengths %zu do not match record size %zu", var,
@@ -295,7 +311,7 @@ static int decode_sys(const struct as_sys *r, size_t len, struct event *ev,
 		DECODE_FAIL("generic record: aux string not NUL-terminated");
 	if (decode_slot(r, 0, p, ev, &ev->path, ev->path_buf, sizeof(ev->path_buf), err))
 		return -EINVAL;
-	p += r->len[0] + r->base_len[0];
+	p += r->len[0] + r->base_len[0] + r->fdl_len[0];
 	return decode_slot(r, 1, p, ev, &ev->path2, ev->path2_buf, sizeof(ev->path2_buf), err) ?
 		       -EINVAL : 0;
 }
@@ -385,6 +401,7 @@ int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE
 	path_clear(&ev->path2, ev->path2_buf);
 	ev->str[0] = ev->str[1] = NULL;
 	ev->str_len[0] = ev->str_len[1] = 0;
+	ev->fdl[0] = ev->fdl[1] = NULL;
 	ev->has_sockaddr = 0;
 
 	switch (h->type) {

@@ -57,6 +57,10 @@ struct event {
 	struct event_path path2;
 	const char *str[AS_SYS_SLOTS];
 	uint32_t str_len[AS_SYS_SLOTS];
+	/* the generic record: the file behind the caller's descriptor N that
+	 * slot i's path names through "fd/N" (struct as_sys fdl_*), absolute;
+	 * NULL when none, or when its walk was cut or ended outside the root */
+	const char *fdl[AS_SYS_SLOTS];
 	/* an io_uring connect, bind or send's address, as a connect record has
 	 * it (has_sockaddr), so that fd.* read it alike */
 	int has_sockaddr;
@@ -69,6 +73,7 @@ struct event {
 	char cgroup_buf[AS_CGROUP_MAX + 1];
 	char path_buf[2 * AS_PATH_MAX + 2]; /* base + '/' + user path, before normalising */
 	char path2_buf[2 * AS_PATH_MAX + 2];
+	char fdl_buf[AS_SYS_SLOTS][AS_PATH_MAX + 1];
 };
 
 #endif /* AS_EVENT_H */

@@ -110,7 +110,26 @@ struct pathres_who {
 	uint32_t vpid; /* the process as its own pid namespace numbers it */
 	uint32_t tid; /* the thread (ours: only read when not foreign) */
 	int foreign; /* another mount namespace or root than ours */
+	/* the file the kernel found behind its descriptor fdl_fd when the
+	 * call returned (struct as_sys fdl_*), absolute; NULL: none */
+	const char *fdl;
+	int32_t fdl_fd;
 };
+
+/* Is out the walker's own link to its descriptor fd: /proc/VPID/fd/FD or
+ * /proc/VPID/task/TID/fd/FD (threads share the table, or the kernel found
+ * no such descriptor and sent nothing)? */
+static int pathres_own_fd(const char *out, const struct pathres_who *who)
+{
+	unsigned pid, tid;
+	int fd, end = 0;
+
+	if (sscanf(out, "/proc/%u/fd/%d%n", &pid, &fd, &end) != 2 || out[end])
+		if (end = 0, sscanf(out, "/proc/%u/task/%u/fd/%d%n", &pid, &tid, &fd, &end) != 3 ||
+			      out[end])
+			return 0;
+	return pid == who->vpid && fd == who->fdl_fd;
+}
 
 static long pathres_walk_as(int rootfd, const char *base, const char *rel, int follow_last,
 			    const struct pathres_who *who, char *out, size_t cap)
@@ -168,14 +187,23 @@ static long pathres_walk_as(int rootfd, const char *base, const char *rel, int f
 			break;
 		kind = pathres_proc_kind(out);
 		if (kind == PR_SELF) {
-			if (who->foreign && out[6] == 't')
-				return -1; /* thread-self: its tid in its namespace is unknown */
-			n = out[6] == 't' ? snprintf(link, sizeof(link), "%u/task/%u", who->vpid, who->tid) :
-					    snprintf(link, sizeof(link), "%u", who->vpid);
+			/* thread-self: its tid in its namespace is unknown; a path
+			 * through its fd/N, though, leads where the kernel said
+			 * (the leader's number stands in: the walk ends there) */
+			if (who->foreign && out[6] == 't' && !who->fdl)
+				return -1;
+			n = out[6] != 't' ? snprintf(link, sizeof(link), "%u", who->vpid) :
+			    who->foreign  ? snprintf(link, sizeof(link), "%u/task/%u", who->vpid,
+						     who->vpid) :
+					    snprintf(link, sizeof(link), "%u/task/%u", who->vpid, who->tid);
 		} else if (kind == PR_MAGIC && pathres_own_root(out, who->vpid)) {
 			/* its own root is the one we walk from, whatever our view */
 			link[0] = '/';
 			n = 1;
+		} else if (kind == PR_MAGIC && who->fdl && pathres_own_fd(out, who)) {
+			/* the kernel read the descriptor when the call returned, in
+			 * the caller's view: it may be closed, or foreign, by now */
+			n = snprintf(link, sizeof(link), "%s", who->fdl);
 		} else {
 			/* no root to read from: no syscall that can only fail */
 			n = rootfd < 0 ? -1 : readlinkat(rootfd, out + 1, link, sizeof(link) - 1);
@@ -207,7 +235,7 @@ long pathres_walk(int rootfd, const char *base, const char *rel, int follow_last
 		  size_t cap)
 {
 	struct pathres_who who = { .vpid = (uint32_t)getpid(), .tid = (uint32_t)gettid(),
-				   .foreign = 0 };
+				   .foreign = 0, .fdl = NULL, .fdl_fd = -1 };
 
 	return pathres_walk_as(rootfd, base, rel, follow_last, &who, out, cap);
 }
@@ -349,6 +377,65 @@ static int pathres_may_link(const char *rel, int follow)
 	return 0;
 }
 
+/* After /proc/self/fd/N (or another spelling of the caller's own link
+ * to descriptor fd) at the start of path: what follows ("" or "/..."), or
+ * NULL when path does not start so. */
+static const char *pathres_fd_prefix(const char *path, uint32_t vpid, int32_t fd)
+{
+	static const char *const selfs[] = { "/proc/self/fd/", "/proc/thread-self/fd/",
+					     "/dev/fd/" };
+	unsigned pid, tid;
+	int n = -1, end = 0;
+	long got;
+	char *e;
+
+	for (size_t i = 0; i < sizeof(selfs) / sizeof(selfs[0]) && n < 0; i++)
+		if (!strncmp(path, selfs[i], strlen(selfs[i])))
+			n = (int)strlen(selfs[i]);
+	if (n < 0 && sscanf(path, "/proc/%u/fd/%n", &pid, &end) == 1 && end && pid == vpid)
+		n = end;
+	if (n < 0 && (end = 0, sscanf(path, "/proc/%u/task/%u/fd/%n", &pid, &tid, &end)) == 2 &&
+	    end && pid == vpid)
+		n = end;
+	if (n < 0 || path[n] < '0' || path[n] > '9' || (path[n] == '0' && path[n + 1] >= '0' &&
+							 path[n + 1] <= '9'))
+		return NULL;
+	got = strtol(path + n, &e, 10);
+	if (got != fd || (*e && *e != '/'))
+		return NULL;
+	return e;
+}
+
+int pathres_fdl(struct event *ev)
+{
+	int changed = 0;
+
+	if (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING)
+		return 0;
+	for (unsigned i = 0; i < AS_SYS_SLOTS; i++) {
+		struct event_path *ep = i ? &ev->path2 : &ev->path;
+		char *buf = i ? ev->path2_buf : ev->path_buf;
+		size_t cap = i ? sizeof(ev->path2_buf) : sizeof(ev->path_buf), flen, rlen;
+		const char *rest;
+
+		if (!ev->fdl[i] || ep->s != buf ||
+		    !(rest = pathres_fd_prefix(ep->s, ev->hdr->vpid, ev->u.sys->fdl_fd[i])))
+			continue;
+		flen = strlen(ev->fdl[i]);
+		if (flen == 1 && rest[0]) /* the root: "/" and "/x" make "/x" */
+			flen = 0;
+		rlen = strlen(rest);
+		if (flen + rlen + 1 > cap)
+			continue;
+		memmove(buf + flen, rest, rlen + 1);
+		memcpy(buf, ev->fdl[i], flen);
+		ep->len = (uint32_t)(flen + rlen);
+		ep->flags |= EV_PATH_LINKED;
+		changed++;
+	}
+	return changed;
+}
+
 int pathres_event(struct pathres *r, struct event *ev)
 {
 	const struct as_sys *s;
@@ -375,7 +462,7 @@ int pathres_event(struct pathres *r, struct event *ev)
 		int follow = pathres_follows(ev, i);
 		long n;
 
-		p += s->len[i] + s->base_len[i];
+		p += s->len[i] + s->base_len[i] + s->fdl_len[i];
 		if (!s->len[i] || !ev->str[i] || follow < 0 ||
 		    (fl & (AS_SYF_RESOLVED | AS_SYF_PLAIN | AS_SYF_SOCKADDR | AS_SYF_USER_TRUNC)) ||
 		    !pathres_may_link(ev->str[i], follow))
@@ -389,6 +476,8 @@ int pathres_event(struct pathres *r, struct event *ev)
 		}
 		/* no root (the process is gone, its namespace unknown): lexical,
 		 * but for its own root's link, which is "/" in its view */
+		who.fdl = ev->fdl[i];
+		who.fdl_fd = s->fdl_fd[i];
 		r->base[0] = 0;
 		if (ev->str[i][0] != '/' &&
 		    (!blen || pathnorm_from_components(base_list, blen, r->base, sizeof(r->base)) < 0))

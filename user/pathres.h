@@ -46,6 +46,14 @@ void pathres_free(struct pathres *r);
  * drops the process's kept root. */
 int pathres_event(struct pathres *r, struct event *ev);
 
+/* The road through a descriptor's link without a walk (a replay, or a
+ * walk that could not be made): a slot whose path, as decoded, starts with
+ * the caller's own link to the descriptor the kernel read (/proc/self/fd/N,
+ * /proc/thread-self/fd/N, /proc/VPID/fd/N, /proc/VPID/task/TID/fd/N or
+ * /dev/fd/N, N the record's fdl_fd) gets the kernel's path in its place.
+ * Returns the number of slots changed. */
+int pathres_fdl(struct event *ev);
+
 /* The walk itself, in the tree rooted at rootfd (exposed for the unit
  * test): base is an absolute path free of links (or NULL: "/"), rel the
  * caller's string, follow_last whether the syscall follows a link in the

@@ -66,6 +66,8 @@ int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kern
 		ev->ts = clock_boot_to_wall(ev->hdr->ts);
 		pathres_event(p->pathres, ev);
 	}
+	/* a replay's, and a walk's that could not be made */
+	pathres_fdl(ev);
 	type = ev->hdr->type;
 	ev->num = type == AS_EV_PROC ? 0 : ++p->num;
 	p->by_type[type]++;

@@ -25,6 +25,7 @@
  *            mknod-chr PATH MAJOR MINOR (a character device) | bind-unix PATH (a socket file)
  *            mknod-chr-hi PATH MAJOR MINOR (the same, the mode register's upper half set)
  *            chmod PATH MODE | fchmod PATH MODE | fchmodat DIR REL MODE
+ *            chdir-chmod DIR REL MODE (chmod of REL from the cwd DIR)
  *            chmod-until PATH MODE STOPFILE GAP_US (chmods GAP_US apart, spun, until
  *            STOPFILE exists; prints "CALLS FAILED")
  *            chmod-paced PATH MODE STOPFILE GAP_US (the same, the gaps slept: the CPU
@@ -64,6 +65,10 @@
  *                the kernel takes the number as an int)
  *            tcgets (ioctl(0, TCGETS): a terminal ioctl that is no act)
  *            confined OP ARGS... (no_new_privs and an allow-all seccomp filter, then OP)
+ *            via-fd PATH SPELLING OP ARGS... (PATH opened O_PATH as N; OP with each "{}"
+ *            in its ARGS spelled SPELLING N, e.g. /proc/self/fd/N; then N closed)
+ *            lchmod PATH MODE (glibc's fchmodat with AT_SYMLINK_NOFOLLOW: through
+ *            /proc/self/fd/N of an O_PATH descriptor before Linux 6.6's fchmodat2)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
  *            after-ms N OP ARGS... (sleep N ms, then OP)
  *            own-mntns DIR OP ARGS... (a mount namespace of its own, cwd DIR, then OP:
@@ -132,6 +137,8 @@ extern char **environ;
 #define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
 #define RING_ENTRIES 4		/* one request at a time, plus room */
 #define UDP_TOO_BIG 70000	/* over IPv4's 65,507-byte UDP payload: EMSGSIZE */
+#define FDARGS_MAX 16		/* via-fd: an OP's arguments */
+#define FDARG_LEN 512		/* via-fd: one argument with its descriptor spelled in */
 /* io_uring opcodes newer than liburing 2.3's header (enum io_uring_op, Linux 6.18) */
 #define IORING_OP_FTRUNCATE_NR 55
 #define IORING_OP_BIND_NR 56
@@ -968,6 +975,11 @@ static int file_op(int argc, char **argv)
 			return report(-errno);
 		return report(res(syscall(SYS_mkdirat, fd, argv[2], (mode_t)num(argv[3]))));
 	}
+	if (!strcmp(op, "chdir-chmod") && argc == 4) {
+		if (chdir(argv[1]))
+			return report(-errno);
+		return report(res(syscall(SYS_chmod, argv[2], (mode_t)num(argv[3]))));
+	}
 	if (!strcmp(op, "chdir-mkdir") && argc == 4) {
 		if (chdir(argv[1]))
 			return report(-errno);
@@ -1195,6 +1207,37 @@ static int run(int argc, char **argv)
 			return report(-EAGAIN);
 		pthread_join(th, NULL);
 		return t.ret;
+	}
+	if (!strcmp(op, "via-fd") && argc >= 4 && argc - 3 < FDARGS_MAX) {
+		/* PATH opened O_PATH as descriptor N; OP with "{}" in its
+		 * arguments spelled SPELLING N (SPELLING/N/...), then N closed at
+		 * once: the monitor's walk after the call finds no such link */
+		char *args[FDARGS_MAX], spelled[FDARGS_MAX][FDARG_LEN];
+		int n = open(argv[1], O_PATH | O_CLOEXEC), k;
+
+		if (n < 0)
+			return report(-errno);
+		for (k = 0; k < argc - 3; k++) {
+			const char *a = argv[3 + k], *at = strstr(a, "{}");
+
+			args[k] = argv[3 + k];
+			if (!at)
+				continue;
+			snprintf(spelled[k], FDARG_LEN, "%.*s%s%d%s", (int)(at - a), a, argv[2], n,
+				 at + 2);
+			args[k] = spelled[k];
+		}
+		args[k] = NULL;
+		r = run(argc - 3, args);
+		close(n);
+		return r;
+	}
+	if (!strcmp(op, "lchmod") && argc == 3) {
+		/* glibc's fchmodat(AT_SYMLINK_NOFOLLOW): before Linux 6.6's
+		 * fchmodat2 it opens O_PATH|O_NOFOLLOW, chmods /proc/self/fd/N
+		 * and closes N */
+		return report(res(fchmodat(AT_FDCWD, argv[1], (mode_t)num(argv[2]),
+					   AT_SYMLINK_NOFOLLOW)));
 	}
 	if (!strcmp(op, "confined") && argc >= 2) {
 		/* no_new_privs and an allow-everything seccomp filter, then OP */

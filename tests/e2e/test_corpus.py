@@ -235,10 +235,14 @@ class Escapes(unittest.TestCase):
         udgram.bind(udgram_path)
         os.makedirs(self.o(".ssh"), exist_ok=True)
         for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring",
-                  ".git-credentials", ".netrc"):
+                  ".git-credentials", ".netrc", "vf", "vt", "vs", "vc", "vl"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
+        self.fdlink = os.path.join(self.out, "fdlink")
+        os.symlink("/proc/self/fd", self.fdlink)
+        self.tmpfile = os.path.join(self.tmp, "mine")
+        open(self.tmpfile, "w").close()
         dst = "127.0.0.1:%d" % uport
         # unsandboxed: claude -> as-acts (the seed's spawn rule reports the exec)
         acts = [
@@ -261,6 +265,30 @@ class Escapes(unittest.TestCase):
              [(PRIV, "evt.type", "unshare"), (FILE, "evt.type", "unlink")]),  # live: o("pr")
             ("unlink via /proc/self/cwd", ["own-mntns", self.out, "unlink", "/proc/self/cwd/pc"],
              [(PRIV, "evt.type", "unshare"), (FILE, "evt.type", "unlink")]),  # /proc/PID/cwd/pc
+            # through a descriptor's /proc link, the descriptor (O_PATH)
+            # closed right after the call: the kernel read the file behind
+            # it when the call returned
+            ("chmod via /proc/self/fd", ["via-fd", o("vf"), "/proc/self/fd/", "chmod", "{}", "0600"],
+             [(FILE, "fs.path.name", o("vf"))]),
+            ("truncate via /dev/fd", ["via-fd", o("vt"), "/dev/fd/", "truncate", "{}", "0"],
+             [(FILE, "fs.path.name", o("vt"))]),
+            ("chmod via //proc/./self/fd//", ["via-fd", o("vs"), "//proc/./self/fd//", "chmod",
+                                              "{}", "0600"], [(FILE, "fs.path.name", o("vs"))]),
+            ("mkdir under a dir fd", ["via-fd", self.out, "/proc/thread-self/fd/", "mkdir",
+                                      "{}/vdir", "0755"], [(FILE, "fs.path.name", o("vdir"))]),
+            ("chmod via fd, cwd /proc/self", ["via-fd", o("vc"), "fd/", "chdir-chmod", "/proc/self",
+                                              "{}", "0600"], [(FILE, "fs.path.name", o("vc"))]),
+            # a link of its own to /proc/self/fd: no "fd/N" in the path for
+            # the kernel to read; the descriptor's link, unread, counts as
+            # outside (a replay follows no link: the link is outside here so
+            # that the replay has the act too; test_events has one under /tmp)
+            ("chmod via a link to /proc/self/fd", ["via-fd", o("vl"), self.fdlink + "/", "chmod",
+                                                   "{}", "0600"], [(FILE, "fs.path.name", None)]),
+            ("chmod via fd inside tmp", ["via-fd", self.tmpfile, "/proc/self/fd/", "chmod", "{}",
+                                         "0600"], []),
+            # glibc's fchmodat(AT_SYMLINK_NOFOLLOW): chmod of /proc/self/fd/N
+            ("lchmod inside tmp", ["lchmod", self.tmpfile, "0644"], []),
+            ("lchmod outside", ["lchmod", o("vf"), "0644"], [(FILE, "fs.path.name", o("vf"))]),
             ("mknod", ["mknod", o("fifo"), "0600"], [(FILE, "fs.path.name", o("fifo"))]),
             ("setxattr", ["setxattr", o("x"), "user.as", "v"], [(FILE, "fs.path.name", o("x"))]),
             ("setxattrat", ["setxattrat", os.path.dirname(o("x")), os.path.basename(o("x")),
@@ -428,6 +456,12 @@ class Escapes(unittest.TestCase):
                         ("sb unshare", ["unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
                         ("sb ptrace", ["ptrace-attach"], [(SB_PRIV, "evt.type", "ptrace")]),
+                        # glibc's lchmod, from another mount namespace: the
+                        # kernel's read of the descriptor is in the sandbox's view
+                        ("sb lchmod", ["lchmod", "/workspace/as-acts", "0755"], []),
+                        ("sb chmod via thread-self fd", ["via-fd", "/workspace/as-acts",
+                                                         "/proc/thread-self/fd/", "chmod", "{}",
+                                                         "0755"], []),
                         ("sb tiocsti", ["tiocsti", "x"], [(SB_TTY, "evt.arg.request", "0x5412")]),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),

@@ -378,6 +378,39 @@ class Files(EventCase):
         self.fields(self.one(a, pr, "rename"), fs__path__source=mlink,
                     fs__path__target=self.p("mlink2"))
 
+    def test_changes_through_a_closed_descriptors_link(self):
+        """chmod, truncate and mkdir through the caller's link to an O_PATH
+        descriptor (/proc/self/fd/N, /dev/fd/N, /proc/thread-self/fd/N/d),
+        the descriptor closed right after the call: no link is left to read
+        by then, and the kernel read the file behind N when the call
+        returned. Through a link of the caller's own to /proc/self/fd there
+        is no "fd/N" in the path: the descriptor's link stays the path
+        (counted as outside by rules/agent.yaml)."""
+        elsewhere = tempfile.mkdtemp(prefix="as-ev-", dir="/var/lib")
+        self.addCleanup(shutil.rmtree, elsewhere, True)
+        target = os.path.join(elsewhere, "t")
+        with open(target, "w") as f:
+            f.write("data")
+        fdlink = self.p("fdlink")
+        os.symlink("/proc/self/fd", fdlink)
+        with file_acts_with() as a:
+            pc, rc = a.run("via-fd", target, "/proc/self/fd/", "chmod", "{}", "0600")
+            pt, rt = a.run("via-fd", target, "/dev/fd/", "truncate", "{}", "1")
+            pm, rm = a.run("via-fd", elsewhere, "/proc/thread-self/fd/", "mkdir", "{}/d", "0700")
+            pg, rg = a.run("lchmod", target, "0640")  # glibc: /proc/self/fd/N of O_PATH
+            pl, rl = a.run("via-fd", target, fdlink + "/", "chmod", "{}", "0644")
+        self.assertEqual([rc, rt, rm, rg, rl], [["0"]] * 5)
+        self.assertEqual(os.stat(target).st_size, 1)
+        self.assertTrue(os.path.isdir(os.path.join(elsewhere, "d")))
+        fd = 3  # as-acts has 0, 1 and 2 open
+        self.fields(self.one(a, pc, "chmod"), fs__path__name=target,
+                    fs__path__nameraw="/proc/self/fd/%d" % fd)
+        self.fields(self.one(a, pt, "truncate"), fs__path__name=target,
+                    fs__path__nameraw="/dev/fd/%d" % fd)
+        self.fields(self.one(a, pm, "mkdir"), fs__path__name=elsewhere + "/d")
+        self.fields(self.one(a, pg, "chmod"), fs__path__name=target)
+        self.fields(self.one(a, pl, "chmod"), fs__path__name="/proc/%d/fd/%d" % (pl, fd))
+
     def test_links_of_another_mount_namespace(self):
         """A link that exists only in the process's own mount namespace (a
         tmpfs of its own, as a sandbox has), made by a process that is gone

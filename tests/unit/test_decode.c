@@ -1085,6 +1085,7 @@ static void test_fuzz_random_records(void **state)
 				for (int k = 0; k < 2; k++) {
 					r->len[k] = l[2 * k];
 					r->base_len[k] = l[2 * k + 1];
+					r->fdl_len[k] = 0;
 				}
 				r->pflags = (uint32_t)tu_rand(&seed) & 0xffff;
 				int plain = tu_rand(&seed) & 1;

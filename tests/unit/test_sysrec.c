@@ -45,6 +45,20 @@ static void *sysrec(struct as_sys *r, unsigned type, unsigned sc, struct piece s
 	return tu_rec(r, sizeof(*r), pcs, 4, len);
 }
 
+/* the same with slot 0's fd link path after its base (struct as_sys fdl_*) */
+static void *sysrec_fdl(struct as_sys *r, unsigned sc, struct piece s0, struct piece b0,
+			struct piece f0, int fd, size_t *len)
+{
+	struct piece pcs[3] = { s0, b0, f0 };
+
+	tu_hdr(&r->hdr, AS_EV_FILE, sc, 42);
+	r->len[0] = (uint16_t)s0.n;
+	r->base_len[0] = (uint16_t)b0.n;
+	r->fdl_len[0] = (uint16_t)f0.n;
+	r->fdl_fd[0] = fd;
+	return tu_rec(r, sizeof(*r), pcs, 3, len);
+}
+
 static void expect_bad(const void *rec, size_t len, struct event *ev, const char *want)
 {
 	char err[DECODE_ERR_MAX] = { 0 };
@@ -182,6 +196,54 @@ static void test_longest_paths_and_odd_bytes(void **state)
 	free(rec);
 }
 
+/* A path through "fd/N": the file the kernel found behind descriptor N,
+ * unless its walk was cut or ended outside the caller's root. */
+static void test_fd_link_path(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_sys r = { 0 };
+	size_t len;
+	void *rec;
+
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/proc/self/fd/3\0"), PC_NONE, PC("shadow\0etc\0"), 3,
+			 &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/proc/self/fd/3"); /* the string: pathres follows it */
+	assert_non_null(ev->fdl[0]);
+	assert_string_equal(ev->fdl[0], "/etc/shadow");
+	assert_null(ev->fdl[1]);
+	free(rec);
+
+	/* relative from the cwd /proc/42/fd: the base comes first */
+	r.pflags = AS_SYF_BASE_CWD;
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("3\0"), PC("fd\0" "42\0proc\0"), PC("x\0tmp\0"), 3,
+			 &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/proc/42/fd/3");
+	assert_string_equal(ev->fdl[0], "/tmp/x");
+	free(rec);
+
+	/* a pipe, a memfd: outside the root; a walk cut short */
+	for (uint32_t walk = AS_PATH_TRUNC; walk <= AS_PATH_DETACHED; walk++) {
+		r.pflags = walk << AS_SYF_FDL_SHIFT;
+		rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("x\0"), 3, &len);
+		tu_decode_ok(rec, len, ev);
+		assert_null(ev->fdl[0]);
+		free(rec);
+	}
+	/* the next record has none again */
+	r.pflags = 0;
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/proc/self/fd/3\0"), PC_NONE, PC("x\0"), 3, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_non_null(ev->fdl[0]);
+	free(rec);
+	r.fdl_len[0] = 0;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_CHMOD, PC("/etc/x\0"), PC_NONE, PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_null(ev->fdl[0]);
+	free(rec);
+}
+
 static void test_reject_bad_slots(void **state)
 {
 	struct event *ev = ((struct fx *)*state)->ev;
@@ -217,6 +279,29 @@ static void test_reject_bad_slots(void **state)
 	rec = sysrec(&r, AS_EV_FILE, AS_SC_MKDIR, PC_NONE, PC("tmp\0"), PC_NONE, PC_NONE, &len);
 	expect_bad(rec, len, ev, "base directory without a path");
 	free(rec);
+
+	/* an fd link path: with no path, on a plain string, of a negative
+	 * descriptor, malformed, or longer than the record */
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC_NONE, PC_NONE, PC("x\0"), 3, &len);
+	expect_bad(rec, len, ev, "fd link without a path");
+	free(rec);
+	r.pflags = AS_SYF_PLAIN;
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("x\0"), 3, &len);
+	expect_bad(rec, len, ev, "no path string");
+	free(rec);
+	r.pflags = 0;
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("x\0"), -1, &len);
+	expect_bad(rec, len, ev, "descriptor -1");
+	free(rec);
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("x"), 3, &len);
+	expect_bad(rec, len, ev, "malformed fd link path");
+	free(rec);
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("x\0"), 3, &len);
+	((struct as_sys *)rec)->fdl_len[0] = 3;
+	expect_bad(rec, len, ev, "do not match");
+	free(rec);
+	memset(r.fdl_len, 0, sizeof(r.fdl_len));
+	memset(r.fdl_fd, 0, sizeof(r.fdl_fd));
 
 	/* a resolved slot that claims to be plain too, or to have a base */
 	r.pflags = AS_SYF_RESOLVED | AS_SYF_PLAIN;
@@ -352,6 +437,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resolved_plain_and_cwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uring_sockaddr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_longest_paths_and_odd_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_link_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_bad_slots, setup, teardown),
 		cmocka_unit_test(test_table_names_and_formats),
 		cmocka_unit_test(test_arg_widths),
