@@ -348,15 +348,21 @@ class Files(EventCase):
         self.fields(self.one(a, pc, "chmod"), fs__path__name=elsewhere + "/moved")
         self.fields(self.one(a, pu, "io_uring_submit_req"), fs__path__name=elsewhere + "/um")
 
-    def test_links_as_the_syscall_follows_them(self):
-        """A link as the last component: chmod and truncate go through it to
-        its target; rename, unlink and lchown act on the link itself. A
-        relative link and '..' after a link land where the kernel lands."""
+    def elsewhere_file(self):
+        """A directory outside every writable one, removed after the test,
+        and a file "t" in it: (directory, file)."""
         elsewhere = tempfile.mkdtemp(prefix="as-ev-", dir="/var/lib")
         self.addCleanup(shutil.rmtree, elsewhere, True)
         target = os.path.join(elsewhere, "t")
         with open(target, "w") as f:
             f.write("data")
+        return elsewhere, target
+
+    def test_links_as_the_syscall_follows_them(self):
+        """A link as the last component: chmod and truncate go through it to
+        its target; rename, unlink and lchown act on the link itself. A
+        relative link and '..' after a link land where the kernel lands."""
+        elsewhere, target = self.elsewhere_file()
         flink = self.p("flink")
         os.symlink(target, flink)
         mlink = self.p("mlink")  # a second link, for the rename: the walk runs after the
@@ -386,11 +392,7 @@ class Files(EventCase):
         returned. Through a link of the caller's own to /proc/self/fd there
         is no "fd/N" in the path: the descriptor's link stays the path
         (counted as outside by rules/agent.yaml)."""
-        elsewhere = tempfile.mkdtemp(prefix="as-ev-", dir="/var/lib")
-        self.addCleanup(shutil.rmtree, elsewhere, True)
-        target = os.path.join(elsewhere, "t")
-        with open(target, "w") as f:
-            f.write("data")
+        elsewhere, target = self.elsewhere_file()
         fdlink = self.p("fdlink")
         os.symlink("/proc/self/fd", fdlink)
         with file_acts_with() as a:
