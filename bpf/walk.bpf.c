@@ -435,20 +435,23 @@ __noinline __u64 as_task_file_p(__u64 task_p, __s64 fd)
 
 /* ---- a path through a descriptor's /proc link (as_put_fdlink) ---------- */
 
-#define AS_FDL_SCAN_MAX 256 /* bytes of a path searched for "fd/N" */
+#define AS_FDL_WORDS_MAX 256 /* bytes the word test reads; a longer path is scanned byte by byte */
 #define AS_FDL_DIGITS_MAX 9 /* digits of an fd number: below INT_MAX */
 #define AS_FDL_WORD 7 /* bytes a word step moves: 8 read, so a pair across two is seen */
 /* some byte of v is 0 (exact: no false positives) */
 #define AS_HASZERO(v) (((v) - 0x0101010101010101ull) & ~(v) & 0x8080808080808080ull)
 
-/* Does "fd" occur in the string's first AS_FDL_SCAN_MAX bytes (or just past
- * its NUL: a false lead costs the byte scan, nothing else)? Eight bytes a
- * step, unrolled: most paths have no "fd", and a bpf_loop() step per byte
- * would cost them ~10 ns a byte. */
+/* Might "fd" occur in the string (a false lead, as just past its NUL,
+ * costs the byte scan, nothing else)? Eight bytes a step, unrolled, over
+ * the first AS_FDL_WORDS_MAX bytes; a longer string: maybe. Most paths
+ * have no "fd", and a bpf_loop() step per byte would cost them ~10 ns a
+ * byte. */
 static __always_inline int as_fdl_maybe(const __u8 *buf, __u32 off, __u32 n)
 {
+	if (n > AS_FDL_WORDS_MAX)
+		return 1;
 #pragma unroll
-	for (int k = 0; k < AS_FDL_SCAN_MAX / AS_FDL_WORD + 1; k++) {
+	for (int k = 0; k < AS_FDL_WORDS_MAX / AS_FDL_WORD + 1; k++) {
 		__u64 w, x;
 
 		if ((__u32)k * AS_FDL_WORD >= n)
@@ -460,6 +463,26 @@ static __always_inline int as_fdl_maybe(const __u8 *buf, __u32 off, __u32 n)
 			return 1;
 	}
 	return 0;
+}
+
+/* A last component stdin, stdout or stderr (/dev's links to
+ * /proc/self/fd/0, 1, 2): that descriptor; else -1. The string's last
+ * eight bytes, read as one word. */
+static __always_inline __s32 as_fdl_std(const __u8 *buf, __u32 off, __u32 n)
+{
+	__u64 w;
+
+	if (n < 8)
+		return -1;
+	w = *(const __u64 *)(buf + ((off + n - 8) & AS_SCRATCH_OFF_MASK));
+	/* little-endian: the string's last byte is the word's highest */
+	if ((w >> 16) == 0x6e696474732full) /* "/stdin" */
+		return 0;
+	if ((w >> 8) == 0x74756f6474732full) /* "/stdout" */
+		return 1;
+	if ((w >> 8) == 0x7272656474732full) /* "/stderr" */
+		return 2;
+	return -1;
 }
 
 /* A step of the byte scan, its state in map memory (struct as_fdl_scan):
@@ -490,11 +513,11 @@ static long as_fdl_step(__u32 k, void *ctx)
 	}
 	if (s->clen) { /* a component ended; "." ones change nothing */
 		/* the kernel's name_to_int() takes no leading zero */
+		/* the last one: a directory really named fd earlier in the
+		 * path is no decoy for the link the walk went through after */
 		if (s->want && s->digits && s->clen <= AS_FDL_DIGITS_MAX &&
-		    (s->c0 != '0' || s->clen == 1)) {
+		    (s->c0 != '0' || s->clen == 1))
 			s->fd = (__s32)s->num;
-			return 1;
-		}
 		if (s->clen != 1 || s->c0 != '.')
 			s->want = s->clen == 2 && s->c0 == 'f' && s->c1 == 'd';
 	}
@@ -523,18 +546,23 @@ __noinline __u32 as_put_fdlink_p(__u64 where, __u64 task_p)
 	/* relative from a directory named fd: its leaf comes first in the list */
 	want = blen >= 3 && buf[b & AS_SCRATCH_OFF_MASK] == 'f' &&
 	       buf[(b + 1) & AS_SCRATCH_OFF_MASK] == 'd' && buf[(b + 2) & AS_SCRATCH_OFF_MASK] == 0;
-	if (!want && !as_fdl_maybe(buf, off, n))
-		return 0;
-	s = &sc->fdl;
-	*s = (struct as_fdl_scan){ .off = off, .n = n, .fd = -1, .digits = 1, .want = want };
-	bpf_loop((n < AS_FDL_SCAN_MAX ? n : AS_FDL_SCAN_MAX) + 1, as_fdl_step, 0, 0);
-	fd = s->fd;
+	fd = as_fdl_std(buf, off, n);
+	if (fd < 0 && (want || as_fdl_maybe(buf, off, n))) {
+		s = &sc->fdl;
+		*s = (struct as_fdl_scan){ .off = off, .n = n, .fd = -1, .digits = 1, .want = want };
+		bpf_loop((n < AS_PATH_MAX ? n : AS_PATH_MAX) + 1, as_fdl_step, 0, 0);
+		fd = s->fd;
+	}
 	if (fd < 0)
 		return 0;
 	f = as_task_file(task, fd);
 	if (!f)
 		return 0;
 	out = as_put_task_path(buf, b + blen, &f->f_path, task, &pf);
+	if (!out) { /* the root, or a pipe's nameless dentry: one empty name, "/" */
+		buf[(b + blen) & AS_SCRATCH_OFF_MASK] = 0;
+		out = 1;
+	}
 	r->fdl_len[i] = out;
 	r->fdl_fd[i] = fd;
 	r->pflags |= (pf & ((1u << AS_SYF_FDL_BITS) - 1)) << (AS_SYF_FDL_SHIFT + i * AS_SYF_FDL_BITS);

@@ -252,8 +252,10 @@ static int decode_slot(const struct as_sys *r, unsigned i, const char *p, struct
 		if (pathnorm_from_components(p + len + blen, flen, ev->fdl_buf[i],
 					     sizeof(ev->fdl_buf[i])) < 0)
 			DECODE_FAIL("slot %u: malformed fd link path", i);
-		if (!fwalk)
+		if (!(fwalk & AS_PATH_TRUNC)) {
 			ev->fdl[i] = ev->fdl_buf[i];
+			ev->fdl_pseudo[i] = !!(fwalk & AS_PATH_DETACHED);
+		}
 	}
 	if (fl & AS_SYF_RESOLVED) {
 		if (blen || (fl & (AS_SYF_PLAIN | AS_SYF_SOCKADDR)))
@@ -402,6 +404,7 @@ int decode_record(const void *rec, size_t len, struct event *ev, char err[DECODE
 	ev->str[0] = ev->str[1] = NULL;
 	ev->str_len[0] = ev->str_len[1] = 0;
 	ev->fdl[0] = ev->fdl[1] = NULL;
+	ev->fdl_pseudo[0] = ev->fdl_pseudo[1] = 0;
 	ev->has_sockaddr = 0;
 
 	switch (h->type) {

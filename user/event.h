@@ -59,8 +59,11 @@ struct event {
 	uint32_t str_len[AS_SYS_SLOTS];
 	/* the generic record: the file behind the caller's descriptor N that
 	 * slot i's path names through "fd/N" (struct as_sys fdl_*), absolute;
-	 * NULL when none, or when its walk was cut or ended outside the root */
+	 * NULL when none, or when its walk was cut; fdl_pseudo[i]: the walk
+	 * ended outside the root (a pipe, a socket, a memfd: no file of the
+	 * tree; fdl[i] is then the kernel's name for it, "/" when it has none) */
 	const char *fdl[AS_SYS_SLOTS];
+	uint8_t fdl_pseudo[AS_SYS_SLOTS];
 	/* an io_uring connect, bind or send's address, as a connect record has
 	 * it (has_sockaddr), so that fd.* read it alike */
 	int has_sockaddr;

@@ -114,6 +114,7 @@ struct pathres_who {
 	 * call returned (struct as_sys fdl_*), absolute; NULL: none */
 	const char *fdl;
 	int32_t fdl_fd;
+	int fdl_pseudo; /* fdl is no file of the tree: a pipe's, a memfd's name */
 };
 
 /* Is out the walker's own link to its descriptor fd: /proc/VPID/fd/FD or
@@ -202,8 +203,15 @@ static long pathres_walk_as(int rootfd, const char *base, const char *rel, int f
 			n = 1;
 		} else if (kind == PR_MAGIC && who->fdl && pathres_own_fd(out, who)) {
 			/* the kernel read the descriptor when the call returned, in
-			 * the caller's view: it may be closed, or foreign, by now */
-			n = snprintf(link, sizeof(link), "%s", who->fdl);
+			 * the caller's view: it may be closed, or foreign, by now. A
+			 * pipe, a socket, a memfd: its name relative to the fd
+			 * directory, as readlink's "pipe:[N]" would be */
+			n = snprintf(link, sizeof(link), "%s",
+				     who->fdl_pseudo ? who->fdl + (who->fdl[0] == '/') : who->fdl);
+			if (who->fdl_pseudo && !n) {
+				olen = pathres_pop(out, olen); /* no name: the fd directory */
+				continue;
+			}
 		} else {
 			/* no root to read from: no syscall that can only fail */
 			n = rootfd < 0 ? -1 : readlinkat(rootfd, out + 1, link, sizeof(link) - 1);
@@ -235,7 +243,7 @@ long pathres_walk(int rootfd, const char *base, const char *rel, int follow_last
 		  size_t cap)
 {
 	struct pathres_who who = { .vpid = (uint32_t)getpid(), .tid = (uint32_t)gettid(),
-				   .foreign = 0, .fdl = NULL, .fdl_fd = -1 };
+				   .foreign = 0, .fdl = NULL, .fdl_fd = -1, .fdl_pseudo = 0 };
 
 	return pathres_walk_as(rootfd, base, rel, follow_last, &who, out, cap);
 }
@@ -384,11 +392,14 @@ static const char *pathres_fd_prefix(const char *path, uint32_t vpid, int32_t fd
 {
 	static const char *const selfs[] = { "/proc/self/fd/", "/proc/thread-self/fd/",
 					     "/dev/fd/" };
+	static const char *const stds[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
 	unsigned pid, tid;
 	int n = -1, end = 0;
 	long got;
 	char *e;
 
+	if (fd >= 0 && fd < 3 && !strcmp(path, stds[fd]))
+		return path + strlen(path);
 	for (size_t i = 0; i < sizeof(selfs) / sizeof(selfs[0]) && n < 0; i++)
 		if (!strncmp(path, selfs[i], strlen(selfs[i])))
 			n = (int)strlen(selfs[i]);
@@ -421,14 +432,28 @@ int pathres_fdl(struct event *ev)
 		if (!ev->fdl[i] || ep->s != buf ||
 		    !(rest = pathres_fd_prefix(ep->s, ev->hdr->vpid, ev->u.sys->fdl_fd[i])))
 			continue;
-		flen = strlen(ev->fdl[i]);
-		if (flen == 1 && rest[0]) /* the root: "/" and "/x" make "/x" */
-			flen = 0;
-		rlen = strlen(rest);
-		if (flen + rlen + 1 > cap)
-			continue;
-		memmove(buf + flen, rest, rlen + 1);
-		memcpy(buf, ev->fdl[i], flen);
+		if (ev->fdl_pseudo[i]) { /* as the walk: its name in the fd directory */
+			const char *name = ev->fdl[i] + (ev->fdl[i][0] == '/');
+			char head[PATHRES_FD_DIR_MAX + AS_PATH_MAX + 2];
+
+			snprintf(head, sizeof(head), "/proc/%u/fd%s%s", ev->hdr->vpid,
+				 name[0] ? "/" : "", name);
+			flen = strlen(head);
+			rlen = strlen(rest);
+			if (flen + rlen + 1 > cap)
+				continue;
+			memmove(buf + flen, rest, rlen + 1);
+			memcpy(buf, head, flen);
+		} else {
+			flen = strlen(ev->fdl[i]);
+			if (flen == 1 && rest[0]) /* the root: "/" and "/x" make "/x" */
+				flen = 0;
+			rlen = strlen(rest);
+			if (flen + rlen + 1 > cap)
+				continue;
+			memmove(buf + flen, rest, rlen + 1);
+			memcpy(buf, ev->fdl[i], flen);
+		}
 		ep->len = (uint32_t)(flen + rlen);
 		ep->flags |= EV_PATH_LINKED;
 		changed++;
@@ -478,6 +503,7 @@ int pathres_event(struct pathres *r, struct event *ev)
 		 * but for its own root's link, which is "/" in its view */
 		who.fdl = ev->fdl[i];
 		who.fdl_fd = s->fdl_fd[i];
+		who.fdl_pseudo = ev->fdl_pseudo[i];
 		r->base[0] = 0;
 		if (ev->str[i][0] != '/' &&
 		    (!blen || pathnorm_from_components(base_list, blen, r->base, sizeof(r->base)) < 0))

@@ -34,6 +34,8 @@
  * runs from a few processes, and opening /proc/PID/root costs more than the
  * walk itself */
 #define PATHRES_ROOTS_MAX 16
+/* "/proc/4294967295/fd/": a process's fd directory, as the walk writes it */
+#define PATHRES_FD_DIR_MAX 24
 
 struct pathres;
 

@@ -235,12 +235,15 @@ class Escapes(unittest.TestCase):
         udgram.bind(udgram_path)
         os.makedirs(self.o(".ssh"), exist_ok=True)
         for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring",
-                  ".git-credentials", ".netrc", "vf", "vt", "vs", "vc", "vl"):
+                  ".git-credentials", ".netrc", "vf", "vt", "vs", "vc", "vl", "vp", "vd", "vi"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
         self.fdlink = os.path.join(self.out, "fdlink")
         os.symlink("/proc/self/fd", self.fdlink)
+        os.makedirs(os.path.join(self.tmp, "fd", "1"))  # a decoy: a real directory fd/1
+        self.decoy = (self.tmp + "/fd/1/" + "../" * (len(self.tmp.strip("/").split("/")) + 2) +
+                      "proc/self/fd/")
         self.tmpfile = os.path.join(self.tmp, "mine")
         open(self.tmpfile, "w").close()
         dst = "127.0.0.1:%d" % uport
@@ -274,6 +277,16 @@ class Escapes(unittest.TestCase):
              [(FILE, "fs.path.name", o("vt"))]),
             ("chmod via //proc/./self/fd//", ["via-fd", o("vs"), "//proc/./self/fd//", "chmod",
                                               "{}", "0600"], [(FILE, "fs.path.name", o("vs"))]),
+            # the descriptor's number after 140 "./" (past the kernel's word
+            # test), or after a directory really named fd/1 earlier in the path
+            ("chmod via a long fd path", ["via-fd", o("vp"), "/proc/self/" + "./" * 140 + "fd/",
+                                          "chmod", "{}", "0600"], [(FILE, "fs.path.name", o("vp"))]),
+            ("chmod via fd past a decoy", ["via-fd", o("vd"), self.decoy, "chmod", "{}", "0600"],
+             [(FILE, "fs.path.name", o("vd"))]),
+            # /dev/stdin is /proc/self/fd/0: the kernel reads descriptor 0
+            ("chmod /dev/stdin outside", ["chmod", "/dev/stdin", "0600", "<", o("vi")],
+             [(FILE, "fs.path.name", o("vi"))]),
+            ("chmod /dev/stdin inside tmp", ["chmod", "/dev/stdin", "0600", "<", self.tmpfile], []),
             ("mkdir under a dir fd", ["via-fd", self.out, "/proc/thread-self/fd/", "mkdir",
                                       "{}/vdir", "0755"], [(FILE, "fs.path.name", o("vdir"))]),
             ("chmod via fd, cwd /proc/self", ["via-fd", o("vc"), "fd/", "chdir-chmod", "/proc/self",

@@ -223,19 +223,25 @@ static void test_fd_link_path(void **state)
 	assert_string_equal(ev->fdl[0], "/tmp/x");
 	free(rec);
 
-	/* a pipe, a memfd: outside the root; a walk cut short */
-	for (uint32_t walk = AS_PATH_TRUNC; walk <= AS_PATH_DETACHED; walk++) {
-		r.pflags = walk << AS_SYF_FDL_SHIFT;
-		rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("x\0"), 3, &len);
-		tu_decode_ok(rec, len, ev);
-		assert_null(ev->fdl[0]);
-		free(rec);
-	}
+	/* a walk cut short: none */
+	r.pflags = AS_PATH_TRUNC << AS_SYF_FDL_SHIFT;
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("x\0"), 3, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_null(ev->fdl[0]);
+	free(rec);
+	/* a pipe, a memfd: outside the root, its name kept as no file of the tree */
+	r.pflags = AS_PATH_DETACHED << AS_SYF_FDL_SHIFT;
+	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/dev/fd/3\0"), PC_NONE, PC("memfd:x\0"), 3, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->fdl[0], "/memfd:x");
+	assert_int_equal(ev->fdl_pseudo[0], 1);
+	free(rec);
 	/* the next record has none again */
 	r.pflags = 0;
 	rec = sysrec_fdl(&r, AS_SC_CHMOD, PC("/proc/self/fd/3\0"), PC_NONE, PC("x\0"), 3, &len);
 	tu_decode_ok(rec, len, ev);
 	assert_non_null(ev->fdl[0]);
+	assert_int_equal(ev->fdl_pseudo[0], 0);
 	free(rec);
 	r.fdl_len[0] = 0;
 	rec = sysrec(&r, AS_EV_FILE, AS_SC_CHMOD, PC("/etc/x\0"), PC_NONE, PC_NONE, PC_NONE, &len);

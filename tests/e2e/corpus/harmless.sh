@@ -23,3 +23,4 @@ echo 'to stderr, a pipe here' > /dev/stderr && printf 'tee to stderr\n' | tee /d
 getent hosts localhost && getent ahosts localhost > /dev/null && (getent hosts pypi.org; true)
 (python3 -c 'import socket; socket.getaddrinfo("registry.npmjs.org", 443)' 2>/dev/null; true)
 python3 -c 'import socket; u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 0)); v = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); v.sendto(b"x", u.getsockname()); print(u.recv(1))'
+echo hi | chmod 600 /dev/stdin && chmod 600 /dev/stdout | cat && chmod 644 /dev/stdin < /workspace/hi.c && chmod 644 /proc/self/fd/1 | cat
