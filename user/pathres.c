@@ -117,19 +117,45 @@ struct pathres_who {
 	int fdl_pseudo; /* fdl is no file of the tree: a pipe's, a memfd's name */
 };
 
-/* Is out the walker's own link to its descriptor fd: /proc/VPID/fd/FD or
- * /proc/VPID/task/TID/fd/FD (threads share the table, or the kernel found
- * no such descriptor and sent nothing)? */
+/* After /proc/self/fd/N (or another spelling of the caller's own link
+ * to descriptor fd) at the start of path: what follows ("" or "/..."), or
+ * NULL when path does not start so. */
+static const char *pathres_fd_prefix(const char *path, uint32_t vpid, int32_t fd)
+{
+	static const char *const selfs[] = { "/proc/self/fd/", "/proc/thread-self/fd/",
+					     "/dev/fd/" };
+	static const char *const stds[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+	unsigned pid, tid;
+	int n = -1, end = 0;
+	long got;
+	char *e;
+
+	if (fd >= 0 && fd < 3 && !strcmp(path, stds[fd]))
+		return path + strlen(path);
+	for (size_t i = 0; i < sizeof(selfs) / sizeof(selfs[0]) && n < 0; i++)
+		if (!strncmp(path, selfs[i], strlen(selfs[i])))
+			n = (int)strlen(selfs[i]);
+	if (n < 0 && sscanf(path, "/proc/%u/fd/%n", &pid, &end) == 1 && end && pid == vpid)
+		n = end;
+	if (n < 0 && (end = 0, sscanf(path, "/proc/%u/task/%u/fd/%n", &pid, &tid, &end)) == 2 &&
+	    end && pid == vpid)
+		n = end;
+	if (n < 0 || path[n] < '0' || path[n] > '9' || (path[n] == '0' && path[n + 1] >= '0' &&
+							 path[n + 1] <= '9'))
+		return NULL;
+	got = strtol(path + n, &e, 10);
+	if (got != fd || (*e && *e != '/'))
+		return NULL;
+	return e;
+}
+
+/* Is out the walker's own link to the descriptor the kernel read
+ * (/proc/VPID/fd/N or /proc/VPID/task/TID/fd/N: threads share the table)? */
 static int pathres_own_fd(const char *out, const struct pathres_who *who)
 {
-	unsigned pid, tid;
-	int fd, end = 0;
+	const char *rest = pathres_fd_prefix(out, who->vpid, who->fdl_fd);
 
-	if (sscanf(out, "/proc/%u/fd/%d%n", &pid, &fd, &end) != 2 || out[end])
-		if (end = 0, sscanf(out, "/proc/%u/task/%u/fd/%d%n", &pid, &tid, &fd, &end) != 3 ||
-			      out[end])
-			return 0;
-	return pid == who->vpid && fd == who->fdl_fd;
+	return rest && !*rest;
 }
 
 static long pathres_walk_as(int rootfd, const char *base, const char *rel, int follow_last,
@@ -385,38 +411,6 @@ static int pathres_may_link(const char *rel, int follow)
 	return 0;
 }
 
-/* After /proc/self/fd/N (or another spelling of the caller's own link
- * to descriptor fd) at the start of path: what follows ("" or "/..."), or
- * NULL when path does not start so. */
-static const char *pathres_fd_prefix(const char *path, uint32_t vpid, int32_t fd)
-{
-	static const char *const selfs[] = { "/proc/self/fd/", "/proc/thread-self/fd/",
-					     "/dev/fd/" };
-	static const char *const stds[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
-	unsigned pid, tid;
-	int n = -1, end = 0;
-	long got;
-	char *e;
-
-	if (fd >= 0 && fd < 3 && !strcmp(path, stds[fd]))
-		return path + strlen(path);
-	for (size_t i = 0; i < sizeof(selfs) / sizeof(selfs[0]) && n < 0; i++)
-		if (!strncmp(path, selfs[i], strlen(selfs[i])))
-			n = (int)strlen(selfs[i]);
-	if (n < 0 && sscanf(path, "/proc/%u/fd/%n", &pid, &end) == 1 && end && pid == vpid)
-		n = end;
-	if (n < 0 && (end = 0, sscanf(path, "/proc/%u/task/%u/fd/%n", &pid, &tid, &end)) == 2 &&
-	    end && pid == vpid)
-		n = end;
-	if (n < 0 || path[n] < '0' || path[n] > '9' || (path[n] == '0' && path[n + 1] >= '0' &&
-							 path[n + 1] <= '9'))
-		return NULL;
-	got = strtol(path + n, &e, 10);
-	if (got != fd || (*e && *e != '/'))
-		return NULL;
-	return e;
-}
-
 int pathres_fdl(struct event *ev)
 {
 	int changed = 0;
@@ -427,6 +421,7 @@ int pathres_fdl(struct event *ev)
 		struct event_path *ep = i ? &ev->path2 : &ev->path;
 		char *buf = i ? ev->path2_buf : ev->path_buf;
 		size_t cap = i ? sizeof(ev->path2_buf) : sizeof(ev->path_buf), flen, rlen;
+		char head[PATHRES_FD_DIR_MAX + AS_PATH_MAX + 2];
 		const char *rest;
 
 		if (!ev->fdl[i] || ep->s != buf ||
@@ -434,26 +429,20 @@ int pathres_fdl(struct event *ev)
 			continue;
 		if (ev->fdl_pseudo[i]) { /* as the walk: its name in the fd directory */
 			const char *name = ev->fdl[i] + (ev->fdl[i][0] == '/');
-			char head[PATHRES_FD_DIR_MAX + AS_PATH_MAX + 2];
 
 			snprintf(head, sizeof(head), "/proc/%u/fd%s%s", ev->hdr->vpid,
 				 name[0] ? "/" : "", name);
-			flen = strlen(head);
-			rlen = strlen(rest);
-			if (flen + rlen + 1 > cap)
-				continue;
-			memmove(buf + flen, rest, rlen + 1);
-			memcpy(buf, head, flen);
 		} else {
-			flen = strlen(ev->fdl[i]);
-			if (flen == 1 && rest[0]) /* the root: "/" and "/x" make "/x" */
-				flen = 0;
-			rlen = strlen(rest);
-			if (flen + rlen + 1 > cap)
-				continue;
-			memmove(buf + flen, rest, rlen + 1);
-			memcpy(buf, ev->fdl[i], flen);
+			snprintf(head, sizeof(head), "%s", ev->fdl[i]);
 		}
+		flen = strlen(head);
+		if (flen == 1 && rest[0]) /* the root: "/" and "/x" make "/x" */
+			flen = 0;
+		rlen = strlen(rest);
+		if (flen + rlen + 1 > cap)
+			continue;
+		memmove(buf + flen, rest, rlen + 1);
+		memcpy(buf, head, flen);
 		ep->len = (uint32_t)(flen + rlen);
 		ep->flags |= EV_PATH_LINKED;
 		changed++;
