@@ -130,12 +130,35 @@ static int decode_exec(const struct as_exec *x, size_t len, struct event *ev,
 	return 0;
 }
 
+/* What decode_base answers for a base that is a nameless file. */
+static const char decode_nameless[] = "";
+
+/* The directory a relative path starts from: the kernel's component list
+ * of it (blen bytes at comp, rendered into scratch) when has_base says it
+ * walked one; NULL when it walked none. A walk that reached no name at all
+ * ended at the task's root, "/", or, past that root, at a nameless file
+ * (a pipe, a socket): decode_nameless. Returns -1 for a malformed list. */
+static int decode_base(int has_base, const char *comp, size_t blen, uint32_t walk, char *scratch,
+		       size_t cap, const char **bdir)
+{
+	*bdir = NULL;
+	if (blen) {
+		if (pathnorm_from_components(comp, blen, scratch, cap) < 0)
+			return -1;
+		*bdir = scratch;
+	} else if (has_base) {
+		*bdir = (walk & AS_PATH_DETACHED) ? decode_nameless : "/";
+	}
+	return 0;
+}
+
 static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 		       char err[DECODE_ERR_MAX])
 {
 	const char *p = (const char *)(o + 1);
 	char *base = ev->cwd_buf; /* the base directory is scratch here */
 	size_t raw = 0; /* bytes of the string as passed after a resolved path */
+	const char *bdir;
 	long n;
 
 	ev->str[0] = NULL; /* fd.nameraw: the string as passed, when the record has it */
@@ -174,12 +197,11 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 		DECODE_FAIL("open record: path not NUL-terminated");
 	ev->str[0] = p;
 	ev->str_len[0] = (uint32_t)(o->path_len - 1);
-	if (o->base_len) {
-		if (pathnorm_from_components(p + o->path_len, o->base_len, base,
-					     sizeof(ev->cwd_buf)) < 0)
-			DECODE_FAIL("open record: malformed base directory");
-	}
-	n = pathnorm_join(o->base_len ? base : NULL, p, ev->path_buf, sizeof(ev->path_buf));
+	if (decode_base(!!(o->pflags & (AS_OF_BASE_CWD | AS_OF_BASE_DIRFD)), p + o->path_len,
+			o->base_len, o->pflags >> AS_OF_BASE_SHIFT, base, sizeof(ev->cwd_buf), &bdir))
+		DECODE_FAIL("open record: malformed base directory");
+	n = pathnorm_join(bdir == decode_nameless ? NULL : bdir, p, ev->path_buf,
+			  sizeof(ev->path_buf));
 	if (n < 0)
 		DECODE_FAIL("open record: path too long");
 	ev->cwd_buf[0] = 0;
@@ -235,6 +257,7 @@ static int decode_slot(const struct as_sys *r, unsigned i, const char *p, struct
 	uint32_t fwalk = (r->pflags >> (AS_SYF_FDL_SHIFT + i * AS_SYF_FDL_BITS)) &
 			 ((1u << AS_SYF_FDL_BITS) - 1);
 	char *base = ev->cwd_buf; /* scratch, as for an open */
+	const char *bdir;
 	long n;
 
 	if (!len) {
@@ -287,15 +310,19 @@ static int decode_slot(const struct as_sys *r, unsigned i, const char *p, struct
 			out->flags |= EV_PATH_TRUNC;
 		return 0;
 	}
-	if (blen && pathnorm_from_components(p + len, blen, base, sizeof(ev->cwd_buf)) < 0)
+	if (decode_base(!!(fl & (AS_SYF_BASE_CWD | AS_SYF_BASE_DIRFD)), p + len, blen, walk, base,
+			sizeof(ev->cwd_buf), &bdir))
 		DECODE_FAIL("slot %u: malformed base directory", i);
-	n = pathnorm_join(blen ? base : NULL, p, buf, cap);
+	if (bdir == decode_nameless && len == 1) /* the empty path: that file itself */
+		return 0;
+	n = pathnorm_join(bdir == decode_nameless ? NULL : bdir, p, buf, cap);
 	ev->cwd_buf[0] = 0;
 	if (n < 0)
 		DECODE_FAIL("slot %u: path too long", i);
 	out->s = buf;
 	out->len = (uint32_t)n;
-	out->flags = ((fl & AS_SYF_USER_TRUNC) ? EV_PATH_TRUNC : 0) | (blen ? path_flags(walk) : 0);
+	out->flags = ((fl & AS_SYF_USER_TRUNC) ? EV_PATH_TRUNC : 0) |
+		     ((fl & (AS_SYF_BASE_CWD | AS_SYF_BASE_DIRFD)) ? path_flags(walk) : 0);
 	return 0;
 }
 

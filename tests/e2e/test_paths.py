@@ -14,6 +14,7 @@ import harness
 from harness import Sentinel, find, workload
 
 NOBODY = 65534
+PATH_FIELDS = ("fs.path.name", "fs.path.source", "fs.path.target", "fd.name")
 
 
 class Paths(unittest.TestCase):
@@ -198,13 +199,44 @@ class Paths(unittest.TestCase):
         self.assertEqual(got[0]["fd.name"], "/workspace/made-inside.txt")
         self.assertTrue(os.path.exists(os.path.join(work, "made-inside.txt")))
 
+    def test_paths_relative_to_the_root(self):
+        """A relative path from the root (cwd /, or a dirfd on /) is
+        absolute in every field: the kernel's walk of / has no name, and a
+        change under /etc read "etc/x" (no rule's startswith /etc saw it)."""
+        rel = self.dir[1:]
+        with Sentinel("--trace") as s:
+            sh = subprocess.run(["/bin/sh", "-c", "cd / && mkdir {0}/m && chmod 700 {0}/m && "
+                                 "mv {0}/m {0}/n && rmdir {0}/n && cat {0}/none; true".format(rel)],
+                                stderr=subprocess.DEVNULL)
+            py = subprocess.Popen(["python3", "-c", "import os; d = os.open('/', os.O_PATH); "
+                                   "os.mkdir('%s/p', dir_fd=d); os.rmdir('%s/p', dir_fd=d)"
+                                   % (rel, rel)])
+            py.wait()
+        self.assertEqual(sh.returncode, 0)
+        self.assertEqual(py.returncode, 0)
+        ev = s.events()
+        got = {(e["evt.type"], e.get("fs.path.name"), e.get("fs.path.source"),
+                e.get("fs.path.target"), e.get("fd.name"))
+               for e in ev if any(rel in str(e.get(k)) for k in PATH_FIELDS)}
+        d = self.dir
+        self.assertLessEqual({("mkdir", d + "/m", None, None, None),
+                              ("fchmodat", d + "/m", None, None, None),
+                              ("renameat2", None, d + "/m", d + "/n", None),
+                              ("rmdir", d + "/n", None, None, None),
+                              ("openat", None, None, None, d + "/none"),
+                              ("mkdirat", d + "/p", None, None, None),
+                              ("unlinkat", d + "/p", None, None, None)}, got)
+        self.assertEqual([g for g in got if any(x and not x.startswith("/") for x in g[1:])], [])
+
     def test_pipes_are_no_files(self):
         """/dev/stdout onto a pipe (a shell's > /dev/stderr, tee /dev/stderr,
         >(...)) opens the pipe: it has no path, only the kernel's name
         pipe:[INODE] (as /proc/PID/fd shows it), fd.typechar p. A named FIFO
         keeps its path, typechar p too. Neither is a file the rules' writes
         outside the workspace mean: an agent's shell writing to its piped
-        stderr raised two of them (file=/) before."""
+        stderr raised two of them (file=/) before. touch /dev/stderr changes
+        the pipe's times through its descriptor (futimens): no path either
+        (it read "." before, and alerted)."""
         fifo = os.path.join(self.dir, "fifo")
         os.mkfifo(fifo)
         r, w = os.pipe()
@@ -232,7 +264,9 @@ class Paths(unittest.TestCase):
             with Sentinel("--rules", os.path.join(harness.AS_SOURCE_DIR, "rules/agent.yaml"),
                           "-o", "rule_matching=all") as s:
                 a = subprocess.Popen([claude, "-c", "sh -c 'echo x > /dev/stderr; "
-                                      "echo y | tee /dev/stderr >/dev/null'; true"], stderr=w)
+                                      "echo y | tee /dev/stderr >/dev/null; "
+                                      "touch /dev/stderr; chmod 600 /dev/stderr'; true"],
+                                     stderr=w)
                 a.wait()
                 b = subprocess.Popen([claude, "-c", "echo z > %s/f; true" % outside])
                 b.wait()

@@ -119,6 +119,36 @@ static void test_resolved_plain_and_cwd(void **state)
 	assert_string_equal(ev->path.s, "/opt");
 	free(rec);
 
+	/* the kernel's walk of the root itself: no component at all */
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_BASE_CWD;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_MKDIR, PC("etc/x\0"), PC_NONE, PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/etc/x");
+	free(rec);
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_BASE_DIRFD;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_UNLINKAT, PC("etc/x\0"), PC_NONE, PC_NONE, PC_NONE,
+		     &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/etc/x");
+	free(rec);
+
+	/* past the task's root, no name: a pipe's or a socket's own file. The
+	 * empty path of futimens on it has no path; a name from it stays
+	 * relative, its walk flagged */
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_BASE_DIRFD | AS_PATH_DETACHED << AS_SYF_WALK_SHIFT;
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_UTIMENSAT, PC("\0"), PC_NONE, PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_int_equal(ev->path.len, 0);
+	free(rec);
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_UTIMENSAT, PC("x\0"), PC_NONE, PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "x");
+	assert_true(ev->path.flags & EV_PATH_DETACHED);
+	free(rec);
+
 	/* the empty path of utimensat(dirfd, NULL, ...) is the dirfd itself */
 	memset(&r, 0, sizeof(r));
 	r.pflags = AS_SYF_BASE_DIRFD;

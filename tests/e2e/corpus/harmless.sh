@@ -20,6 +20,7 @@ python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index --no-cache-
 mkdir -p npmpkg app && printf '{"name":"npmpkg","version":"1.0.0","main":"index.js"}\n' > npmpkg/package.json && echo 'module.exports = 1' > npmpkg/index.js && printf '{"name":"app","version":"1.0.0"}\n' > app/package.json
 cd app && npm install --offline --no-audit --no-fund --no-update-notifier ../npmpkg && node -e 'console.log(require("npmpkg"))'
 echo 'to stderr, a pipe here' > /dev/stderr && printf 'tee to stderr\n' | tee /dev/stderr > /dev/null
+touch /dev/stdout | cat && touch /dev/stderr 2>&1 | cat
 getent hosts localhost && getent ahosts localhost > /dev/null && (getent hosts pypi.org; true)
 (python3 -c 'import socket; socket.getaddrinfo("registry.npmjs.org", 443)' 2>/dev/null; true)
 python3 -c 'import socket; u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 0)); v = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); v.sendto(b"x", u.getsockname()); print(u.recv(1))'
