@@ -363,6 +363,12 @@ struct as_exec {
  * reached through /dev/stdout, /proc/self/fd/N, >(...): the latter has no
  * path, only the kernel's name "pipe:[INODE]" (fd.typechar p) */
 #define AS_OF_FIFO (1u << 13)
+/* The opened file has no link (nlink 0): a memfd, a deleted file, an
+ * O_TMPFILE; /proc shows its path with " (deleted)". A nameless one (a
+ * memfd, past the task's root) carries its dentry name ("memfd:NAME") as
+ * its one component. How a loader, or a copy of it, maps code that no
+ * exec names: "ld.so /proc/self/fd/N" opens it. */
+#define AS_OF_NOLINK (1u << 14)
 #define AS_OF_PATH_SHIFT 4 /* AS_PATH_* of the resolved path << shift */
 #define AS_OF_BASE_SHIFT 8 /* AS_PATH_* of the base << shift */
 

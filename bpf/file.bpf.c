@@ -162,6 +162,16 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 		o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
 		if ((BPF_CORE_READ(ino, i_mode) & AS_S_IFMT) == AS_S_IFIFO)
 			o->pflags |= AS_OF_FIFO;
+		else if (!BPF_CORE_READ(ino, __i_nlink)) {
+			o->pflags |= AS_OF_NOLINK;
+			if (!o->path_len && (pf & AS_PATH_DETACHED)) {
+				long k = bpf_probe_read_kernel_str(
+					buf + (off & AS_SCRATCH_OFF_MASK), AS_NAME_MAX,
+					BPF_CORE_READ(f, f_path.dentry, d_name.name));
+
+				o->path_len = k > 1 ? k : 0;
+			}
+		}
 		o->dev = as_ino_dev(ino);
 		o->ino = BPF_CORE_READ(ino, i_ino);
 		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));

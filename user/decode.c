@@ -130,6 +130,9 @@ static int decode_exec(const struct as_exec *x, size_t len, struct event *ev,
 	return 0;
 }
 
+/* After the path of an opened file with no link, as /proc shows it. */
+#define DECODE_NOLINK " (deleted)"
+
 /* What decode_base answers for a base that is a nameless file. */
 static const char decode_nameless[] = "";
 
@@ -184,6 +187,11 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 
 			ev->path.s = ev->path_buf;
 			ev->path.len = (uint32_t)k;
+		} else if ((o->pflags & AS_OF_NOLINK) &&
+			   ev->path.len + sizeof(DECODE_NOLINK) <= sizeof(ev->path_buf)) {
+			/* no link left: /proc's way to say so ("/memfd:NAME (deleted)") */
+			memcpy(ev->path_buf + ev->path.len, DECODE_NOLINK, sizeof(DECODE_NOLINK));
+			ev->path.len += sizeof(DECODE_NOLINK) - 1;
 		}
 		if (raw) {
 			if (!plain_ok(p + o->path_len, raw))

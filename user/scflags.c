@@ -194,7 +194,9 @@ static const struct {
 	{ O_TRUNC, "O_TRUNC" },	      { O_APPEND, "O_APPEND" },	    { O_NONBLOCK, "O_NONBLOCK" },
 	{ O_DSYNC, "O_DSYNC" },	      { O_DIRECT, "O_DIRECT" },	    { O_DIRECTORY, "O_DIRECTORY" },
 	{ O_NOFOLLOW, "O_NOFOLLOW" }, { O_NOATIME, "O_NOATIME" },   { O_CLOEXEC, "O_CLOEXEC" },
-	{ O_PATH, "O_PATH" },	      { AS_O_F_CREATED, "O_F_CREATED" }, /* the open made the file */
+	{ O_PATH, "O_PATH" },
+	{ O_TMPFILE & ~O_DIRECTORY, "O_TMPFILE" }, /* with O_DIRECTORY, as Falco shows it */
+	{ AS_O_F_CREATED, "O_F_CREATED" }, /* the open made the file */
 };
 
 /* Append n bytes of s at *len, as snprintf(buf + *len, cap - *len, "%s")

@@ -37,6 +37,7 @@ AS_IA32 = os.environ.get("AS_IA32", "build/tests/as-ia32")  # acts through int $
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 PROFILE = os.path.join(AS_SOURCE_DIR, "packaging/seccomp/agent.json")
 LDSO = "/lib64/ld-linux-x86-64.so.2"  # the x86_64 dynamic loader
+MEMFD_OPENED = "/memfd:as-escape (deleted)"  # fd.name of memfd-loader's open of its memfd
 SESSION_TIMEOUT = 300  # seconds for the harmless session (npm and pip start slowly)
 
 
@@ -149,7 +150,8 @@ FILE, SB_FILE = "Agent Changed File Outside Workspace", "Sandboxed Agent Changed
 NET, LISTEN = "Agent Network Connection", "Agent Listening on a Socket"
 SB_NET = "Sandboxed Agent Connected Outside Egress Proxy"
 PRIV, SB_PRIV = "Agent Gained Privilege", "Sandboxed Agent Gained Privilege"
-CODE = "Agent Ran Code From Memfd or Deleted File"
+CODE, SB_CODE = "Agent Ran Code From Memfd or Deleted File", \
+    "Sandboxed Agent Ran Code From Memfd or Deleted File"
 URING = "Agent Used io_uring"
 CRED = "Agent Read Credential File"
 UNARMED = "Sandboxed Agent Not Confined"
@@ -158,7 +160,7 @@ TTY, SB_TTY = "Agent Injected Terminal Input", "Sandboxed Agent Injected Termina
 PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
 DEV = "Agent Created a Device Node"
 PRIO = {PROCW: "Error", DEV: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
-        LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error",
+        LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
 
 
@@ -241,6 +243,9 @@ class Escapes(unittest.TestCase):
         o = self.o
         self.fdlink = os.path.join(self.out, "fdlink")
         os.symlink("/proc/self/fd", self.fdlink)
+        os.symlink("/proc/self/fd", os.path.join(self.ws, "fdlink"))
+        myld = os.path.join(self.tmp, "myld")
+        shutil.copy(LDSO, myld)
         os.makedirs(os.path.join(self.tmp, "fd", "1"))  # a decoy: a real directory fd/1
         self.decoy = (self.tmp + "/fd/1/" + "../" * (len(self.tmp.strip("/").split("/")) + 2) +
                       "proc/self/fd/")
@@ -366,6 +371,13 @@ class Escapes(unittest.TestCase):
             ("memfd-loader thread-self", ["memfd-loader", "as-escape", LDSO,
                                           "//proc/thread-self/fd/"],
              [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
+            # a link to the descriptors, or a copy of the loader by another
+            # name: the exec is a plain spawn, and the loader's open of a
+            # file with no link (no exec names the code) says what it was
+            ("memfd-loader link", ["memfd-loader", "as-escape", LDSO, self.fdlink + "/"],
+             [(SPAWN, "proc.pid", None), (CODE, "fd.name", MEMFD_OPENED)]),
+            ("memfd-loader copy", ["memfd-loader", "as-escape", myld],
+             [(SPAWN, "proc.pid", None), (CODE, "fd.name", MEMFD_OPENED)]),
             # stdin is no terminal here (ENOTTY): the attempt is the act
             ("tiocsti", ["tiocsti", "x"], [(TTY, "evt.arg.request", "0x5412")]),
             # /proc: another process's memory and the kernel's settings, opened
@@ -475,6 +487,9 @@ class Escapes(unittest.TestCase):
                         ("sb chmod via thread-self fd", ["via-fd", "/workspace/as-acts",
                                                          "/proc/thread-self/fd/", "chmod", "{}",
                                                          "0755"], []),
+                        ("sb memfd-loader link", ["memfd-loader", "as-escape", LDSO,
+                                                  "/workspace/fdlink/"],
+                         [(SB_CODE, "fd.name", MEMFD_OPENED)]),
                         ("sb tiocsti", ["tiocsti", "x"], [(SB_TTY, "evt.arg.request", "0x5412")]),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),

@@ -19,6 +19,7 @@
  *                   over the events (every case checks that no event that
  *                   alerted would have been dropped)
  *   an event key of note: junk=C sets every comm's bytes after its NUL to C;
+ *   nolink=1 says an opened file has no link left (a memfd, a deleted file);
  *   a0..a5 are a generic (AS_EV_SYS) record's raw arguments
  * *.cond files hold a YAML prelude then triples:
  *   C: condition
@@ -145,7 +146,7 @@ static uint64_t open_flags(const char *s)
 		uint64_t f;
 	} t[] = { { "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
 		  { "O_CREAT", O_CREAT },   { "O_TRUNC", O_TRUNC },   { "O_APPEND", O_APPEND },
-		  { "O_F_CREATED", AS_O_F_CREATED } };
+		  { "O_TMPFILE", O_TMPFILE }, { "O_F_CREATED", AS_O_F_CREATED } };
 	uint64_t f = 0;
 	char tmp[256], *save, *tok;
 
@@ -171,7 +172,7 @@ static size_t build_record(const char *line, void *rec)
 	int64_t res = 0;
 	uint64_t flags = 0;
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
-	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0;
+	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
@@ -285,6 +286,8 @@ static size_t build_record(const char *line, void *rec)
 			snprintf(upath, sizeof(upath), "%s", v);
 		else if (!strcmp(k, "abstract"))
 			abstract = 1;
+		else if (!strcmp(k, "nolink")) /* the opened file has no link left */
+			nolink = 1;
 		else if (!strcmp(k, "compat")) /* made through the 32-bit ABI */
 			h->flags |= n ? AS_HF_COMPAT : 0;
 		else if (!strcmp(k, "passed")) /* the caller passed the address */
@@ -347,7 +350,7 @@ static size_t build_record(const char *line, void *rec)
 		o->flags = flags;
 		o->mode = mode;
 		o->dirfd = -100;
-		o->pflags = 0; /* an absolute user string, not resolved */
+		o->pflags = nolink ? AS_OF_NOLINK : 0; /* an absolute user string, not resolved */
 		memcpy(o + 1, path, n);
 		o->path_len = (uint16_t)n;
 		h->size = (uint32_t)(sizeof(*o) + n);

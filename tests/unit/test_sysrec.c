@@ -419,6 +419,8 @@ static void test_table_names_and_formats(void **state)
 			    "O_WRONLY|O_CREAT|O_TRUNC");
 	assert_string_equal(sctable_format(FMT_OPEN, O_RDWR | O_CLOEXEC | O_PATH, buf, sizeof(buf)),
 			    "O_RDWR|O_CLOEXEC|O_PATH");
+	assert_string_equal(sctable_format(FMT_OPEN, O_RDWR | O_TMPFILE, buf, sizeof(buf)),
+			    "O_RDWR|O_DIRECTORY|O_TMPFILE");
 	{
 		char small[12];
 

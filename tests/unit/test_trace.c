@@ -718,7 +718,7 @@ static void test_open_flags(void **state)
 	trace_open_flags(~(uint64_t)0, buf, sizeof(buf));
 	assert_string_equal(buf, "O_RDONLY|O_CREAT|O_EXCL|O_NOCTTY|O_TRUNC|O_APPEND|O_NONBLOCK|"
 				 "O_DSYNC|O_DIRECT|O_DIRECTORY|O_NOFOLLOW|O_NOATIME|O_CLOEXEC|"
-				 "O_PATH|O_F_CREATED");
+				 "O_PATH|O_TMPFILE|O_F_CREATED");
 	/* the kernel's mark of an open that made the file (Falco's name) */
 	trace_open_flags(O_RDONLY | O_CREAT | AS_O_F_CREATED, buf, sizeof(buf));
 	assert_string_equal(buf, "O_RDONLY|O_CREAT|O_F_CREATED");

@@ -158,6 +158,9 @@ static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, ch
 	case F_FD_PROCPID:
 		fields_procpid(ev, p, ev->path.len, v);
 		break;
+	case F_FD_IS_DELETED:
+		set_bool(v, ev->u.open->pflags & AS_OF_NOLINK);
+		break;
 	default:
 		break;
 	}

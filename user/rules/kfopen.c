@@ -32,6 +32,8 @@
  *               open_by_handle_at is tested by neither the classes nor the
  *               path, all reach the rules
  *   P(not fd.name startswith X): every class, X excluded
+ *   P(fd.is_deleted = true): every class, "/" excluded: the kernel keeps a
+ *               file with no link before it tests a prefix
  *   P(fd.name contains "/a/b/"): every class, the name b; contains "/a":
  *               a name starting with a; no whole name inside: anything
  *   P(fd.name = X | in (...)), P(fd.filename = X | in (...)),
@@ -371,23 +373,28 @@ static unsigned kfo_with(unsigned bit, int want)
 }
 
 /* Classes in which a boolean field (bit set = true) compared to v can hold. */
-static unsigned kfo_bool(unsigned bit, const struct ast *a, int neg)
+/* What a boolean field compared to v (negated when neg) wants: 1 true,
+ * 0 false, -1 either (another operator or value). */
+static int kfo_truth(const struct ast *a, int neg)
 {
 	int want;
 
 	if ((a->op != OP_EQ && a->op != OP_EQ2 && a->op != OP_NE) || a->nvals != 1)
-		return KFO_ALL_CLASSES;
+		return -1;
 	if (!strcasecmp(a->vals[0], "true"))
 		want = 1;
 	else if (!strcasecmp(a->vals[0], "false"))
 		want = 0;
 	else
-		return KFO_ALL_CLASSES;
-	if (a->op == OP_NE)
-		want = !want;
-	if (neg)
-		want = !want;
-	return kfo_with(bit, want);
+		return -1;
+	return (a->op == OP_NE) != !!neg ? !want : want;
+}
+
+static unsigned kfo_bool(unsigned bit, const struct ast *a, int neg)
+{
+	int want = kfo_truth(a, neg);
+
+	return want < 0 ? KFO_ALL_CLASSES : kfo_with(bit, want);
 }
 
 /* What evt.type OP vals says of an open, from the syscall table (names.c):
@@ -541,6 +548,18 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 			return;
 		o->classes = (uint16_t)kfo_fdnum(a->op, n, neg);
 		return;
+	case F_FD_IS_DELETED:
+		/* the kernel keeps every tested open of a file with no link
+		 * before its names and prefixes are read (as_file_dropped): a
+		 * term excluding "/", every path, holds of those alone */
+		if (kfo_truth(a, neg) == 1) {
+			int i = kfo_intern(o, "/");
+
+			if (i >= 0)
+				for (unsigned k = 0; k < AS_OPEN_CLASSES; k++)
+					o->term[k][0].excl = (uint16_t)(1u << i);
+		}
+		return;
 	case F_FD_NAME:
 		if (neg && a->op == OP_STARTSWITH && a->nvals == 1) {
 			int i = kfo_intern(o, a->vals[0]);
@@ -640,14 +659,14 @@ static uint16_t kfo_path_atoms(const struct engine_kfopen *o, const char *path)
 	return m;
 }
 
-int kfopen_pass(const struct engine_kfopen *o, unsigned class, const char *path)
+int kfopen_pass(const struct engine_kfopen *o, unsigned class, const char *path, int nolink)
 {
 	uint16_t pm = 0, am;
 
 	class &= AS_OPEN_CLASSES - 1;
 	if (!(o->classes & (1u << class)))
 		return 0;
-	if (!o->nterm[class])
+	if (!o->nterm[class] || nolink) /* no link: kept before the path test */
 		return 1;
 	for (unsigned i = 0; i < o->nprefix; i++)
 		if (!strncmp(path, o->prefix[i], strlen(o->prefix[i])))

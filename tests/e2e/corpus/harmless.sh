@@ -16,6 +16,7 @@ printf 'all: hi2\nhi2: hi.c\n\tcc -o hi2 hi.c\n' > Makefile && make -s && ./hi2
 ldd ./hi > /dev/null && /lib64/ld-linux-x86-64.so.2 ./hi && bash -c 'diff <(echo a) <(echo a)'
 mkdir -p pkg/demo && printf 'def f():\n    return 1\n' > pkg/demo/__init__.py && printf 'from setuptools import setup\nsetup(name="demo", version="1.0", packages=["demo"])\n' > pkg/setup.py
 python3 -m pip wheel -q --no-index --no-build-isolation --no-deps -w /tmp/wheels ./pkg
+python3 -c 'import tempfile; f = tempfile.TemporaryFile(); f.write(b"x"); f.seek(0); assert f.read() == b"x"'
 python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q --no-index --no-cache-dir /tmp/wheels/demo-1.0-py3-none-any.whl && /tmp/venv/bin/python -c 'import demo; print(demo.f())'
 mkdir -p npmpkg app && printf '{"name":"npmpkg","version":"1.0.0","main":"index.js"}\n' > npmpkg/package.json && echo 'module.exports = 1' > npmpkg/index.js && printf '{"name":"app","version":"1.0.0"}\n' > app/package.json
 cd app && npm install --offline --no-audit --no-fund --no-update-notifier ../npmpkg && node -e 'console.log(require("npmpkg"))'
