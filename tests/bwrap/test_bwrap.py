@@ -4,6 +4,8 @@
 Environment (set by tests/bwrap/CMakeLists.txt):
   AGENT_BWRAP   the agent-bwrap binary
   BWRAP_PROBE   the probe binary (copied into each workspace, runs inside)
+  BWRAP_PRELOAD an LD_PRELOAD library that marks the processes loading it
+  AGENT_BWRAP_STATIC  1 when agent-bwrap is linked statically
   SOURCE_DIR    the source tree (for packaging/seccomp/agent.json)
 
 Run one group: python3 test_bwrap.py Seccomp   (or no argument for all).
@@ -22,6 +24,8 @@ import unittest
 
 AGENT_BWRAP = os.environ.get("AGENT_BWRAP", "")
 PROBE = os.environ.get("BWRAP_PROBE", "")
+PRELOAD = os.environ.get("BWRAP_PRELOAD", "")
+STATIC = os.environ.get("AGENT_BWRAP_STATIC") == "1"  # no dynamic loader in agent-bwrap
 SOURCE_DIR = os.environ.get("SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 PROFILE = os.path.join(SOURCE_DIR, "packaging", "seccomp", "agent.json")
 CGROUP_V2 = None
@@ -690,6 +694,30 @@ class Lifecycle(Sandbox):
             os.close(leak)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(sorted(r.stdout.split(), key=int), ["0", "1", "2", "3"], r.stdout)
+
+    def test_loader_variables_reach_only_the_command(self):
+        """The monitor trusts agent-bwrap and the bubblewrap it runs, by their
+        paths, while they build the sandbox: neither may run code that an
+        LD_PRELOAD names. agent-bwrap is static (but in a sanitizer build), and
+        bubblewrap gets the loader's variables only as --setenv for the command,
+        which still sees them."""
+        marks = os.path.join(self.tmp, "marks")
+        os.mkdir(marks)
+        r = self.run_bwrap("/usr/bin/env", env={
+            "LD_PRELOAD": PRELOAD, "GLIBC_TUNABLES": "glibc.malloc.perturb=0",
+            "BWRAP_PRELOAD_MARKS": marks})
+        self.assertEqual(r.returncode, 0, r.stderr)
+        env = r.stdout.splitlines()
+        self.assertIn("LD_PRELOAD=" + PRELOAD, env)
+        self.assertIn("GLIBC_TUNABLES=glibc.malloc.perturb=0", env)
+        got = sorted(os.listdir(marks))
+        self.assertNotIn("bwrap", got)
+        if STATIC:
+            self.assertEqual(got, [])
+        # the control: the library does mark a dynamic program that loads it
+        subprocess.run(["/bin/true"], env=dict(os.environ, LD_PRELOAD=PRELOAD,
+                                               BWRAP_PRELOAD_MARKS=marks), check=True)
+        self.assertIn("true", os.listdir(marks))
 
     def test_exit_status_passed_through(self):
         self.assertEqual(self.run_bwrap("/bin/sh", "-c", "exit 7").returncode, 7)

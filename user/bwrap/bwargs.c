@@ -28,6 +28,19 @@
 static const char *const bwargs_proxy_vars[] = { "HTTPS_PROXY", "HTTP_PROXY", "https_proxy",
 						 "http_proxy" };
 
+/* What the dynamic loader takes from the environment: glibc's list of the
+ * variables it ignores for a setuid program, and its tunables. bubblewrap
+ * runs before the sandbox is armed, and the monitor trusts it there as it
+ * trusts the launcher: it must not load what the caller names. The command
+ * in the sandbox still gets them (--setenv). */
+static const char *const bwargs_loader_vars[] = {
+	"LD_PRELOAD",	  "LD_AUDIT",	     "LD_LIBRARY_PATH", "LD_DEBUG",	  "LD_DEBUG_OUTPUT",
+	"LD_PROFILE",	  "LD_ORIGIN_PATH",  "LD_DYNAMIC_WEAK", "LD_HWCAP_MASK",  "LD_SHOW_AUXV",
+	"GLIBC_TUNABLES", "GCONV_PATH",	     "MALLOC_TRACE",	"LOCPATH",	  "NLSPATH",
+	"HOSTALIASES",	  "RESOLV_HOST_CONF", "LOCALDOMAIN",	"RES_OPTIONS",	  "NIS_PATH",
+	"TZDIR",	  "GETCONF_DIR",
+};
+
 /* The seed's read-only system directories, then the merged-/usr links a shell needs. */
 static const char *const bwargs_system[] = { "/usr", "/lib", "/lib64", "/etc" };
 static const char *const bwargs_links[] = { "/bin", "/sbin" };
@@ -85,6 +98,12 @@ static int bwargs_system_path(struct bwargs *a, const char *path, bool bind_dirs
 	return bind_dirs ? bwargs_pushv(a, "--ro-bind", path, path, NULL) : 0;
 }
 
+void bwargs_scrub_loader_env(void)
+{
+	for (size_t i = 0; i < sizeof(bwargs_loader_vars) / sizeof(bwargs_loader_vars[0]); i++)
+		unsetenv(bwargs_loader_vars[i]);
+}
+
 int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
 {
 	char proxy[BWARGS_PROXY_MAX], fd[16], life[16], port[8];
@@ -120,6 +139,13 @@ int bwargs_build(struct bwargs *a, const struct bwargs_config *c)
 		err = bwargs_pushv(a, "--remount-ro", "/", NULL);
 	if (!err)
 		err = bwargs_pushv(a, "--setenv", SESSION_ENV, c->session, NULL);
+	for (size_t i = 0; !err && i < sizeof(bwargs_loader_vars) / sizeof(bwargs_loader_vars[0]);
+	     i++) {
+		const char *v = getenv(bwargs_loader_vars[i]);
+
+		if (v)
+			err = bwargs_pushv(a, "--setenv", bwargs_loader_vars[i], v, NULL);
+	}
 	if (!err && c->seccomp_fd >= 0) {
 		snprintf(fd, sizeof(fd), "%d", c->seccomp_fd);
 		err = bwargs_pushv(a, "--seccomp", fd, NULL);

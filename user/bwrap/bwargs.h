@@ -28,8 +28,12 @@ struct bwargs_config {
 	char *const *cmd; /* NULL-terminated */
 };
 
-/* 0 or -ENOMEM (printed). */
+/* 0 or -ENOMEM (printed). The dynamic loader's variables of this process's
+ * environment become --setenv for the command. */
 int bwargs_build(struct bwargs *a, const struct bwargs_config *c);
+/* Take the dynamic loader's variables out of this process's environment, so
+ * that bubblewrap, run with it, loads nothing they name (after bwargs_build). */
+void bwargs_scrub_loader_env(void);
 /* One line, shell-quoted. */
 void bwargs_print(const struct bwargs *a, FILE *f);
 void bwargs_free(struct bwargs *a);

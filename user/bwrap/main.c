@@ -134,6 +134,7 @@ int main(int argc, char **argv)
 		main_close_pair(lifeline);
 		return EXITCODE_INTERNAL;
 	}
+	bwargs_scrub_loader_env();
 	if (o.dry_run) {
 		bwargs_print(&args, stdout);
 		code = EXITCODE_OK;
