@@ -192,7 +192,11 @@ static __always_inline long as_read_msghdr(struct as_msghdr *m, __u64 uaddr, int
 	return bpf_probe_read_user(m, sizeof(*m), (const void *)uaddr);
 }
 
-#define AS_MMSG_MAX 16 /* sendmmsg messages whose destinations are events */
+/* sendmmsg messages whose destinations are events: every message a call
+ * sent (at most UIO_MAXIOV, the kernel's own limit on vlen); of a call that
+ * sent none, the first AS_MMSG_TRIED_MAX it was given */
+#define AS_MMSG_MAX 1024
+#define AS_MMSG_TRIED_MAX 16
 #define AS_MMSGHDR_SIZE 64 /* struct mmsghdr: a user_msghdr and msg_len, padded */
 #define AS_COMPAT_MMSGHDR_SIZE 32 /* struct compat_mmsghdr: seven u32s and msg_len */
 
@@ -343,12 +347,13 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	c->fd = sockfd;
 	if (sc == AS_SC_SENDMMSG) {
 		/* the messages of a sendmmsg may each go elsewhere: every
-		 * destination is an event (the first AS_MMSG_MAX) */
+		 * destination it sent to is an event */
 		struct as_mmsg_walk w = { .vec = args[1], .n = args[2], .compat = compat,
 					  .ret = ret, .fd = sockfd, .flags = args[3] };
 
 		as_put_sock(sockfd, AS_SOCK_LOCAL);
-		bpf_loop(AS_MMSG_MAX, as_mmsg_step, &w, 0);
+		bpf_loop(ret > 0 ? (ret < AS_MMSG_MAX ? ret : AS_MMSG_MAX) : AS_MMSG_TRIED_MAX,
+			 as_mmsg_step, &w, 0);
 		return 0;
 	}
 	as_put_sock(sockfd, sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4 ? AS_SOCK_ACCEPTED :

@@ -44,7 +44,8 @@
  *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
  *            sendto-udp6 IP6 PORT | sendmsg-udp IP PORT | sendmsg-connected IP PORT
  *            sendmmsg-udp IP PORT (two messages) | sendto-big IP PORT (EMSGSIZE)
- *            sendmmsg-2dst IP PORT1 PORT2 (one message to each) | sendto-unix PATH
+ *            sendmmsg-2dst IP PORT1 PORT2 [N] (N messages, default 2: the last to
+ *            PORT2, the others to PORT1) | sendto-unix PATH
  *            send-series IP PORT1 PORT2 (on one socket: 5 sendto to PORT1, 1 to PORT2,
  *            1 to PORT1, 2 sendmsg, 2 sendto with MSG_DONTWAIT, 1 of 4 bytes,
  *            2 as "as-acts-2" (prctl), 2 from a child; prints the count of sends made)
@@ -134,6 +135,7 @@ extern char **environ;
 #define PAYLOAD "as-acts\n"
 #define GROUPS_MAX 16		/* setgroups list for a test: a handful is plenty */
 #define HANDLE_BYTES_MAX 128	/* MAX_HANDLE_SZ in linux/exportfs.h */
+#define MMSG_MAX 64 /* sendmmsg-2dst's most messages */
 #define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
 #define RING_ENTRIES 4		/* one request at a time, plus room */
 #define UDP_TOO_BIG 70000	/* over IPv4's 65,507-byte UDP payload: EMSGSIZE */
@@ -438,23 +440,29 @@ static int net_op(int argc, char **argv)
 #undef AS_SEND
 		return report(sent + 2);
 	}
-	if (!strcmp(op, "sendmmsg-2dst") && argc == 4) {
+	if (!strcmp(op, "sendmmsg-2dst") && (argc == 4 || argc == 5)) {
 		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) - 1 };
 		struct sockaddr_in dst[2];
-		struct mmsghdr m[2];
+		struct mmsghdr m[MMSG_MAX];
+		int n = argc == 5 ? atoi(argv[4]) : 2;
 
+		if (n < 2 || n > MMSG_MAX) {
+			fprintf(stderr, "as-acts: sendmmsg-2dst takes 2 to %d messages\n", MMSG_MAX);
+			return 2;
+		}
 		memset(m, 0, sizeof(m));
-		for (int i = 0; i < 2; i++) {
-			sin4(&dst[i], argv[1], argv[2 + i]);
-			m[i].msg_hdr.msg_name = &dst[i];
-			m[i].msg_hdr.msg_namelen = sizeof(dst[i]);
+		sin4(&dst[0], argv[1], argv[2]);
+		sin4(&dst[1], argv[1], argv[3]);
+		for (int i = 0; i < n; i++) { /* the last message to the second port */
+			m[i].msg_hdr.msg_name = &dst[i == n - 1];
+			m[i].msg_hdr.msg_namelen = sizeof(dst[0]);
 			m[i].msg_hdr.msg_iov = &iov;
 			m[i].msg_hdr.msg_iovlen = 1;
 		}
 		fd = socket(AF_INET, SOCK_DGRAM, 0);
 		if (fd < 0)
 			return report(-errno);
-		return report(res(syscall(SYS_sendmmsg, fd, m, 2, 0)));
+		return report(res(syscall(SYS_sendmmsg, fd, m, n, 0)));
 	}
 	if (argc != 3) {
 		fprintf(stderr, "as-acts: %s needs IP PORT\n", op);

@@ -884,6 +884,16 @@ class Network(Peers, EventCase):
         self.assertEqual(sorted({(x["fd.sip"], x["fd.sport"]) for x in got}),
                          sorted({("127.0.0.1", self.uport), ("127.0.0.1", self.udp2_port)}), got)
 
+    def test_sendmmsg_names_a_destination_after_many_repeats(self):
+        """40 messages in one call, the last one elsewhere: a destination
+        behind any number of decoys is seen (the kernel once read 16)."""
+        with net_acts() as a:
+            p, r = a.run("sendmmsg-2dst", "127.0.0.1", self.uport, self.second_udp_port(), "40")
+        self.assertEqual(r, ["40"])
+        self.assertEqual(self.udp2.recv(64), b"as-acts\n")
+        got = [x for x in a.alerts if x["proc.pid"] == p and x["evt.type"] == "sendmmsg"]
+        self.assertIn(("127.0.0.1", self.udp2_port), {(x["fd.sip"], x["fd.sport"]) for x in got})
+
     def second_udp_port(self):
         self.udp2 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.udp2.bind(("127.0.0.1", 0))
