@@ -271,7 +271,8 @@ static size_t build_record(const char *line, void *rec)
 		else if (!strcmp(k, "mode"))
 			mode = (uint32_t)strtoul(v, NULL, 8);
 		else if (!strcmp(k, "family"))
-			family = !strcmp(v, "inet6") ? AF_INET6 : !strcmp(v, "unix") ? AF_UNIX : AF_INET;
+			family = !strcmp(v, "inet6") ? AF_INET6 : !strcmp(v, "unix") ? AF_UNIX :
+				 v[0] >= '0' && v[0] <= '9' ? (int)n : AF_INET; /* or AF_* by number */
 		else if (!strcmp(k, "proto"))
 			proto = !strcmp(v, "udp") ? IPPROTO_UDP : IPPROTO_TCP;
 		else if (!strcmp(k, "daddr"))
