@@ -146,7 +146,8 @@ static uint64_t open_flags(const char *s)
 		uint64_t f;
 	} t[] = { { "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
 		  { "O_CREAT", O_CREAT },   { "O_TRUNC", O_TRUNC },   { "O_APPEND", O_APPEND },
-		  { "O_TMPFILE", O_TMPFILE }, { "O_F_CREATED", AS_O_F_CREATED } };
+		  { "O_TMPFILE", O_TMPFILE }, { "O_DIRECTORY", O_DIRECTORY },
+		  { "O_F_CREATED", AS_O_F_CREATED } };
 	uint64_t f = 0;
 	char tmp[256], *save, *tok;
 
@@ -299,6 +300,8 @@ static size_t build_record(const char *line, void *rec)
 			ids[k[2] - '0'] = (uint32_t)n;
 		else if (!strcmp(k, "eff"))
 			caps[0] = n;
+		else if (!strcmp(k, "capeff")) /* the header's: thread.cap_effective */
+			h->cap_effective = n;
 		else if (!strcmp(k, "child"))
 			child = (uint32_t)n;
 		else if (!strcmp(k, "status"))

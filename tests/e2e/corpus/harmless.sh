@@ -26,3 +26,8 @@ getent hosts localhost && getent ahosts localhost > /dev/null && (getent hosts p
 (python3 -c 'import socket; socket.getaddrinfo("registry.npmjs.org", 443)' 2>/dev/null; true)
 python3 -c 'import socket; u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 0)); v = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); v.sendto(b"x", u.getsockname()); print(u.recv(1))'
 echo hi | chmod 600 /dev/stdin && chmod 600 /dev/stdout | cat && chmod 644 /dev/stdin < /workspace/hi.c && chmod 644 /proc/self/fd/1 | cat
+python3 -c 'import socket; socket.getaddrinfo(None, 8000, 0, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)'
+python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/srv.sock"); s.listen(1)'
+python3 -m venv .env && ls .env > /dev/null && du -s /workspace > /dev/null && printf 'API_URL=\n' > .env.example && cat .env.example
+ps aux > /dev/null && ps -ef > /dev/null
+head -c 8 /dev/urandom > /dev/null && (echo x > /dev/full; true) && exec 4<>/dev/zero
