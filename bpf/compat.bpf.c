@@ -62,25 +62,31 @@ static __always_inline long as_regs_nr(__u64 regs)
 	return (int)BPF_CORE_READ((struct pt_regs *)regs, orig_ax);
 }
 
-/* ioctl requests that push input into a terminal: TIOCSTI queues a byte
- * as if typed (what an agent's parent shell then runs, outside the agent's
- * tree, once the agent exits), TIOCLINUX with the subcodes that set and
- * paste a console selection (the first byte of its argument; the others
- * blank the screen or ask the shift state). The only ioctls traced: the
- * host makes others all the time. The request is an unsigned int to the
+/* The ioctls traced (the host makes others all the time): the requests
+ * that push input into a terminal, TIOCSTI (queues a byte as if typed: what
+ * an agent's parent shell then runs, outside the agent's tree, once the
+ * agent exits) and TIOCLINUX with the subcodes that set and paste a console
+ * selection (the first byte of its argument; the others blank the screen or
+ * ask the shift state); and those that set a file's inode flags, chattr's
+ * immutable and append-only among them (FS_IOC_SETFLAGS, its 32-bit
+ * spelling, FS_IOC_FSSETXATTR). The request is an unsigned int to the
  * kernel, whatever the register's upper half. */
 #define AS_TIOCSTI 0x5412
 #define AS_TIOCLINUX 0x541C
 #define AS_TIOCL_SETSEL 2
 #define AS_TIOCL_PASTESEL 3
+#define AS_FS_IOC_SETFLAGS 0x40086602
+#define AS_FS_IOC32_SETFLAGS 0x40046602
+#define AS_FS_IOC_FSSETXATTR 0x401c5820
 #define AS_NR_IOCTL 16
 #define AS_NR_I386_IOCTL 54
 
-static __always_inline int as_tty_input(__u32 req, __u64 argp)
+static __always_inline int as_ioctl_watched(__u32 req, __u64 argp)
 {
 	__u8 sub = 0;
 
-	if (req == AS_TIOCSTI)
+	if (req == AS_TIOCSTI || req == AS_FS_IOC_SETFLAGS || req == AS_FS_IOC32_SETFLAGS ||
+	    req == AS_FS_IOC_FSSETXATTR)
 		return 1;
 	if (req != AS_TIOCLINUX)
 		return 0;
@@ -106,7 +112,7 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 			return 0;
 		bpf_probe_read_kernel(&req, sizeof(req), &regs->si);
 		bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
-		if (!as_tty_input((__u32)req, argp))
+		if (!as_ioctl_watched((__u32)req, argp))
 			return 0;
 		as_raw_generic(AS_NR_IOCTL, ret, 0); /* it asks the pre-filter */
 		return 0;
@@ -132,7 +138,7 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 
 		bpf_probe_read_kernel(&req, sizeof(req), &regs->cx);
 		bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
-		if (!as_tty_input((__u32)req, (__u32)argp))
+		if (!as_ioctl_watched((__u32)req, (__u32)argp))
 			return 0;
 	}
 	if (sp.family == AS_CFAM_NONE || sp.family >= AS_CFAM_SOCKETCALL ||

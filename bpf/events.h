@@ -162,7 +162,12 @@ enum as_event_type {
 	X(USERFAULTFD, "userfaultfd", AS_EV_SYS)   \
 	X(IOCTL, "ioctl", AS_EV_SYS)                \
 	X(SETXATTRAT, "setxattrat", AS_EV_FILE)     \
-	X(REMOVEXATTRAT, "removexattrat", AS_EV_FILE)
+	X(REMOVEXATTRAT, "removexattrat", AS_EV_FILE) \
+	X(FSPICK, "fspick", AS_EV_SYS)              \
+	X(FSCONFIG, "fsconfig", AS_EV_SYS)          \
+	X(OPEN_TREE_ATTR, "open_tree_attr", AS_EV_SYS) \
+	X(ACCT, "acct", AS_EV_SYS)                  \
+	X(FILE_SETATTR, "file_setattr", AS_EV_FILE)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the

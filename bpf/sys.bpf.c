@@ -37,6 +37,10 @@ __noinline __u32 as_put_slot(__u64 where, __u64 uptr, __u64 dfd, __u64 task_p)
 
 	if (!buf || str >= AS_SYSCALL_ARGS)
 		return 0;
+	/* NULL is no path where no dirfd could stand for it (acct(NULL) turns
+	 * accounting off); utimensat's NULL names its dirfd, joined below */
+	if (!uptr && dirfd == AS_SPEC_CWD)
+		return 0;
 	n = as_put_user_str(buf, off, (const void *)uptr, AS_PATH_MAX, &trunc);
 	r->len[i & 1] = n;
 	if (trunc)

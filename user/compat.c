@@ -31,6 +31,12 @@
 #ifndef __NR_removexattrat
 #define __NR_removexattrat 466
 #endif
+#ifndef __NR_open_tree_attr /* Linux 6.15 */
+#define __NR_open_tree_attr 467
+#endif
+#ifndef __NR_file_setattr /* Linux 6.17 */
+#define __NR_file_setattr 469
+#endif
 
 struct compat_row {
 	uint16_t nr; /* i386 */
@@ -76,14 +82,15 @@ static const struct compat_row compat_rows[] = {
 	ROW(setxattr, SETXATTR), ROW(lsetxattr, LSETXATTR), ROW(fsetxattr, FSETXATTR),
 	ROW(removexattr, REMOVEXATTR), ROW(lremovexattr, LREMOVEXATTR),
 	ROW(fremovexattr, FREMOVEXATTR), ROW(setxattrat, SETXATTRAT),
-	ROW(removexattrat, REMOVEXATTRAT),
+	ROW(removexattrat, REMOVEXATTRAT), ROW(file_setattr, FILE_SETATTR),
 	ROW(utimensat, UTIMENSAT), ROW(utimensat_time64, UTIMENSAT), ROW(utimes, UTIMES),
 	ROW(utime, UTIME), ROW(futimesat, FUTIMESAT),
 	/* privilege, isolation, code, the cwd */
 	ROW(unshare, UNSHARE), ROW(setns, SETNS), ROW(ptrace, PTRACE), ROW(mount, MOUNT),
 	ROW(umount2, UMOUNT2), ROWN(umount, UMOUNT2, 1), /* oldumount(name): no flags */
 	ROW(fsopen, FSOPEN), ROW(fsmount, FSMOUNT), ROW(move_mount, MOVE_MOUNT),
-	ROW(open_tree, OPEN_TREE), ROW(mount_setattr, MOUNT_SETATTR),
+	ROW(open_tree, OPEN_TREE), ROW(mount_setattr, MOUNT_SETATTR), ROW(fspick, FSPICK),
+	ROW(fsconfig, FSCONFIG), ROW(open_tree_attr, OPEN_TREE_ATTR), ROW(acct, ACCT),
 	ROW(pivot_root, PIVOT_ROOT), ROW(chroot, CHROOT), ROW(init_module, INIT_MODULE),
 	ROW(finit_module, FINIT_MODULE), ROW(delete_module, DELETE_MODULE),
 	ROW(kexec_load, KEXEC_LOAD), ROW(bpf, BPF), ROW(perf_event_open, PERF_EVENT_OPEN),

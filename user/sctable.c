@@ -37,6 +37,12 @@
 #ifndef SYS_removexattrat
 #define SYS_removexattrat 466
 #endif
+#ifndef SYS_open_tree_attr /* Linux 6.15 */
+#define SYS_open_tree_attr 467
+#endif
+#ifndef SYS_file_setattr /* Linux 6.17 */
+#define SYS_file_setattr 469
+#endif
 
 #if defined(__x86_64__)
 #define NR_X86(x) x
@@ -170,6 +176,11 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_REMOVEXATTRAT] = { .nr = SYS_removexattrat, .spec = SPEC(1, 0, 3, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
 		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("name", STR, 1, STR),
 		  A32("flags", 2, AT) } },
+	/* (dirfd, path, struct file_attr *, size, at_flags): the inode flags
+	 * chattr sets (immutable, append-only, ...) */
+	[AS_SC_FILE_SETATTR] = { .nr = SYS_file_setattr, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 4,
+		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A("size", ARG, 3, DEC),
+		  A32("flags", 4, AT) } },
 	/* a NULL path works on the dirfd itself: the empty string joins to it */
 	[AS_SC_UTIMENSAT] = { .nr = SYS_utimensat, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 3,
 		.args = { RES, A("dirfd", ARG, 0, FD), A("path", PATH, 0, STR), A32("flags", 3, AT) } },
@@ -202,6 +213,21 @@ static const struct sc_info table[AS_SC_MAX] = {
 		  A("to_dfd", ARG, 2, FD), A("to_pathname", PATH, 1, STR), A32("flags", 4, HEX) } },
 	[AS_SC_OPEN_TREE] = { .nr = SYS_open_tree, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
 		.args = { RES, A("dfd", ARG, 0, FD), A("filename", PATH, 0, STR), A32("flags", 2, HEX) } },
+	/* a mount's filesystem picked for reconfiguration, then its
+	 * parameters set (fsconfig: the key, and the value when a string) */
+	[AS_SC_FSPICK] = { .nr = SYS_fspick, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
+		.args = { RES, A("dfd", ARG, 0, FD), A("path", PATH, 0, STR), A32("flags", 2, HEX) } },
+	[AS_SC_FSCONFIG] = { .nr = SYS_fsconfig, .spec = SPEC(3, N, 2, N, N, N), .fspath = FSP_NONE,
+		.args = { RES, A("fd", ARG, 0, FD), A32("cmd", 1, DEC), A("key", STR, 1, STR),
+		  A("value", STR, 0, STR), A32("aux", 4, INT) } },
+	/* open_tree with the new mount's attributes (struct mount_attr) */
+	[AS_SC_OPEN_TREE_ATTR] = { .nr = SYS_open_tree_attr, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
+		.args = { RES, A("dfd", ARG, 0, FD), A("filename", PATH, 0, STR), A32("flags", 2, HEX),
+		  A("size", ARG, 4, DEC) } },
+	/* process accounting on: the kernel appends a record to path at every
+	 * exit; a NULL path turns it off */
+	[AS_SC_ACCT] = { .nr = SYS_acct, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
+		.args = { RES, A("path", PATH, 0, STR) } },
 	[AS_SC_MOUNT_SETATTR] = { .nr = SYS_mount_setattr, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
 		.args = { RES, A("dfd", ARG, 0, FD), A("path", PATH, 0, STR), A32("flags", 2, HEX) } },
 	[AS_SC_PIVOT_ROOT] = { .nr = SYS_pivot_root, .spec = SPEC(0, C, 1, C, N, N), .fspath = FSP_SRC0_TGT1,
@@ -255,9 +281,10 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_USERFAULTFD] = { .nr = SYS_userfaultfd, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A32("flags", 0, HEX) } },
 	/* Falco's ioctl event: res, fd, request, argument. Only the requests
-	 * that push input into a terminal (TIOCSTI, TIOCLINUX), picked in the
-	 * kernel by the raw sys_exit program; fd.name is the terminal */
-	[AS_SC_IOCTL] = { .nr = SYS_ioctl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NONE,
+	 * that push input into a terminal (TIOCSTI, TIOCLINUX) and those that
+	 * set a file's inode flags (chattr), picked in the kernel by the raw
+	 * sys_exit program (bpf/compat.bpf.c); fs.path.name is the terminal or file */
+	[AS_SC_IOCTL] = { .nr = SYS_ioctl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
 		.raw_only = 1,
 		.args = { RES, A("fd", ARG, 0, FD), A("request", ARG, 1, HEX32),
 		  A("argument", ARG, 2, HEX), A("path", PATH, 0, STR) } },

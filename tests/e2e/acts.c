@@ -58,6 +58,9 @@
  *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | userfaultfd FLAGS | perf_event_open (own task
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
  *            mount-tmpfs DIR | newmount-tmpfs DIR (fsopen ... move_mount) | umount2 DIR FLAGS
+ *            fspick-remount DIR (a tmpfs there resized: fspick, fsconfig) | open-tree-attr DIR
+ *            (a read-only detached clone) | file-setattr PATH | chattr-same PATH (the inode
+ *            flags set as they were, by the syscall and by chattr's ioctl) | acct PATH
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
@@ -103,6 +106,7 @@
 #include <linux/openat2.h>
 #include <linux/perf_event.h>
 #include <linux/filter.h>
+#include <linux/fs.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
@@ -114,6 +118,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -136,6 +141,9 @@ extern char **environ;
 #define GROUPS_MAX 16		/* setgroups list for a test: a handful is plenty */
 #define HANDLE_BYTES_MAX 128	/* MAX_HANDLE_SZ in linux/exportfs.h */
 #define MMSG_MAX 64 /* sendmmsg-2dst's most messages */
+#define SYS_OPEN_TREE_ATTR 467 /* Linux 6.15, newer than this libc's headers */
+#define SYS_FILE_GETATTR 468 /* Linux 6.17 */
+#define SYS_FILE_SETATTR 469
 #define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
 #define RING_ENTRIES 4		/* one request at a time, plus room */
 #define UDP_TOO_BIG 70000	/* over IPv4's 65,507-byte UDP payload: EMSGSIZE */
@@ -760,6 +768,55 @@ static int priv_op(int argc, char **argv)
 		if (r || mount("as-acts", argv[1], "tmpfs", 0, "size=1m"))
 			return report(r ? r : -errno);
 		return report(res(syscall(SYS_umount2, argv[1], (int)num(argv[2]))));
+	}
+	if (!strcmp(op, "fspick-remount") && argc == 2) {
+		/* a tmpfs on DIR in a private mount namespace, then its options
+		 * changed through the new mount API: fspick, fsconfig */
+		int r = private_mounts(), fs;
+
+		if (r || mount("as-acts", argv[1], "tmpfs", 0, "size=1m"))
+			return report(r ? r : -errno);
+		if ((fs = (int)res(syscall(SYS_fspick, AT_FDCWD, argv[1], FSPICK_CLOEXEC))) < 0)
+			return report(fs);
+		note("fsfd", fs);
+		if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", "2m", 0))
+			return report(-errno);
+		return report(res(syscall(SYS_fsconfig, fs, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0)));
+	}
+	if (!strcmp(op, "open-tree-attr") && argc == 2) {
+		/* a read-only clone of DIR's mount, detached (Linux 6.15) */
+		struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };
+		int r = private_mounts();
+
+		if (r)
+			return report(r);
+		return report(res(syscall(SYS_OPEN_TREE_ATTR, AT_FDCWD, argv[1],
+					  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC, &attr, sizeof(attr))));
+	}
+	if (!strcmp(op, "file-setattr") && argc == 2) {
+		/* PATH's inode flags read and set again as they were (Linux 6.17) */
+		struct { uint64_t xflags; uint32_t extsize, nextents, projid, cowextsize; } fa = { 0 };
+
+		if (syscall(SYS_FILE_GETATTR, AT_FDCWD, argv[1], &fa, sizeof(fa), 0))
+			return report(-errno);
+		return report(res(syscall(SYS_FILE_SETATTR, AT_FDCWD, argv[1], &fa, sizeof(fa), 0)));
+	}
+	if (!strcmp(op, "chattr-same") && argc == 2) {
+		/* chattr's way: FS_IOC_GETFLAGS, then FS_IOC_SETFLAGS with the same */
+		int fd = open(argv[1], O_RDONLY | O_NONBLOCK), flags = 0;
+
+		if (fd < 0 || ioctl(fd, FS_IOC_GETFLAGS, &flags))
+			return report(-errno);
+		note("fd", fd);
+		return report(res(ioctl(fd, FS_IOC_SETFLAGS, &flags)));
+	}
+	if (!strcmp(op, "acct") && argc == 2) {
+		/* process accounting into PATH, then off again */
+		long r = res(syscall(SYS_acct, argv[1]));
+
+		if (r == 0)
+			syscall(SYS_acct, NULL);
+		return report(r);
 	}
 	if (!strcmp(op, "fsopen") && argc == 2)
 		return report(res(syscall(SYS_fsopen, argv[1], FSOPEN_CLOEXEC)));

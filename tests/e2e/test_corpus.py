@@ -237,7 +237,8 @@ class Escapes(unittest.TestCase):
         udgram.bind(udgram_path)
         os.makedirs(self.o(".ssh"), exist_ok=True)
         for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring",
-                  ".git-credentials", ".netrc", "vf", "vt", "vs", "vc", "vl", "vp", "vd", "vi"):
+                  ".git-credentials", ".netrc", "vf", "vt", "vs", "vc", "vl", "vp", "vd", "vi",
+                  "fa", "ch", "ac"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
@@ -357,6 +358,21 @@ class Escapes(unittest.TestCase):
             ("mount", ["mount-tmpfs", o("d")],
              [(PRIV, "evt.type", "unshare"), (PRIV, "evt.type", "mount"),
               (PRIV, "evt.type", "mount")]),
+            # the rest of the mount API: a mount's options changed, a mount
+            # cloned with new attributes (each beside its private namespace)
+            ("fspick", ["fspick-remount", o("d")],
+             [(PRIV, "evt.type", "unshare"), (PRIV, "evt.type", "mount"),
+              (PRIV, "evt.type", "mount"), (PRIV, "fs.path.name", o("d")),
+              (PRIV, "evt.type", "fsconfig"), (PRIV, "evt.type", "fsconfig")]),
+            ("open_tree_attr", ["open-tree-attr", self.out],
+             [(PRIV, "evt.type", "unshare"), (PRIV, "evt.type", "mount"),
+              (PRIV, "evt.type", "open_tree_attr")]),
+            # a file's inode flags (chattr +i, +a) outside, by syscall and by ioctl
+            ("file_setattr", ["file-setattr", o("fa")], [(FILE, "fs.path.name", o("fa"))]),
+            ("chattr", ["chattr-same", o("ch")], [(FILE, "fs.path.name", o("ch"))]),
+            # process accounting: the kernel appends to the file at each exit
+            ("acct", ["acct", o("ac")], [(PRIV, "fs.path.name", o("ac")),
+                                        (PRIV, "fs.path.name", None)]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
             ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
             # the same code mapped by the dynamic loader run as a program: the

@@ -1150,6 +1150,45 @@ class Privilege(EventCase):
                     evt__arg__to_dfd="-100", evt__arg__from_dfd=r[0].split()[1],
                     fs__path__target=mnt)
 
+    def test_remount_clone_inode_flags_and_accounting(self):
+        """The rest of the mount API (fspick and fsconfig resize a tmpfs;
+        open_tree_attr clones a mount read-only), a file's inode flags set by
+        file_setattr and by chattr's ioctl, and process accounting turned on
+        into a file: each an event with its arguments (red-team findings:
+        none was one)."""
+        mnt, f, acct = self.p("mnt"), self.p("flags"), self.p("acct")
+        os.mkdir(mnt)
+        for n in (f, acct):
+            open(n, "w").close()
+        with Acts("evt.type in (fspick, fsconfig, open_tree_attr, file_setattr, ioctl, acct) "
+                  "and proc.name = as-acts",
+                  ["evt.arg." + n for n in ("dfd", "path", "filename", "flags", "cmd", "key",
+                                            "value", "request", "size", "fd")] +
+                  ["fs.path.name", "fd.name"]) as a:
+            pp, rp = a.run("fspick-remount", mnt)
+            po, ro = a.run("open-tree-attr", self.dir)
+            ps, rs = a.run("file-setattr", f)
+            pc, rc = a.run("chattr-same", f)
+            pa, ra = a.run("acct", acct)
+        self.assertEqual([rp[-1:], ro[-1:] != ["-38"], rs, rc[-1:], ra], [["0"], True, ["0"],
+                                                                          ["0"], ["0"]])
+        self.fields(self.one(a, pp, "fspick"), evt__res="SUCCESS", evt__arg__path=mnt,
+                    fs__path__name=mnt)
+        self.fields(self.one(a, pp, "fsconfig", evt__arg__cmd="1"), evt__res="SUCCESS",
+                    evt__arg__fd=rp[0].split()[1], evt__arg__key="size", evt__arg__value="2m")
+        self.fields(self.one(a, pp, "fsconfig", evt__arg__cmd="7"), evt__res="SUCCESS")
+        self.fields(self.one(a, po, "open_tree_attr"), evt__arg__filename=self.dir,
+                    fs__path__name=self.dir, evt__arg__size="32")
+        self.fields(self.one(a, ps, "file_setattr"), evt__res="SUCCESS", evt__arg__path=f,
+                    fs__path__name=f, evt__arg__size="24")
+        self.fields(self.one(a, pc, "ioctl"), evt__res="SUCCESS", evt__arg__request="0x40086602",
+                    evt__arg__fd=rc[0].split()[1], evt__arg__path=f, fs__path__name=f)
+        self.fields(self.one(a, pa, "acct", evt__arg__path=acct), evt__res="SUCCESS",
+                    fs__path__name=acct)
+        # and off again: acct(NULL) names no file
+        self.fields(self.one(a, pa, "acct", evt__arg__path=None), evt__res="SUCCESS",
+                    fs__path__name=None)
+
     def test_cwd_and_session(self):
         os.mkdir(self.p("sub"))
         with self.priv_acts() as a:
