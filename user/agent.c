@@ -102,6 +102,9 @@ static int agent_signals(void)
 		if (sigaction(sigs[i], &sa, NULL))
 			return -errno;
 	signal(SIGPIPE, SIG_IGN);
+	/* a file size limit set on us (prlimit --fsize=0 from any root process)
+	 * would kill us at the next write of a file: that write fails instead */
+	signal(SIGXFSZ, SIG_IGN);
 	return 0;
 }
 

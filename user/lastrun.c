@@ -154,10 +154,20 @@ int lastrun_mark(struct lastrun *r)
 
 void lastrun_beat(struct lastrun *r, uint64_t mono_now)
 {
+	int err;
+
 	if (!r->active || !r->started_ns || mono_now < r->next_beat)
 		return;
 	r->next_beat = mono_now + LASTRUN_BEAT_NS;
-	lastrun_write(r, clock_wall_now(), 0); /* a failed beat only ages the marker */
+	/* a failed beat only ages the marker: said when it starts failing
+	 * (a full disk, a file size limit set on us) and when it recovers */
+	err = lastrun_write(r, clock_wall_now(), 0);
+	if (err && !r->beat_failed)
+		diag_warn("state_directory %s: cannot renew %s: %s", r->dir, LASTRUN_FILE,
+			  strerror(-err));
+	else if (!err && r->beat_failed)
+		diag_warn("state_directory %s: %s renewed again", r->dir, LASTRUN_FILE);
+	r->beat_failed = !!err;
 }
 
 void lastrun_end(struct lastrun *r)

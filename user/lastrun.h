@@ -33,6 +33,7 @@ struct lastrun {
 	uint32_t pid;
 	uint64_t started_ns; /* 0 until lastrun_mark */
 	uint64_t next_beat; /* CLOCK_MONOTONIC ns */
+	int beat_failed; /* the last renewal failed (said once per failing spell) */
 };
 
 /* Open the state directory dir (NULL or "": none, nothing kept) and read

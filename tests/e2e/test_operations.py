@@ -9,6 +9,7 @@ import http.server
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -451,6 +452,41 @@ class Operations(unittest.TestCase):
         unclean = [e for e in s.events() if e["rule"] == self.UNCLEAN]
         self.assertEqual(len(unclean), 1, unclean)
         self.assertIn("unreadable marker", unclean[0]["output"])
+
+    def test_file_size_limit_does_not_stop_it(self):
+        """A file size limit of 0 set on the running monitor (prlimit
+        --fsize=0, from any root process: a red-team finding) killed it at
+        its next renewal of the state marker (SIGXFSZ). The renewal fails,
+        is said once on stderr, and the monitor goes on watching. Its
+        streams are pipes here, as under systemd or to a SIEM (a file it
+        writes to is under the same limit)."""
+        state = os.path.join(self.tmp, "state")
+        os.mkdir(state)
+        claude = os.path.join(self.tmp, "claude")
+        shutil.copy("/bin/sh", claude)
+        probe = "/etc/as-fsize-probe-%d" % os.getpid()
+        notify = os.path.join(self.tmp, "notify")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind(notify)
+        sock.settimeout(harness.READY_TIMEOUT)
+        p = subprocess.Popen([AS_BIN, "--rules", RULES, "-o", "state_directory=" + state],
+                             env=dict(os.environ, NOTIFY_SOCKET=notify),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            while "READY=1" not in sock.recv(4096).decode():
+                pass
+            resource.prlimit(p.pid, resource.RLIMIT_FSIZE, (0, 0))
+            time.sleep(7.5)  # one renewal (5 s, at a 1 s tick), with margin
+            self.assertIsNone(p.poll(), "the monitor died of its file size limit")
+            subprocess.run([claude, "-c", "echo x > %s; rm -f %s" % (probe, probe)], check=True)
+            time.sleep(1)
+        finally:
+            sock.close()
+            p.send_signal(signal.SIGTERM)
+            out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err.decode()[-2000:])
+        self.assertIn("cannot renew agent-sentinel.run: File too large", err.decode())
+        self.assertIn(probe, out.decode())  # still watching
 
     def test_state_directory_refused(self):
         """A state_directory that is missing or not a directory, or one whose
