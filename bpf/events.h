@@ -472,6 +472,11 @@ struct as_open_filter {
  * a sandbox's own (bubblewrap --unshare-net), a pod's. Unset when either
  * was not known: a record without it is taken to be on the host's. */
 #define AS_CF_NETNS_OWN (1u << 4)
+/* A send to a netlink socket: daddr holds the first message's header,
+ * nlmsg_type then nlmsg_flags (two u16s); proto is the netlink family
+ * (NETLINK_ROUTE 0, NETLINK_NETFILTER 12, ...). What ip, iptables and nft
+ * ask the kernel to change is said there. */
+#define AS_CF_NLMSG (1u << 5)
 
 struct as_connect {
 	struct as_hdr hdr;

@@ -192,6 +192,43 @@ static __always_inline long as_read_msghdr(struct as_msghdr *m, __u64 uaddr, int
 	return bpf_probe_read_user(m, sizeof(*m), (const void *)uaddr);
 }
 
+#define AS_NETLINK_NETFILTER 12
+#define AS_NFNL_MSG_BATCH_BEGIN 0x10
+#define AS_NLMSG_HDRLEN 16
+
+/* The first netlink message's header of a send to a netlink socket, from
+ * the data at data (sendto's buffer) or, when msg is set, from the first
+ * iovec of the msghdr there: its type and flags into daddr (AS_CF_NLMSG).
+ * An nftables batch's first message is its marker: the one after it is
+ * what the batch does (a batch's end when it does nothing). */
+static __always_inline void as_put_nlmsg(struct as_connect *c, __u64 data, __u64 msg, int compat)
+{
+	struct { __u32 len; __u16 type, flags; } nh = {};
+	__u64 iov = 0;
+
+	if (msg) {
+		if (compat) {
+			__u32 p = 0;
+
+			bpf_probe_read_user(&p, sizeof(p), (const void *)(msg + 8));
+			bpf_probe_read_user(&p, sizeof(p), (const void *)(__u64)p);
+			data = p;
+		} else {
+			bpf_probe_read_user(&iov, sizeof(iov), (const void *)(msg + 16));
+			bpf_probe_read_user(&data, sizeof(data), (const void *)iov);
+		}
+	}
+	if (!data || bpf_probe_read_user(&nh, sizeof(nh), (const void *)data))
+		return;
+	if (c->proto == AS_NETLINK_NETFILTER && nh.type == AS_NFNL_MSG_BATCH_BEGIN &&
+	    nh.len >= AS_NLMSG_HDRLEN && nh.len < AS_PATH_MAX &&
+	    bpf_probe_read_user(&nh, sizeof(nh), (const void *)(data + ((nh.len + 3) & ~3u))))
+		return;
+	__builtin_memcpy(&c->daddr[0], &nh.type, 2);
+	__builtin_memcpy(&c->daddr[2], &nh.flags, 2);
+	c->cflags |= AS_CF_NLMSG;
+}
+
 /* sendmmsg messages whose destinations are events: every message a call
  * sent (at most UIO_MAXIOV, the kernel's own limit on vlen); of a call that
  * sent none, the first AS_MMSG_TRIED_MAX it was given */
@@ -359,6 +396,9 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	as_put_sock(sockfd, sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4 ? AS_SOCK_ACCEPTED :
 			    sc == AS_SC_LISTEN				? AS_SOCK_LISTENING :
 									  AS_SOCK_LOCAL);
+	if (c->family == AS_AF_NETLINK && (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG))
+		as_put_nlmsg(c, sc == AS_SC_SENDTO ? args[1] : 0, sc == AS_SC_SENDMSG ? args[1] : 0,
+			     compat);
 	as_emit(buf, sizeof(*c));
 	return 0;
 }

@@ -49,6 +49,7 @@ _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
 #define AS_AF_UNIX 1
 #define AS_AF_INET 2
 #define AS_AF_INET6 10
+#define AS_AF_NETLINK 16
 #define AS_S_IFIFO 0010000
 
 /* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound

@@ -10,7 +10,8 @@ PACKAGES=(
   # agent-bwrap
   bubblewrap libseccomp-dev libjson-c-dev
   # tests and benchmarks
-  libcmocka-dev libclang-rt-14-dev python3 bpftrace iproute2 procps util-linux rsync liburing-dev
+  libcmocka-dev libclang-rt-14-dev python3 bpftrace iproute2 iptables procps util-linux rsync
+  liburing-dev
   libcurl4-openssl-dev openssl lintian dpkg-dev systemd groff-base man-db
   # agent-egress tests: curl inside the sandbox, openssl for the test CA
   curl

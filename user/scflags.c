@@ -143,6 +143,43 @@ static const struct flagname bpf_cmds[] = {
 	FN(28, "BPF_LINK_CREATE"),    FN(29, "BPF_LINK_UPDATE"),
 };
 
+/* Netlink message types by (netlink family << 16) | nlmsg_type: rtnetlink's
+ * (NETLINK_ROUTE, 0: include/uapi/linux/rtnetlink.h; a GET's type is 2 mod 4
+ * and reads, the others change the host's network) and nfnetlink's batch
+ * markers (NETLINK_NETFILTER, 12: every nftables change is a batch). */
+#define NLMSG(fam, type) (((uint64_t)(fam) << 16) | (type))
+static const struct flagname nlmsg_types[] = {
+	FN(NLMSG(0, 16), "RTM_NEWLINK"),    FN(NLMSG(0, 17), "RTM_DELLINK"),
+	FN(NLMSG(0, 18), "RTM_GETLINK"),    FN(NLMSG(0, 19), "RTM_SETLINK"),
+	FN(NLMSG(0, 20), "RTM_NEWADDR"),    FN(NLMSG(0, 21), "RTM_DELADDR"),
+	FN(NLMSG(0, 22), "RTM_GETADDR"),    FN(NLMSG(0, 24), "RTM_NEWROUTE"),
+	FN(NLMSG(0, 25), "RTM_DELROUTE"),   FN(NLMSG(0, 26), "RTM_GETROUTE"),
+	FN(NLMSG(0, 28), "RTM_NEWNEIGH"),   FN(NLMSG(0, 29), "RTM_DELNEIGH"),
+	FN(NLMSG(0, 30), "RTM_GETNEIGH"),   FN(NLMSG(0, 32), "RTM_NEWRULE"),
+	FN(NLMSG(0, 33), "RTM_DELRULE"),    FN(NLMSG(0, 34), "RTM_GETRULE"),
+	FN(NLMSG(0, 36), "RTM_NEWQDISC"),   FN(NLMSG(0, 37), "RTM_DELQDISC"),
+	FN(NLMSG(0, 38), "RTM_GETQDISC"),   FN(NLMSG(0, 40), "RTM_NEWTCLASS"),
+	FN(NLMSG(0, 41), "RTM_DELTCLASS"),  FN(NLMSG(0, 42), "RTM_GETTCLASS"),
+	FN(NLMSG(0, 44), "RTM_NEWTFILTER"), FN(NLMSG(0, 45), "RTM_DELTFILTER"),
+	FN(NLMSG(0, 46), "RTM_GETTFILTER"), FN(NLMSG(0, 68), "RTM_NEWNSID"),
+	FN(NLMSG(0, 69), "RTM_DELNSID"),    FN(NLMSG(0, 70), "RTM_GETNSID"),
+	FN(NLMSG(0, 104), "RTM_NEWNEXTHOP"), FN(NLMSG(0, 105), "RTM_DELNEXTHOP"),
+	FN(NLMSG(0, 106), "RTM_GETNEXTHOP"),
+	FN(NLMSG(12, 0x10), "NFNL_MSG_BATCH_BEGIN"), FN(NLMSG(12, 0x11), "NFNL_MSG_BATCH_END"),
+	/* nftables (NFNL_SUBSYS_NFTABLES 10 << 8 | NFT_MSG_*) */
+	FN(NLMSG(12, 0xa00), "NFT_MSG_NEWTABLE"),  FN(NLMSG(12, 0xa01), "NFT_MSG_GETTABLE"),
+	FN(NLMSG(12, 0xa02), "NFT_MSG_DELTABLE"),  FN(NLMSG(12, 0xa03), "NFT_MSG_NEWCHAIN"),
+	FN(NLMSG(12, 0xa04), "NFT_MSG_GETCHAIN"),  FN(NLMSG(12, 0xa05), "NFT_MSG_DELCHAIN"),
+	FN(NLMSG(12, 0xa06), "NFT_MSG_NEWRULE"),   FN(NLMSG(12, 0xa07), "NFT_MSG_GETRULE"),
+	FN(NLMSG(12, 0xa08), "NFT_MSG_DELRULE"),   FN(NLMSG(12, 0xa09), "NFT_MSG_NEWSET"),
+	FN(NLMSG(12, 0xa0a), "NFT_MSG_GETSET"),	   FN(NLMSG(12, 0xa0b), "NFT_MSG_DELSET"),
+	FN(NLMSG(12, 0xa0c), "NFT_MSG_NEWSETELEM"), FN(NLMSG(12, 0xa0d), "NFT_MSG_GETSETELEM"),
+	FN(NLMSG(12, 0xa0e), "NFT_MSG_DELSETELEM"), FN(NLMSG(12, 0xa10), "NFT_MSG_GETGEN"),
+	FN(NLMSG(12, 0xa12), "NFT_MSG_NEWOBJ"),	   FN(NLMSG(12, 0xa13), "NFT_MSG_GETOBJ"),
+	FN(NLMSG(12, 0xa14), "NFT_MSG_DELOBJ"),	   FN(NLMSG(12, 0xa16), "NFT_MSG_NEWFLOWTABLE"),
+	FN(NLMSG(12, 0xa17), "NFT_MSG_GETFLOWTABLE"), FN(NLMSG(12, 0xa18), "NFT_MSG_DELFLOWTABLE"),
+};
+
 /* io_uring's opcodes (enum io_uring_op, Linux 6.18), by number */
 static const char *const uring_ops[] = {
 	"NOP", "READV", "WRITEV", "FSYNC", "READ_FIXED", "WRITE_FIXED", "POLL_ADD", "POLL_REMOVE",
@@ -288,6 +325,12 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		return enum_name(socktypes, NFLAGS(socktypes), u & 0xf, buf, cap);
 	case FMT_BPF_CMD:
 		return enum_name(bpf_cmds, NFLAGS(bpf_cmds), u, buf, cap);
+	case FMT_NLMSG:
+		for (size_t i = 0; i < NFLAGS(nlmsg_types); i++)
+			if (nlmsg_types[i].v == u)
+				return nlmsg_types[i].name;
+		snprintf(buf, cap, "%" PRIu64, u & 0xffff); /* the type alone */
+		return buf;
 	case FMT_URING_OP:
 		if (u < sizeof(uring_ops) / sizeof(uring_ops[0])) {
 			snprintf(buf, cap, "IORING_OP_%s", uring_ops[u]);

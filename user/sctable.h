@@ -55,6 +55,8 @@ enum sc_fmt {
 	FMT_URING_OP, /* IORING_OP_* */
 	FMT_MSG, /* MSG_* send flags */
 	FMT_BPF_CMD, /* BPF_* command */
+	FMT_NLMSG, /* a netlink message type: (netlink family << 16) | nlmsg_type, named
+		    * for rtnetlink (RTM_*) and nfnetlink's batches */
 };
 
 struct sc_arg {

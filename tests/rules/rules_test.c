@@ -20,6 +20,8 @@
  *                   alerted would have been dropped)
  *   an event key of note: junk=C sets every comm's bytes after its NUL to C;
  *   nolink=1 says an opened file has no link left (a memfd, a deleted file);
+ *   nltype=N nlproto=P give a netlink send's first message type and family,
+ *   ownns=1 a socket in a network namespace not the host's;
  *   a0..a5 are a generic (AS_EV_SYS) record's raw arguments
  * *.cond files hold a YAML prelude then triples:
  *   C: condition
@@ -173,7 +175,8 @@ static size_t build_record(const char *line, void *rec)
 	int64_t res = 0;
 	uint64_t flags = 0;
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
-	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0;
+	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, nl = 0, ownns = 0;
+	uint16_t nltype = 0, nlproto = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
@@ -290,6 +293,12 @@ static size_t build_record(const char *line, void *rec)
 			abstract = 1;
 		else if (!strcmp(k, "nolink")) /* the opened file has no link left */
 			nolink = 1;
+		else if (!strcmp(k, "nltype")) /* a netlink send's first message */
+			nltype = (uint16_t)n, nl = 1;
+		else if (!strcmp(k, "nlproto"))
+			nlproto = (uint16_t)n;
+		else if (!strcmp(k, "ownns")) /* the socket's network namespace is not the host's */
+			ownns = 1;
 		else if (!strcmp(k, "compat")) /* made through the 32-bit ABI */
 			h->flags |= n ? AS_HF_COMPAT : 0;
 		else if (!strcmp(k, "passed")) /* the caller passed the address */
@@ -373,7 +382,12 @@ static size_t build_record(const char *line, void *rec)
 		memcpy(c->daddr, daddr, 16);
 		memcpy(c->saddr, saddr, 16);
 		c->cflags = (local ? AS_CF_LOCAL : 0) | (abstract ? AS_CF_ABSTRACT : 0) |
-			    (passed ? AS_CF_ADDR : 0);
+			    (passed ? AS_CF_ADDR : 0) | (nl ? AS_CF_NLMSG : 0) |
+			    (ownns ? AS_CF_NETNS_OWN : 0);
+		if (nl) {
+			c->proto = nlproto;
+			memcpy(c->daddr, &nltype, sizeof(nltype));
+		}
 		/* as the kernel sends it: an abstract name after its NUL, which
 		 * path_len leaves out */
 		c->path_len = (uint16_t)strlen(upath);

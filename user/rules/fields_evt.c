@@ -15,7 +15,8 @@ static const char *const arg_names[] = {
 	"name", "path", "filename", "flags", "mode", "fd", "dirfd", "res", "uid", "gid",
 	"ruid", "euid", "suid", "rgid", "egid", "sgid", "tuple", "addr", "cap_effective",
 	"cap_permitted", "cap_inheritable", "size", "backlog", "domain", "type", "proto",
-	"pid", "version", "child_pid", "exe", "args", "dev", "ino", "status",
+	"pid", "version", "child_pid", "exe", "args", "dev", "ino", "status", "nlmsg_type",
+	"nlmsg_flags",
 };
 
 /*
@@ -49,8 +50,8 @@ static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
 	[AS_SC_SETFSUID] = { "res", "uid" },
 	[AS_SC_SETFSGID] = { "res", "gid" },
 	[AS_SC_SETGROUPS] = { "res", "size" },
-	[AS_SC_SENDTO] = { "res", "tuple", "fd", "flags" },
-	[AS_SC_SENDMSG] = { "res", "tuple", "fd", "flags" },
+	[AS_SC_SENDTO] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags" },
+	[AS_SC_SENDMSG] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags" },
 	[AS_SC_SENDMMSG] = { "res", "tuple", "fd", "flags" },
 	[AS_SC_BIND] = { "res", "addr", "fd" },
 	[AS_SC_LISTEN] = { "res", "fd", "backlog" },
@@ -306,6 +307,17 @@ static void fields_get_arg(struct evctx *c, const char *arg, struct fval *v, cha
 			set_cstr(v, sctable_format(sc == AS_SC_SOCKET || sc == AS_SC_ACCEPT4 ? FMT_HEX :
 									       FMT_MSG,
 						   k->aux, buf, cap));
+		} else if ((k->cflags & AS_CF_NLMSG) && !strcmp(arg, "nlmsg_type")) {
+			/* a netlink send's first message: what it asks the kernel */
+			uint16_t t;
+
+			memcpy(&t, &k->daddr[0], sizeof(t));
+			set_cstr(v, sctable_format(FMT_NLMSG, (uint64_t)k->proto << 16 | t, buf, cap));
+		} else if ((k->cflags & AS_CF_NLMSG) && !strcmp(arg, "nlmsg_flags")) {
+			uint16_t f;
+
+			memcpy(&f, &k->daddr[2], sizeof(f));
+			set_cstr(v, sctable_format(FMT_HEX, f, buf, cap));
 		} else if (!strcmp(arg, "backlog") && sc == AS_SC_LISTEN) {
 			set_cstr(v, sctable_format(FMT_DEC, (int32_t)k->aux, buf, cap));
 		} else if (sc == AS_SC_SOCKET && !strcmp(arg, "domain")) {
