@@ -31,3 +31,4 @@ python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/srv.s
 python3 -m venv .env && ls .env > /dev/null && du -s /workspace > /dev/null && printf 'API_URL=\n' > .env.example && cat .env.example
 ps aux > /dev/null && ps -ef > /dev/null
 head -c 8 /dev/urandom > /dev/null && (echo x > /dev/full; true) && exec 4<>/dev/zero
+bash -c "$(printf 'cat /dev/stdin > /dev/null <<EOF\n%s\nEOF\n' "$(head -c 100000 /dev/zero | tr '\0' x)")"
