@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* An LD_PRELOAD library for test_bwrap.py's loader test: every process that
- * loads it leaves a mark, an empty file named after its program (comm) in
- * the directory $BWRAP_PRELOAD_MARKS, where that directory is visible. */
+ * loads it leaves a mark, an empty file named after its program (comm), in
+ * each directory of $BWRAP_PRELOAD_MARKS (':' between them) it can see. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +12,23 @@
 
 __attribute__((constructor)) static void preload_mark(void)
 {
-	const char *dir = getenv("BWRAP_PRELOAD_MARKS");
+	const char *dirs = getenv("BWRAP_PRELOAD_MARKS");
 	char comm[PRELOAD_COMM_MAX] = "", path[4096];
 	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, comm, sizeof(comm) - 1) : -1;
 
 	if (fd >= 0)
 		close(fd);
-	if (!dir || n <= 0)
+	if (!dirs || n <= 0)
 		return;
 	comm[strcspn(comm, "\n")] = 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, comm);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		close(fd);
+	while (*dirs) {
+		size_t len = strcspn(dirs, ":");
+
+		snprintf(path, sizeof(path), "%.*s/%s", (int)len, dirs, comm);
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			close(fd);
+		dirs += len + (dirs[len] == ':');
+	}
 }

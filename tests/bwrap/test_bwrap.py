@@ -700,20 +700,28 @@ class Lifecycle(Sandbox):
         paths, while they build the sandbox: neither may run code that an
         LD_PRELOAD names. agent-bwrap is static (but in a sanitizer build), and
         bubblewrap gets the loader's variables only as --setenv for the command,
-        which still sees them."""
-        marks = os.path.join(self.tmp, "marks")
+        which still sees them; agent-bwrap-init, which applies Landlock in
+        the sandbox before the command runs, is static too."""
+        marks, inside = os.path.join(self.tmp, "marks"), os.path.join(self.ws, "marks")
         os.mkdir(marks)
+        os.mkdir(inside)
+        shutil.copy(PRELOAD, os.path.join(self.ws, "preload.so"))
+        # the host's path for the processes outside, the workspace's inside
+        preload = PRELOAD + ":/workspace/preload.so"
         r = self.run_bwrap("/usr/bin/env", env={
-            "LD_PRELOAD": PRELOAD, "GLIBC_TUNABLES": "glibc.malloc.perturb=0",
-            "BWRAP_PRELOAD_MARKS": marks})
+            "LD_PRELOAD": preload, "GLIBC_TUNABLES": "glibc.malloc.perturb=0",
+            "BWRAP_PRELOAD_MARKS": marks + ":/workspace/marks"})
         self.assertEqual(r.returncode, 0, r.stderr)
         env = r.stdout.splitlines()
-        self.assertIn("LD_PRELOAD=" + PRELOAD, env)
+        self.assertIn("LD_PRELOAD=" + preload, env)
         self.assertIn("GLIBC_TUNABLES=glibc.malloc.perturb=0", env)
         got = sorted(os.listdir(marks))
         self.assertNotIn("bwrap", got)
         if STATIC:
             self.assertEqual(got, [])
+        # inside: the command loads it, the init that applies Landlock
+        # before it (static, always) does not
+        self.assertEqual(sorted(os.listdir(inside)), ["env"])
         # the control: the library does mark a dynamic program that loads it
         subprocess.run(["/bin/true"], env=dict(os.environ, LD_PRELOAD=PRELOAD,
                                                BWRAP_PRELOAD_MARKS=marks), check=True)
