@@ -472,11 +472,13 @@ struct as_open_filter {
  * a sandbox's own (bubblewrap --unshare-net), a pod's. Unset when either
  * was not known: a record without it is taken to be on the host's. */
 #define AS_CF_NETNS_OWN (1u << 4)
-/* A send to a netlink socket: daddr holds the first message's header,
- * nlmsg_type then nlmsg_flags (two u16s); proto is the netlink family
- * (NETLINK_ROUTE 0, NETLINK_NETFILTER 12, ...). What ip, iptables and nft
- * ask the kernel to change is said there. */
+/* A send to a netlink socket: daddr holds the types of its first messages
+ * (u16s, AS_NLMSG_SCAN at most), saddr their flags, dport their count;
+ * proto is the netlink family (NETLINK_ROUTE 0, NETLINK_XFRM 6,
+ * NETLINK_NETFILTER 12, ...). What ip, iptables and nft ask the kernel to
+ * change is said there. */
 #define AS_CF_NLMSG (1u << 5)
+#define AS_NLMSG_SCAN 8 /* 16 bytes of daddr: eight u16 types */
 
 struct as_connect {
 	struct as_hdr hdr;

@@ -192,41 +192,53 @@ static __always_inline long as_read_msghdr(struct as_msghdr *m, __u64 uaddr, int
 	return bpf_probe_read_user(m, sizeof(*m), (const void *)uaddr);
 }
 
-#define AS_NETLINK_NETFILTER 12
-#define AS_NFNL_MSG_BATCH_BEGIN 0x10
+/* The netlink message headers of a send to a netlink socket (AS_CF_NLMSG):
+ * the first AS_NLMSG_SCAN messages of its buffer (sendto's, or the first
+ * iovec of the msghdr at msg), their types in daddr and their flags in
+ * saddr (u16s), their count in dport. A buffer may carry several (an
+ * nftables batch, or a read and then a change): userspace says which of
+ * them change the kernel's state (user/scflags.c). */
 #define AS_NLMSG_HDRLEN 16
-
-/* The first netlink message's header of a send to a netlink socket, from
- * the data at data (sendto's buffer) or, when msg is set, from the first
- * iovec of the msghdr there: its type and flags into daddr (AS_CF_NLMSG).
- * An nftables batch's first message is its marker: the one after it is
- * what the batch does (a batch's end when it does nothing). */
-static __always_inline void as_put_nlmsg(struct as_connect *c, __u64 data, __u64 msg, int compat)
+static __always_inline void as_put_nlmsg(struct as_connect *c, __u64 data, __u64 len, __u64 msg,
+					 int compat)
 {
-	struct { __u32 len; __u16 type, flags; } nh = {};
-	__u64 iov = 0;
+	struct { __u32 len; __u16 type, flags; } nh;
+	__u64 iov[2] = {}; /* iov_base, iov_len */
+	__u32 off = 0, n = 0;
 
 	if (msg) {
 		if (compat) {
-			__u32 p = 0;
+			__u32 p = 0, ci[2] = {};
 
 			bpf_probe_read_user(&p, sizeof(p), (const void *)(msg + 8));
-			bpf_probe_read_user(&p, sizeof(p), (const void *)(__u64)p);
-			data = p;
+			bpf_probe_read_user(ci, sizeof(ci), (const void *)(__u64)p);
+			iov[0] = ci[0];
+			iov[1] = ci[1];
 		} else {
-			bpf_probe_read_user(&iov, sizeof(iov), (const void *)(msg + 16));
-			bpf_probe_read_user(&data, sizeof(data), (const void *)iov);
+			__u64 p = 0;
+
+			bpf_probe_read_user(&p, sizeof(p), (const void *)(msg + 16));
+			bpf_probe_read_user(iov, sizeof(iov), (const void *)p);
 		}
+		data = iov[0];
+		len = iov[1];
 	}
-	if (!data || bpf_probe_read_user(&nh, sizeof(nh), (const void *)data))
+	if (!data)
 		return;
-	if (c->proto == AS_NETLINK_NETFILTER && nh.type == AS_NFNL_MSG_BATCH_BEGIN &&
-	    nh.len >= AS_NLMSG_HDRLEN && nh.len < AS_PATH_MAX &&
-	    bpf_probe_read_user(&nh, sizeof(nh), (const void *)(data + ((nh.len + 3) & ~3u))))
-		return;
-	__builtin_memcpy(&c->daddr[0], &nh.type, 2);
-	__builtin_memcpy(&c->daddr[2], &nh.flags, 2);
-	c->cflags |= AS_CF_NLMSG;
+	for (int i = 0; i < AS_NLMSG_SCAN; i++) {
+		if (off + AS_NLMSG_HDRLEN > len ||
+		    bpf_probe_read_user(&nh, sizeof(nh), (const void *)(data + off)))
+			break;
+		__builtin_memcpy(&c->daddr[(i * 2) & 15], &nh.type, 2);
+		__builtin_memcpy(&c->saddr[(i * 2) & 15], &nh.flags, 2);
+		n = i + 1;
+		if (nh.len < AS_NLMSG_HDRLEN || nh.len > AS_PATH_MAX)
+			break;
+		off += (nh.len + 3) & ~3u;
+	}
+	c->dport = n;
+	if (n)
+		c->cflags |= AS_CF_NLMSG;
 }
 
 /* sendmmsg messages whose destinations are events: every message a call
@@ -397,8 +409,8 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 			    sc == AS_SC_LISTEN				? AS_SOCK_LISTENING :
 									  AS_SOCK_LOCAL);
 	if (c->family == AS_AF_NETLINK && (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG))
-		as_put_nlmsg(c, sc == AS_SC_SENDTO ? args[1] : 0, sc == AS_SC_SENDMSG ? args[1] : 0,
-			     compat);
+		as_put_nlmsg(c, sc == AS_SC_SENDTO ? args[1] : 0, args[2],
+			     sc == AS_SC_SENDMSG ? args[1] : 0, compat);
 	as_emit(buf, sizeof(*c));
 	return 0;
 }

@@ -178,7 +178,53 @@ static const struct flagname nlmsg_types[] = {
 	FN(NLMSG(12, 0xa12), "NFT_MSG_NEWOBJ"),	   FN(NLMSG(12, 0xa13), "NFT_MSG_GETOBJ"),
 	FN(NLMSG(12, 0xa14), "NFT_MSG_DELOBJ"),	   FN(NLMSG(12, 0xa16), "NFT_MSG_NEWFLOWTABLE"),
 	FN(NLMSG(12, 0xa17), "NFT_MSG_GETFLOWTABLE"), FN(NLMSG(12, 0xa18), "NFT_MSG_DELFLOWTABLE"),
+	FN(NLMSG(12, 0xa1a), "NFT_MSG_DESTROYTABLE"), FN(NLMSG(12, 0xa1b), "NFT_MSG_DESTROYCHAIN"),
+	FN(NLMSG(12, 0xa1c), "NFT_MSG_DESTROYRULE"), FN(NLMSG(12, 0xa1d), "NFT_MSG_DESTROYSET"),
+	FN(NLMSG(12, 0xa1e), "NFT_MSG_DESTROYSETELEM"), FN(NLMSG(12, 0xa1f), "NFT_MSG_DESTROYOBJ"),
+	FN(NLMSG(12, 0xa20), "NFT_MSG_DESTROYFLOWTABLE"),
+	/* xfrm (NETLINK_XFRM, 6): IPsec states and policies */
+	FN(NLMSG(6, 0x10), "XFRM_MSG_NEWSA"),	   FN(NLMSG(6, 0x11), "XFRM_MSG_DELSA"),
+	FN(NLMSG(6, 0x12), "XFRM_MSG_GETSA"),	   FN(NLMSG(6, 0x13), "XFRM_MSG_NEWPOLICY"),
+	FN(NLMSG(6, 0x14), "XFRM_MSG_DELPOLICY"),  FN(NLMSG(6, 0x15), "XFRM_MSG_GETPOLICY"),
+	FN(NLMSG(6, 0x19), "XFRM_MSG_UPDPOLICY"),  FN(NLMSG(6, 0x1a), "XFRM_MSG_UPDSA"),
+	FN(NLMSG(6, 0x1c), "XFRM_MSG_FLUSHSA"),	   FN(NLMSG(6, 0x1d), "XFRM_MSG_FLUSHPOLICY"),
 };
+
+/* The GETs of nftables (NFNL_SUBSYS_NFTABLES 10 << 8 | NFT_MSG_*, Linux
+ * 6.18): they read; every other message of the subsystem changes. */
+static const uint8_t nft_reads[] = { 1, 4, 7, 10, 13, 16, 17, 19, 21, 23, 25, 33 };
+
+#define NETLINK_ROUTE_FAM 0
+#define NETLINK_XFRM_FAM 6
+#define NETLINK_NETFILTER_FAM 12
+#define NFNL_SUBSYS_CTNETLINK 1
+#define NFNL_SUBSYS_CTNETLINK_EXP 2
+#define NFNL_SUBSYS_NFTABLES 10
+
+int sctable_nlmsg_change(unsigned family, unsigned type)
+{
+	unsigned subsys = type >> 8, msg = type & 0xff;
+
+	switch (family) {
+	case NETLINK_ROUTE_FAM: /* RTM_NEW*, RTM_DEL*, RTM_SET*: a GET is 2 mod 4 */
+		return type >= 16 && (type & 3) != 2;
+	case NETLINK_XFRM_FAM: /* XFRM_MSG_*: its GETs */
+		return type >= 0x10 && type != 0x12 && type != 0x15 && type != 0x1f &&
+		       type != 0x23 && type != 0x25 && type != 0x28;
+	case NETLINK_NETFILTER_FAM:
+		if (subsys == NFNL_SUBSYS_NFTABLES) {
+			for (size_t i = 0; i < sizeof(nft_reads); i++)
+				if (msg == nft_reads[i])
+					return 0;
+			return 1;
+		}
+		/* conntrack entries and expectations: NEW 0, DELETE 2 */
+		return (subsys == NFNL_SUBSYS_CTNETLINK || subsys == NFNL_SUBSYS_CTNETLINK_EXP) &&
+		       (msg == 0 || msg == 2);
+	default:
+		return 0;
+	}
+}
 
 /* io_uring's opcodes (enum io_uring_op, Linux 6.18), by number */
 static const char *const uring_ops[] = {

@@ -116,6 +116,11 @@ int sctable_arg_known(const char *name);
 /* The name of bit set or value v in format fmt into buf (names joined by
  * '|', the number when nothing is known); returns buf. */
 const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap);
+/* Whether a netlink message of this type, sent to the kernel on a socket of
+ * this netlink family, asks it to change something (a link, an address, a
+ * route, a firewall rule, an IPsec policy, a conntrack entry): 1, else 0
+ * (reads, batch markers, families not known here). */
+int sctable_nlmsg_change(unsigned family, unsigned type);
 /* Does the generic exit program serve sc (AS_EV_FILE, AS_EV_SYS)? */
 int sctable_generic(unsigned sc);
 

@@ -895,9 +895,10 @@ class Network(Peers, EventCase):
         self.assertIn(("127.0.0.1", self.udp2_port), {(x["fd.sip"], x["fd.sport"]) for x in got})
 
     def test_netlink_messages(self):
-        """A send to a netlink socket names its first message: an address
-        added and a link read (ip), and what an nftables batch does
-        (iptables-nft: a table made; an empty batch when it only lists), in
+        """A send to a netlink socket names the first of its messages that
+        changes something, else its first: an address added and a link read
+        (ip), and what an nftables batch does (iptables-nft: a table made;
+        an empty batch when it only lists), in
         a network namespace of its own (fd.is_host_netns false), which is
         how an agent changes the host's network without one."""
         with Sentinel("--trace", "evt.type in (sendto, sendmsg) and proc.name in (ip, iptables)") as s:
@@ -905,11 +906,12 @@ class Network(Peers, EventCase):
                             "ip addr add 10.9.9.1/24 dev lo && ip link show lo > /dev/null && "
                             "iptables -A INPUT -s 10.9.9.9 -j DROP && iptables -L -n > /dev/null"],
                            check=True)
-        got = {(e["proc.name"], e.get("evt.arg.nlmsg_type"), e.get("fd.is_host_netns"))
-               for e in s.events()}
-        for want in (("ip", "RTM_NEWADDR", False), ("ip", "RTM_GETLINK", False),
-                     ("iptables", "NFT_MSG_NEWTABLE", False),
-                     ("iptables", "NFNL_MSG_BATCH_END", False)):
+        got = {(e["proc.name"], e.get("evt.arg.nlmsg_type"), e.get("evt.arg.nlmsg_change"),
+                e.get("fd.is_host_netns")) for e in s.events()}
+        for want in (("ip", "RTM_NEWADDR", "true", False), ("ip", "RTM_GETLINK", "false", False),
+                     ("iptables", "NFT_MSG_NEWTABLE", "true", False),
+                     # -L's batch holds no message: its marker, no change
+                     ("iptables", "NFNL_MSG_BATCH_BEGIN", "false", False)):
             self.assertIn(want, got)
 
     def second_udp_port(self):

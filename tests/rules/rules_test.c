@@ -20,7 +20,8 @@
  *                   alerted would have been dropped)
  *   an event key of note: junk=C sets every comm's bytes after its NUL to C;
  *   nolink=1 says an opened file has no link left (a memfd, a deleted file);
- *   nltype=N nlproto=P give a netlink send's first message type and family,
+ *   nltype=N (repeated: its messages) nlproto=P give a netlink send's
+ *   message types and netlink family,
  *   ownns=1 a socket in a network namespace not the host's;
  *   a0..a5 are a generic (AS_EV_SYS) record's raw arguments
  * *.cond files hold a YAML prelude then triples:
@@ -176,7 +177,7 @@ static size_t build_record(const char *line, void *rec)
 	uint64_t flags = 0;
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
 	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, nl = 0, ownns = 0;
-	uint16_t nltype = 0, nlproto = 0;
+	uint16_t nltype[AS_NLMSG_SCAN] = { 0 }, nlproto = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
@@ -293,8 +294,8 @@ static size_t build_record(const char *line, void *rec)
 			abstract = 1;
 		else if (!strcmp(k, "nolink")) /* the opened file has no link left */
 			nolink = 1;
-		else if (!strcmp(k, "nltype")) /* a netlink send's first message */
-			nltype = (uint16_t)n, nl = 1;
+		else if (!strcmp(k, "nltype") && nl < AS_NLMSG_SCAN) /* a netlink send's messages */
+			nltype[nl++] = (uint16_t)n;
 		else if (!strcmp(k, "nlproto"))
 			nlproto = (uint16_t)n;
 		else if (!strcmp(k, "ownns")) /* the socket's network namespace is not the host's */
@@ -386,7 +387,8 @@ static size_t build_record(const char *line, void *rec)
 			    (ownns ? AS_CF_NETNS_OWN : 0);
 		if (nl) {
 			c->proto = nlproto;
-			memcpy(c->daddr, &nltype, sizeof(nltype));
+			c->dport = (uint16_t)nl;
+			memcpy(c->daddr, nltype, sizeof(nltype));
 		}
 		/* as the kernel sends it: an abstract name after its NUL, which
 		 * path_len leaves out */

@@ -16,7 +16,7 @@ static const char *const arg_names[] = {
 	"ruid", "euid", "suid", "rgid", "egid", "sgid", "tuple", "addr", "cap_effective",
 	"cap_permitted", "cap_inheritable", "size", "backlog", "domain", "type", "proto",
 	"pid", "version", "child_pid", "exe", "args", "dev", "ino", "status", "nlmsg_type",
-	"nlmsg_flags",
+	"nlmsg_flags", "nlmsg_change",
 };
 
 /*
@@ -50,8 +50,10 @@ static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
 	[AS_SC_SETFSUID] = { "res", "uid" },
 	[AS_SC_SETFSGID] = { "res", "gid" },
 	[AS_SC_SETGROUPS] = { "res", "size" },
-	[AS_SC_SENDTO] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags" },
-	[AS_SC_SENDMSG] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags" },
+	[AS_SC_SENDTO] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags",
+			   "nlmsg_change" },
+	[AS_SC_SENDMSG] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags",
+			    "nlmsg_change" },
 	[AS_SC_SENDMMSG] = { "res", "tuple", "fd", "flags" },
 	[AS_SC_BIND] = { "res", "addr", "fd" },
 	[AS_SC_LISTEN] = { "res", "fd", "backlog" },
@@ -62,6 +64,23 @@ static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
 	[AS_SC_DUP2] = { "res", "oldfd", "newfd" },
 	[AS_SC_DUP3] = { "res", "oldfd", "newfd" },
 };
+
+/* Which of a netlink send's messages (struct as_connect, AS_CF_NLMSG) its
+ * evt.arg.nlmsg_* show: the first that changes the kernel's state, else the
+ * first. */
+static size_t fields_nlmsg_pick(const struct as_connect *k)
+{
+	size_t n = k->dport < AS_NLMSG_SCAN ? k->dport : AS_NLMSG_SCAN;
+
+	for (size_t i = 0; i < n; i++) {
+		uint16_t t;
+
+		memcpy(&t, &k->daddr[i * 2], sizeof(t));
+		if (sctable_nlmsg_change(k->proto, t))
+			return i;
+	}
+	return 0;
+}
 
 /* The syscalls of the generic record name theirs in the syscall table. */
 const char *fields_evt_arg(unsigned sc, size_t i)
@@ -307,17 +326,21 @@ static void fields_get_arg(struct evctx *c, const char *arg, struct fval *v, cha
 			set_cstr(v, sctable_format(sc == AS_SC_SOCKET || sc == AS_SC_ACCEPT4 ? FMT_HEX :
 									       FMT_MSG,
 						   k->aux, buf, cap));
-		} else if ((k->cflags & AS_CF_NLMSG) && !strcmp(arg, "nlmsg_type")) {
-			/* a netlink send's first message: what it asks the kernel */
-			uint16_t t;
+		} else if ((k->cflags & AS_CF_NLMSG) && !strncmp(arg, "nlmsg_", 6)) {
+			/* a netlink send: its first message that changes the
+			 * kernel's state, else its first (what it asks) */
+			size_t i = fields_nlmsg_pick(k);
+			uint16_t t, f;
 
-			memcpy(&t, &k->daddr[0], sizeof(t));
-			set_cstr(v, sctable_format(FMT_NLMSG, (uint64_t)k->proto << 16 | t, buf, cap));
-		} else if ((k->cflags & AS_CF_NLMSG) && !strcmp(arg, "nlmsg_flags")) {
-			uint16_t f;
-
-			memcpy(&f, &k->daddr[2], sizeof(f));
-			set_cstr(v, sctable_format(FMT_HEX, f, buf, cap));
+			memcpy(&t, &k->daddr[i * 2], sizeof(t));
+			memcpy(&f, &k->saddr[i * 2], sizeof(f));
+			if (!strcmp(arg, "nlmsg_type"))
+				set_cstr(v, sctable_format(FMT_NLMSG, (int64_t)((uint64_t)k->proto << 16 | t),
+							   buf, cap));
+			else if (!strcmp(arg, "nlmsg_flags"))
+				set_cstr(v, sctable_format(FMT_HEX, f, buf, cap));
+			else if (!strcmp(arg, "nlmsg_change"))
+				set_cstr(v, sctable_nlmsg_change(k->proto, t) ? "true" : "false");
 		} else if (!strcmp(arg, "backlog") && sc == AS_SC_LISTEN) {
 			set_cstr(v, sctable_format(FMT_DEC, (int32_t)k->aux, buf, cap));
 		} else if (sc == AS_SC_SOCKET && !strcmp(arg, "domain")) {
