@@ -88,6 +88,31 @@ static __always_inline int as_ioctl_watched(__u32 req, __u64 argp)
 	if (req == AS_TIOCSTI || req == AS_FS_IOC_SETFLAGS || req == AS_FS_IOC32_SETFLAGS ||
 	    req == AS_FS_IOC_FSSETXATTR)
 		return 1;
+	/* the socket ioctls that change the network (ifconfig, route, arp,
+	 * brctl): routes, an interface's address, flags, name, MTU, hardware
+	 * address, ARP entries, bridges (include/uapi/linux/sockios.h) */
+	switch (req) {
+	case 0x890B: /* SIOCADDRT */
+	case 0x890C: /* SIOCDELRT */
+	case 0x8914: /* SIOCSIFFLAGS */
+	case 0x8916: /* SIOCSIFADDR */
+	case 0x8918: /* SIOCSIFDSTADDR */
+	case 0x891A: /* SIOCSIFBRDADDR */
+	case 0x891C: /* SIOCSIFNETMASK */
+	case 0x8922: /* SIOCSIFMTU */
+	case 0x8923: /* SIOCSIFNAME */
+	case 0x8924: /* SIOCSIFHWADDR */
+	case 0x8936: /* SIOCDIFADDR */
+	case 0x8953: /* SIOCDARP */
+	case 0x8955: /* SIOCSARP */
+	case 0x89A0: /* SIOCBRADDBR */
+	case 0x89A1: /* SIOCBRDELBR */
+	case 0x89A2: /* SIOCBRADDIF */
+	case 0x89A3: /* SIOCBRDELIF */
+		return 1;
+	default:
+		break;
+	}
 	if (req != AS_TIOCLINUX)
 		return 0;
 	bpf_probe_read_user(&sub, sizeof(sub), (const void *)argp);

@@ -61,6 +61,7 @@
  *            fspick-remount DIR (a tmpfs there resized: fspick, fsconfig) | open-tree-attr DIR
  *            (a read-only detached clone) | file-setattr PATH | chattr-same PATH (the inode
  *            flags set as they were, by the syscall and by chattr's ioctl) | acct PATH
+ *            netns-ifup (lo up by SIOCSIFFLAGS, in a network namespace of its own)
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
@@ -107,6 +108,7 @@
 #include <linux/perf_event.h>
 #include <linux/filter.h>
 #include <linux/fs.h>
+#include <net/if.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
@@ -809,6 +811,23 @@ static int priv_op(int argc, char **argv)
 			return report(-errno);
 		note("fd", fd);
 		return report(res(ioctl(fd, FS_IOC_SETFLAGS, &flags)));
+	}
+	if (!strcmp(op, "netns-ifup") && argc == 1) {
+		/* in a network namespace of its own: lo brought up with the
+		 * socket ioctl ifconfig uses (SIOCSIFFLAGS) */
+		struct ifreq ifr;
+		int fd;
+
+		if (unshare(CLONE_NEWNET))
+			return report(-errno);
+		if ((fd = socket(AF_INET, SOCK_DGRAM, 0)) < 0)
+			return report(-errno);
+		memset(&ifr, 0, sizeof(ifr));
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+		if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+			return report(-errno);
+		ifr.ifr_flags |= IFF_UP;
+		return report(res(ioctl(fd, SIOCSIFFLAGS, &ifr)));
 	}
 	if (!strcmp(op, "acct") && argc == 2) {
 		/* process accounting into PATH, then off again */

@@ -159,7 +159,8 @@ COMPAT, SB_COMPAT = "Agent Used the 32-bit Syscall ABI", "Sandboxed Agent Used t
 TTY, SB_TTY = "Agent Injected Terminal Input", "Sandboxed Agent Injected Terminal Input"
 PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
 DEV = "Agent Created a Device Node"
-PRIO = {PROCW: "Error", DEV: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+NETCHG = "Agent Changed the Host Network"
+PRIO = {PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
 
@@ -373,6 +374,10 @@ class Escapes(unittest.TestCase):
             # process accounting: the kernel appends to the file at each exit
             ("acct", ["acct", o("ac")], [(PRIV, "fs.path.name", o("ac")),
                                         (PRIV, "fs.path.name", None)]),
+            # ifconfig's way: a socket ioctl brings an interface up (in a
+            # namespace of its own here: the ioctl does not say which)
+            ("netns ifup", ["netns-ifup"], [(PRIV, "evt.type", "unshare"),
+                                            (NETCHG, "evt.arg.request", "0x8914")]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
             ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
             # the same code mapped by the dynamic loader run as a program: the
