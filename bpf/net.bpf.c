@@ -23,6 +23,25 @@ static __always_inline struct socket *as_task_socket(struct task_struct *task, _
 	return BPF_CORE_READ(f, private_data);
 }
 
+#define AS_CAP_NET_ADMIN 12
+
+/* fd is a netlink socket and the current task holds CAP_NET_ADMIN: a send
+ * on it without an address may still change the network. Asked only of
+ * sends without one, and the capability first: most tasks lack it. */
+static __always_inline int as_netlink_admin(__s32 fd)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	const struct cred *cred = BPF_CORE_READ(task, cred);
+	__u64 caps = 0; /* kernel_cap_t: one u64 since 6.3, two u32s before */
+	struct socket *sock;
+
+	bpf_probe_read_kernel(&caps, sizeof(caps), &cred->cap_effective);
+	if (!(caps & (1ull << AS_CAP_NET_ADMIN)))
+		return 0;
+	sock = as_task_socket(task, fd);
+	return sock && BPF_CORE_READ(sock, sk, __sk_common.skc_family) == AS_AF_NETLINK;
+}
+
 static __always_inline void as_put_local(struct as_connect *c, struct socket *sock)
 {
 	struct sock *sk = BPF_CORE_READ(sock, sk);
@@ -321,19 +340,22 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	if ((sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4) && (ret == -AS_EAGAIN || ret == -AS_EINTR))
 		return 0;
 	as_args(args, compat); /* once: each read of the registers is two helper calls */
-	if (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG) {
-		if (sc == AS_SC_SENDTO ? !args[4] : !args[1])
-			return 0;
-	}
+	if (sc == AS_SC_SENDTO && !args[4] && !as_netlink_admin((__s32)args[0]))
+		return 0; /* as sendmsg's below */
+	if ((sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG) && !args[1])
+		return 0;
 	/* a send repeating the thread's last on the socket: no record at all */
-	if (cfg_send_fold && sc == AS_SC_SENDTO &&
+	if (cfg_send_fold && sc == AS_SC_SENDTO && args[4] &&
 	    as_send_repeat(sc | (compat ? AS_SC_COMPAT_BIT : 0), args[0], args[4], args[3], ret))
 		return 0;
 	if (sc == AS_SC_SENDMSG) { /* read once: each user read is ~200 ns */
 		as_read_msghdr(&m, args[1], compat);
-		if (!m.name)
-			return 0; /* a connected socket's data: its connect was the event */
-		if (cfg_send_fold &&
+		/* a connected socket's data: its connect was the event; but a
+		 * netlink socket needs no connect, and a task that may change
+		 * the network (CAP_NET_ADMIN) says what it asks only there */
+		if (!m.name && !as_netlink_admin((__s32)args[0]))
+			return 0;
+		if (m.name && cfg_send_fold &&
 		    as_send_repeat(sc | (compat ? AS_SC_COMPAT_BIT : 0), args[0], m.name, args[2], ret))
 			return 0;
 	}
@@ -351,11 +373,13 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		break;
 	case AS_SC_SENDTO:
 		c->aux = args[3];
-		as_put_addr(args[4], args[5]);
+		if (args[4])
+			as_put_addr(args[4], args[5]);
 		break;
 	case AS_SC_SENDMSG:
 		c->aux = args[2];
-		as_put_addr(m.name, m.namelen);
+		if (m.name)
+			as_put_addr(m.name, m.namelen);
 		break;
 	case AS_SC_SENDMMSG: /* one event per addressed message: below */
 		c->aux = args[3];

@@ -62,6 +62,8 @@
  *            (a read-only detached clone) | file-setattr PATH | chattr-same PATH (the inode
  *            flags set as they were, by the syscall and by chattr's ioctl) | acct PATH
  *            netns-ifup (lo up by SIOCSIFFLAGS, in a network namespace of its own)
+ *            netns-newaddr-send (an address on lo by RTM_NEWADDR, send() without an
+ *            address, in a network namespace of its own)
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
@@ -109,6 +111,8 @@
 #include <linux/filter.h>
 #include <linux/fs.h>
 #include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
@@ -828,6 +832,33 @@ static int priv_op(int argc, char **argv)
 			return report(-errno);
 		ifr.ifr_flags |= IFF_UP;
 		return report(res(ioctl(fd, SIOCSIFFLAGS, &ifr)));
+	}
+	if (!strcmp(op, "netns-newaddr-send") && argc == 1) {
+		/* in a network namespace of its own: 10.7.7.1/24 on lo by an
+		 * rtnetlink RTM_NEWADDR sent with send(), no address given */
+		struct {
+			struct nlmsghdr n;
+			struct ifaddrmsg a;
+			struct rtattr rta;
+			unsigned char addr[4];
+		} req;
+		int fd;
+
+		if (unshare(CLONE_NEWNET))
+			return report(-errno);
+		if ((fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)) < 0)
+			return report(-errno);
+		memset(&req, 0, sizeof(req));
+		req.n.nlmsg_len = sizeof(req);
+		req.n.nlmsg_type = RTM_NEWADDR;
+		req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
+		req.a.ifa_family = AF_INET;
+		req.a.ifa_prefixlen = 24;
+		req.a.ifa_index = if_nametoindex("lo");
+		req.rta.rta_type = IFA_LOCAL;
+		req.rta.rta_len = RTA_LENGTH(4);
+		inet_pton(AF_INET, "10.7.7.1", req.addr);
+		return report(res(send(fd, &req, sizeof(req), 0)));
 	}
 	if (!strcmp(op, "acct") && argc == 2) {
 		/* process accounting into PATH, then off again */

@@ -901,17 +901,23 @@ class Network(Peers, EventCase):
         an empty batch when it only lists), in
         a network namespace of its own (fd.is_host_netns false), which is
         how an agent changes the host's network without one."""
-        with Sentinel("--trace", "evt.type in (sendto, sendmsg) and proc.name in (ip, iptables)") as s:
+        with Sentinel("--trace", "evt.type in (sendto, sendmsg) and "
+                      "proc.name in (ip, iptables, as-acts)") as s:
             subprocess.run(["unshare", "-n", "sh", "-c",
                             "ip addr add 10.9.9.1/24 dev lo && ip link show lo > /dev/null && "
                             "iptables -A INPUT -s 10.9.9.9 -j DROP && iptables -L -n > /dev/null"],
                            check=True)
+            # send() with no address: a netlink socket needs no connect
+            p = subprocess.run([AS_ACTS, "netns-newaddr-send"], stdout=subprocess.PIPE,
+                               text=True, check=True)
+        self.assertEqual(p.stdout.split(), ["32"])
         got = {(e["proc.name"], e.get("evt.arg.nlmsg_type"), e.get("evt.arg.nlmsg_change"),
                 e.get("fd.is_host_netns")) for e in s.events()}
         for want in (("ip", "RTM_NEWADDR", "true", False), ("ip", "RTM_GETLINK", "false", False),
                      ("iptables", "NFT_MSG_NEWTABLE", "true", False),
                      # -L's batch holds no message: its marker, no change
-                     ("iptables", "NFNL_MSG_BATCH_BEGIN", "false", False)):
+                     ("iptables", "NFNL_MSG_BATCH_BEGIN", "false", False),
+                     ("as-acts", "RTM_NEWADDR", "true", False)):
             self.assertIn(want, got)
 
     def second_udp_port(self):
