@@ -184,11 +184,12 @@ static void set_filter_add(struct cmp *c, const char *s, size_t len)
 }
 
 /* The field on the right (val(f) or a transformer): same type, one value,
- * an operator that takes one (OF_FIELD_RHS). */
+ * an operator that takes one (OF_FIELD_RHS). The left slot is found again
+ * after slot_find, which may grow (move) e->slots. */
 static int compile_rhs_field(struct engine *e, const struct ast *a, struct cmp *c,
-			     const struct slot *sl, struct cond_err *err)
+			     struct cond_err *err)
 {
-	const struct slot *r;
+	const struct slot *r, *sl;
 
 	c->rslot = slot_find(e, &a->rhs, err);
 	if (c->rslot < 0) {
@@ -196,6 +197,7 @@ static int compile_rhs_field(struct engine *e, const struct ast *a, struct cmp *
 		return c->rslot;
 	}
 	r = &e->slots[c->rslot];
+	sl = &e->slots[c->slot];
 	if (r->list) {
 		cerr(err, a, 0, "the list '%s' on the right of an operator is not supported by agent-sentinel",
 		     r->text);
@@ -437,7 +439,7 @@ static int compile_cmp(struct engine *e, const struct ast *a, struct cond_err *e
 		return -EINVAL;
 	}
 	if (a->has_rfield) {
-		rc = compile_rhs_field(e, a, &c, sl, err);
+		rc = compile_rhs_field(e, a, &c, err);
 		if (rc)
 			return rc;
 		c.dfield = -1;
