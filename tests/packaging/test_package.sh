@@ -50,9 +50,12 @@ version=$(field Version)
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+-[0-9]+$ ]] || fail "Version: $version"
 [ -n "$(field Maintainer)" ] && [ "$(field Section)" = admin ] || fail "Maintainer/Section missing"
 depends=$(field Depends)
-for lib in libc6 libbpf1 libyaml-0-2 libseccomp2 libjson-c5; do
+for lib in libc6 libbpf1 libyaml-0-2 libjson-c5; do
 	[[ $depends == *"$lib"* ]] || fail "Depends lacks $lib (computed by dpkg-shlibdeps): $depends"
 done
+# agent-bwrap and agent-bwrap-init are linked statically (libseccomp
+# included): no loader variable of the caller's reaches the launcher
+[[ $depends != *libseccomp* ]] || fail "Depends has libseccomp, yet agent-bwrap is static: $depends"
 # dlopen()ed for the HTTP output, so declared by hand
 [[ $depends == *"libcurl4 (>= 7.80)"* ]] || fail "Depends lacks libcurl4: $depends"
 [[ $(field Description) == *Falco* ]] || fail "Description: $(field Description)"
@@ -105,6 +108,10 @@ dpkg_root -s agent-sentinel | grep -q '^ /etc/agent-sentinel/agent-sentinel.yaml
 mode=$(stat -c '%a %U:%G' "$root/etc/agent-sentinel/agent-sentinel.yaml")
 [ "$mode" = "644 root:root" ] || fail "config mode $mode"
 [ -x "$root/usr/bin/agent-sentinel" ] && [ -x "$root/usr/bin/agent-bwrap" ] || fail "binaries not executable"
+for f in /usr/bin/agent-bwrap /usr/libexec/agent-sentinel/agent-bwrap-init; do
+	! readelf -lW "$root$f" | grep -q 'Requesting program interpreter' ||
+		fail "$f is dynamically linked: a caller's LD_PRELOAD would run inside the launcher"
+done
 ok "dpkg --root installed it; conffile registered; config 0644 root:root"
 
 # the installed binaries run and read the installed files
