@@ -160,7 +160,8 @@ TTY, SB_TTY = "Agent Injected Terminal Input", "Sandboxed Agent Injected Termina
 PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
 DEV = "Agent Created a Device Node"
 NETCHG = "Agent Changed the Host Network"
-PRIO = {PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+RENCRED = "Agent Renamed a Credential File"
+PRIO = {RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
 
@@ -243,6 +244,13 @@ class Escapes(unittest.TestCase):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
+        os.mkdir(os.path.join(self.tmp, "cr"))
+
+        def cr(name):
+            return os.path.join(self.tmp, "cr", name)
+        for n in (".env", ".env.prod", ".netrc", ".pgpass", ".pypirc"):
+            with open(cr(n), "w") as f:
+                f.write("SECRET=1")
         self.fdlink = os.path.join(self.out, "fdlink")
         os.symlink("/proc/self/fd", self.fdlink)
         os.symlink("/proc/self/fd", os.path.join(self.ws, "fdlink"))
@@ -328,6 +336,21 @@ class Escapes(unittest.TestCase):
             ("read netrc", ["open-read", o(".netrc")], [(CRED, "fd.name", o(".netrc"))]),
             ("read environ", ["open-read", "/proc/%d/environ" % os.getpid()],
              [(CRED, "fd.name", "/proc/%d/environ" % os.getpid())]),
+            # a credential in a writable dir given a name no read rule watches
+            # (by syscall and by io_uring); one that stays a credential name,
+            # or a template's, is no alert
+            ("rename .env to a template", ["rename", cr(".env"), cr(".env.example")],
+             [(RENCRED, "fs.path.target", cr(".env.example"))]),
+            ("rename a template", ["rename", cr(".env.example"), cr(".env.sample")], []),
+            ("rename .env.prod to .env.bak", ["rename", cr(".env.prod"), cr(".env.bak")], []),
+            ("link .netrc as notes", ["link", cr(".netrc"), cr("notes")],
+             [(RENCRED, "fs.path.source", cr("notes"))]),
+            ("link .pgpass as .netrc", ["link", cr(".pgpass"), cr(".netrc2")],
+             [(RENCRED, "fs.path.source", cr(".netrc2"))]),
+            ("uring-renameat .env.bak", ["uring-renameat", cr(".env.bak"), cr("bak.txt")],
+             [(URING, "proc.pid", None), (RENCRED, "fs.path.target", cr("bak.txt"))]),
+            ("uring-linkat .pypirc", ["uring-linkat", cr(".pypirc"), cr("pp")],
+             [(URING, "proc.pid", None), (RENCRED, "fs.path.source", cr("pp"))]),
             ("read own environ", ["open-read", "/proc/self/environ"], []),
             ("read a file", ["open-read", o("a")], []),
             ("open_by_handle_at", ["open_by_handle_at", o("h")],
