@@ -158,6 +158,22 @@ static int pathres_own_fd(const char *out, const struct pathres_who *who)
 	return rest && !*rest;
 }
 
+/* Is out a descriptor's link of some process (/proc/P/fd/N or
+ * /proc/P/task/T/fd/N)? What it names now is not what it named at the call:
+ * the descriptor may be closed or re-pointed at a harmless file since, by a
+ * process that wants its act to read as that file. Only the kernel's own
+ * reading at the call (struct pathres_who fdl) is followed. */
+static int pathres_fd_link(const char *out)
+{
+	unsigned p, t, n;
+	int end = 0;
+
+	if (sscanf(out, "/proc/%u/fd/%u%n", &p, &n, &end) == 2 && end && !out[end])
+		return 1;
+	end = 0;
+	return sscanf(out, "/proc/%u/task/%u/fd/%u%n", &p, &t, &n, &end) == 3 && end && !out[end];
+}
+
 static long pathres_walk_as(int rootfd, const char *base, const char *rel, int follow_last,
 			    const struct pathres_who *who, char *out, size_t cap)
 {
@@ -238,6 +254,8 @@ static long pathres_walk_as(int rootfd, const char *base, const char *rel, int f
 				olen = pathres_pop(out, olen); /* no name: the fd directory */
 				continue;
 			}
+		} else if (kind == PR_MAGIC && pathres_fd_link(out)) {
+			continue; /* the link stays the path, lexical from here on */
 		} else {
 			/* no root to read from: no syscall that can only fail */
 			n = rootfd < 0 ? -1 : readlinkat(rootfd, out + 1, link, sizeof(link) - 1);

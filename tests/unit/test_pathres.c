@@ -155,6 +155,35 @@ static void test_own_root_without_a_root(void **state)
 	assert_string_equal(out, "/proc/1/root/z");
 }
 
+/* A descriptor's link names what the descriptor holds when it is read, not
+ * what it held at the call: never read, open or closed, the kernel's own
+ * reading at the call being the only one trusted (pathres_resolve). */
+static void test_descriptor_links_stay(void **state)
+{
+	char out[256], in[64], want[64];
+	int fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC); /* the real /proc */
+
+	(void)state;
+	assert_true(fd >= 0 && root >= 0);
+	snprintf(want, sizeof(want), "/proc/%d/fd/%d", getpid(), fd);
+	assert_true(pathres_walk(root, NULL, want, 1, out, sizeof(out)) > 0);
+	assert_string_equal(out, want);
+	snprintf(in, sizeof(in), "/proc/self/fd/%d", fd);
+	assert_true(pathres_walk(root, NULL, in, 1, out, sizeof(out)) > 0);
+	assert_string_equal(out, want);
+	snprintf(in, sizeof(in), "/proc/thread-self/fd/%d", fd);
+	snprintf(want, sizeof(want), "/proc/%d/task/%d/fd/%d", getpid(), (int)gettid(), fd);
+	assert_true(pathres_walk(root, NULL, in, 1, out, sizeof(out)) > 0);
+	assert_string_equal(out, want);
+	close(fd);
+	/* the directory of descriptors is no link: walked through */
+	snprintf(want, sizeof(want), "/proc/%d/fd/0", getpid());
+	assert_true(pathres_walk(root, NULL, "/proc/self/fd/./0", 1, out, sizeof(out)) > 0);
+	assert_string_equal(out, want);
+	close(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_last_component),
 		cmocka_unit_test(test_loops_and_limits),
 		cmocka_unit_test(test_proc_self),
+		cmocka_unit_test(test_descriptor_links_stay),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
