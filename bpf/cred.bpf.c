@@ -6,6 +6,7 @@
 static __always_inline int as_setid_exit(struct as_sys_exit *ctx, int compat)
 {
 	__u64 args[AS_SYSCALL_ARGS];
+	const struct cred *cred;
 	struct as_setid *s;
 	__u32 nargs, sc;
 	__u8 *buf;
@@ -22,7 +23,12 @@ static __always_inline int as_setid_exit(struct as_sys_exit *ctx, int compat)
 	s->id[0] = args[0];
 	s->id[1] = nargs > 1 ? (__u32)args[1] : AS_ID_UNSET;
 	s->id[2] = nargs > 2 ? (__u32)args[2] : AS_ID_UNSET;
-	s->_pad0 = 0;
+	cred = BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), cred);
+	s->saved = sc == AS_SC_SETUID || sc == AS_SC_SETREUID || sc == AS_SC_SETRESUID ?
+			   BPF_CORE_READ(cred, suid.val) :
+		   sc == AS_SC_SETGID || sc == AS_SC_SETREGID || sc == AS_SC_SETRESGID ?
+			   BPF_CORE_READ(cred, sgid.val) :
+			   AS_ID_UNSET;
 	as_emit(buf, sizeof(*s));
 	return 0;
 }

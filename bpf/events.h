@@ -17,7 +17,7 @@
 #define AS_EVENTS_H
 
 /* Bumped whenever a struct below changes layout; recorded files carry it. */
-#define AS_ABI_VERSION 4
+#define AS_ABI_VERSION 5
 
 #define AS_COMM_LEN 16 /* TASK_COMM_LEN in the kernel */
 #define AS_MAX_ANCESTORS 12 /* real_parent hops captured per event (>= 8 asked) */
@@ -504,7 +504,8 @@ struct as_setid {
 	struct as_hdr hdr;
 	__s64 res;
 	__u32 id[3]; /* requested (r, e, s) ids; setuid/setgid use id[0]; -1 = unchanged */
-	__u32 _pad0;
+	__u32 saved; /* the task's saved id after the call: suid (uid calls), sgid
+		      * (gid calls); AS_ID_UNSET for setfsuid, setfsgid, setgroups */
 };
 
 struct as_capset {

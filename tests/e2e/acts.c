@@ -66,6 +66,8 @@
  *            address, in a network namespace of its own)
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            setresuid R E S | keep-root UID OP ARGS... (setresuid(UID, UID, 0): root's id
+ *            kept as the saved one, then OP)
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
  *            tiocsti-hi CHAR (the same with the request register's upper half set)
  *            tiocsti-nr-hi CHAR (the same with the syscall number's upper half set:
@@ -713,6 +715,9 @@ static int priv_op(int argc, char **argv)
 {
 	const char *op = argv[0];
 
+	if (!strcmp(op, "setresuid") && argc == 4)
+		return report(res(syscall(SYS_setresuid, (uid_t)num(argv[1]), (uid_t)num(argv[2]),
+					  (uid_t)num(argv[3]))));
 	if (!strcmp(op, "setfsuid") && argc == 2)
 		return report(res(syscall(SYS_setfsuid, (uid_t)num(argv[1]))));
 	if (!strcmp(op, "setfsgid") && argc == 2)
@@ -1297,6 +1302,13 @@ static int run(int argc, char **argv)
 		uid_t u = (uid_t)atoi(argv[1]);
 
 		if (setgroups(0, NULL) || setgid(u) || setuid(u))
+			return report(-errno);
+		return run(argc - 2, argv + 2);
+	}
+	if (!strcmp(op, "keep-root") && argc >= 3) {
+		uid_t u = (uid_t)atoi(argv[1]);
+
+		if (setresuid(u, u, 0))
 			return report(-errno);
 		return run(argc - 2, argv + 2);
 	}

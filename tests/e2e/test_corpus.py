@@ -401,6 +401,10 @@ class Escapes(unittest.TestCase):
             # namespace of its own here: the ioctl does not say which)
             ("netns ifup", ["netns-ifup"], [(PRIV, "evt.type", "unshare"),
                                             (NETCHG, "evt.arg.request", "0x8914")]),
+            # root's id kept as the saved one while running as a user: the
+            # drop and the regain each alert (the first act's fields are after it)
+            ("keep root as saved uid", ["keep-root", "1000", "setresuid", "-1", "0", "-1"],
+             [(PRIV, "user.uid", 1000), (PRIV, "user.uid", 0)]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
             ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
             # the same code mapped by the dynamic loader run as a program: the

@@ -109,9 +109,14 @@ class Cred(unittest.TestCase):
         e = one(pr, "setresuid")
         self.assertEqual((e["evt.arg.ruid"], e["evt.arg.euid"], e["evt.arg.suid"]),
                          ("1000", "-1", "1001"))
+        # the ids after the call: root's effective id kept, the saved one 1001
+        self.assertEqual((e["user.ruid"], e["user.uid"], e["user.suid"]), (1000, 0, 1001))
+        self.assertIsNone(e.get("group.sgid"))  # a uid call says nothing of the groups
         e = one(prg, "setresgid")
         self.assertEqual((e["evt.arg.rgid"], e["evt.arg.egid"], e["evt.arg.sgid"]),
                          ("-1", "0", "-1"))
+        self.assertEqual(e["group.sgid"], 0)
+        self.assertIsNone(e.get("user.suid"))
         e = one(pc, "capset")
         self.assertEqual((e["evt.arg.cap_effective"], e["evt.arg.cap_permitted"],
                           e["evt.arg.cap_inheritable"]), ("1", "3", "0"))

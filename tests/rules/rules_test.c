@@ -182,7 +182,8 @@ static size_t build_record(const char *line, void *rec)
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
 	uint64_t sysarg[AS_SYS_ARGS] = { 0 };
-	uint32_t child = 0;
+	uint32_t child = 0, saved = AS_ID_UNSET;
+	int has_saved = 0;
 	int32_t status = 0;
 	const char *p;
 	char junk = 0;
@@ -314,7 +315,10 @@ static size_t build_record(const char *line, void *rec)
 			h->cap_effective = n;
 		else if (!strcmp(k, "child"))
 			child = (uint32_t)n;
-		else if (!strcmp(k, "status"))
+		else if (!strcmp(k, "saved")) { /* a setid call's saved id after it */
+			saved = (uint32_t)n;
+			has_saved = 1;
+		} else if (!strcmp(k, "status"))
 			status = (int32_t)n;
 		else if (k[0] == 'a' && k[1] >= '0' && k[1] < '0' + AS_SYS_ARGS && !k[2])
 			sysarg[k[1] - '0'] = n; /* a generic record's raw arguments: a0..a5 */
@@ -402,6 +406,12 @@ static size_t build_record(const char *line, void *rec)
 
 		s->res = res;
 		memcpy(s->id, ids, sizeof(ids));
+		/* the kernel's: by default the effective id after the call (the
+		 * saved one follows it unless the call kept another) */
+		s->saved = has_saved ? saved :
+			   sc == AS_SC_SETUID || sc == AS_SC_SETREUID || sc == AS_SC_SETRESUID ? h->euid :
+			   sc == AS_SC_SETGID || sc == AS_SC_SETREGID || sc == AS_SC_SETRESGID ? h->egid :
+			   AS_ID_UNSET;
 		h->size = sizeof(*s);
 		break;
 	}

@@ -357,6 +357,10 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_GROUP_RGID:
 		set_num(v, h->gid);
 		break;
+	case F_USER_SUID:
+	case F_GROUP_SGID:
+		fields_saved_id(ev, f == F_USER_SUID, v);
+		break;
 	case F_USER_LOGINUID:
 		set_num(v, h->loginuid == AS_ID_UNSET ? -1 : (int64_t)h->loginuid);
 		break;

@@ -85,6 +85,8 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(GROUP_GID, "group.gid", T_NUM, 0, "Effective group id") \
 	FIELD(GROUP_NAME, "group.name", T_STR, 0, "Effective group name") \
 	FIELD(GROUP_RGID, "group.rgid", T_NUM, 0, "Not in Falco: real group id") \
+	FIELD(USER_SUID, "user.suid", T_NUM, 0, "Not in Falco: saved user id after a setuid, setreuid or setresuid (a process keeping 0 there can take root back); none on other events") \
+	FIELD(GROUP_SGID, "group.sgid", T_NUM, 0, "Not in Falco: saved group id after a setgid, setregid or setresgid; none on other events") \
 	FIELD(FD_NAME, "fd.name", T_STR, FF_BUF, "File: absolute path; IP socket: cip:cport->sip:sport; unix socket: its path") \
 	FIELD(FD_NUM, "fd.num", T_NUM, 0, "File descriptor, -1 when the open failed") \
 	FIELD(FD_TYPECHAR, "fd.typechar", T_STR, 0, "f file, p pipe, 4 IPv4, 6 IPv6, u unix") \

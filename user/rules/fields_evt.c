@@ -169,6 +169,20 @@ static int64_t setid_arg(const struct as_setid *s, int which)
 	return s->id[which] == AS_ID_UNSET ? -1 : (int64_t)s->id[which];
 }
 
+/* user.suid / group.sgid: the saved id a setid call of that kind left
+ * (the kernel sends the one of the call's kind, none for the others) */
+static void fields_saved_id(const struct event *ev, int uid, struct fval *v)
+{
+	unsigned sc = ev->hdr->syscall;
+	int of_uid = sc == AS_SC_SETUID || sc == AS_SC_SETREUID || sc == AS_SC_SETRESUID;
+	int of_gid = sc == AS_SC_SETGID || sc == AS_SC_SETREGID || sc == AS_SC_SETRESGID;
+
+	if (ev->hdr->type != AS_EV_SETID || ev->u.setid->saved == AS_ID_UNSET ||
+	    !(uid ? of_uid : of_gid))
+		return;
+	set_num(v, ev->u.setid->saved);
+}
+
 /* evt.arg.NAME of a syscall the syscall table describes (the generic
  * record, and the socket calls' extra arguments). */
 static int extract_table_arg(const struct event *ev, const char *arg, struct fval *v, char *buf,
