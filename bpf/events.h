@@ -167,7 +167,14 @@ enum as_event_type {
 	X(FSCONFIG, "fsconfig", AS_EV_SYS)          \
 	X(OPEN_TREE_ATTR, "open_tree_attr", AS_EV_SYS) \
 	X(ACCT, "acct", AS_EV_SYS)                  \
-	X(FILE_SETATTR, "file_setattr", AS_EV_FILE)
+	X(FILE_SETATTR, "file_setattr", AS_EV_FILE) \
+	X(KILL, "kill", AS_EV_SYS)                  \
+	X(TKILL, "tkill", AS_EV_SYS)                \
+	X(TGKILL, "tgkill", AS_EV_SYS)              \
+	X(RT_SIGQUEUEINFO, "rt_sigqueueinfo", AS_EV_SYS) \
+	X(RT_TGSIGQUEUEINFO, "rt_tgsigqueueinfo", AS_EV_SYS) \
+	X(PIDFD_OPEN, "pidfd_open", AS_EV_SYS)      \
+	X(PIDFD_SEND_SIGNAL, "pidfd_send_signal", AS_EV_SYS)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the

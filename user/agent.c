@@ -832,6 +832,9 @@ static int agent_live(struct agent *a)
 	if (err)
 		return err;
 	a->live = 1;
+	proctable_set_self(a->p.pt, &(struct proctable_self){ .pid = (uint32_t)getpid(),
+							      .pgid = (uint32_t)getpgrp(),
+							      .live = 1 });
 	err = consumer_open(&a->c, loader_ringbuf_fd(&a->l), agent_ring_cb, &a->p);
 	if (err)
 		return err;
@@ -917,6 +920,9 @@ static int agent_replay(struct agent *a)
 		return -ENOMEM;
 	err = replayer_open(r, a->o->replay);
 	a->started = !err;
+	if (!err) /* a signal in the recording names the run that recorded it */
+		proctable_set_self(a->p.pt, &(struct proctable_self){ .pid = r->self_pid,
+								      .pgid = r->self_pgid });
 	outputs_set_block(a->outputs, 1); /* a recording's alerts all get out */
 	while (!err && !agent_stop && (len = replayer_next(r)) != 0) {
 		if (len < 0) {

@@ -98,6 +98,10 @@ static const struct compat_row compat_rows[] = {
 	ROW(chdir, CHDIR), ROW(fchdir, FCHDIR), ROW(setsid, SETSID),
 	ROW(process_vm_writev, PROCESS_VM_WRITEV), ROW(process_vm_readv, PROCESS_VM_READV),
 	ROW(pidfd_getfd, PIDFD_GETFD), ROW(iopl, IOPL), ROW(ioperm, IOPERM),
+	/* signals */
+	ROW(kill, KILL), ROW(tkill, TKILL), ROW(tgkill, TGKILL),
+	ROW(rt_sigqueueinfo, RT_SIGQUEUEINFO), ROW(rt_tgsigqueueinfo, RT_TGSIGQUEUEINFO),
+	ROW(pidfd_open, PIDFD_OPEN), ROW(pidfd_send_signal, PIDFD_SEND_SIGNAL),
 	ROW(userfaultfd, USERFAULTFD), ROW(ioctl, IOCTL), /* terminal input only: compat.bpf.c */
 };
 

@@ -43,6 +43,7 @@ struct proctable {
 	uint64_t untracked;
 	proctable_container_fn on_container;
 	void *on_container_ctx;
+	struct proctable_self self;
 };
 
 static int in_container(const struct proc_entry *e)
@@ -512,6 +513,16 @@ void proctable_retire(struct proctable *pt, const struct event *ev)
 uint32_t proctable_count(const struct proctable *pt)
 {
 	return pt->count;
+}
+
+void proctable_set_self(struct proctable *pt, const struct proctable_self *self)
+{
+	pt->self = *self;
+}
+
+const struct proctable_self *proctable_self(const struct proctable *pt)
+{
+	return &pt->self;
 }
 
 uint64_t proctable_untracked(const struct proctable *pt)

@@ -71,6 +71,17 @@ static inline int proctable_retires(unsigned type)
 	return type == AS_EV_EXIT;
 }
 uint32_t proctable_count(const struct proctable *pt);
+/* agent-sentinel itself as the processes it watches name it (a signal's
+ * target): its pid and process group in the host's pid namespace, and
+ * whether it is running (its threads can be asked of /proc) or a
+ * recording's run is replayed. pid 0: unknown, nothing names it. */
+struct proctable_self {
+	uint32_t pid;
+	uint32_t pgid;
+	int live;
+};
+void proctable_set_self(struct proctable *pt, const struct proctable_self *self);
+const struct proctable_self *proctable_self(const struct proctable *pt);
 /* The path of the executable with this identity (a lineage entry's), as the
  * last exec or /proc snapshot of it said; NULL when not seen. Remembered for
  * PROCTABLE_EXE_CACHE identities at most. */

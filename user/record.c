@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "diag.h"
 #include "abi.h"
 #include "record.h"
@@ -13,7 +14,9 @@ int recorder_open(struct recorder *r, const char *path, uint64_t start_ns)
 {
 	struct record_file_hdr h = { .format_version = RECORD_FORMAT_VERSION,
 				     .abi_version = AS_ABI_VERSION,
-				     .start_ns = start_ns };
+				     .start_ns = start_ns,
+				     .self_pid = (uint32_t)getpid(),
+				     .self_pgid = (uint32_t)getpgrp() };
 
 	memset(r, 0, sizeof(*r));
 	memcpy(h.magic, RECORD_MAGIC, sizeof(h.magic));
@@ -155,6 +158,8 @@ int replayer_open(struct replayer *p, const char *path)
 		goto bad;
 	}
 	p->start_ns = h.start_ns;
+	p->self_pid = h.self_pid;
+	p->self_pgid = h.self_pgid;
 	p->offset = sizeof(h);
 	replayer_map(p);
 	return 0;

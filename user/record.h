@@ -3,7 +3,9 @@
  * --record / --replay file format (version 1), little-endian, host layout:
  *   header (32 bytes): magic "ASREC\0\0\0", u32 format version (1),
  *                      u32 ABI version (AS_ABI_VERSION of bpf/events.h),
- *                      u64 wall-clock ns when recording started, u64 reserved (0)
+ *                      u64 wall-clock ns when recording started,
+ *                      u32 pid and u32 process group of the recording
+ *                      agent-sentinel (0 in recordings made before them)
  *   records: each an events.h record exactly as decoded (hdr.size bytes, with
  *            hdr.ts already converted to wall-clock ns), padded with zeros
  *            to a multiple of 8 bytes.
@@ -28,7 +30,8 @@ struct record_file_hdr {
 	uint32_t format_version;
 	uint32_t abi_version;
 	uint64_t start_ns;
-	uint64_t reserved;
+	uint32_t self_pid; /* the monitor that recorded: what a signal to it names */
+	uint32_t self_pgid;
 };
 
 struct recorder {
@@ -47,6 +50,7 @@ struct replayer {
 	const char *path;
 	uint64_t offset;
 	uint64_t start_ns;
+	uint32_t self_pid, self_pgid; /* of the recording run (record_file_hdr) */
 	const uint8_t *map; /* the whole file, when it could be mapped */
 	uint64_t map_len;
 	const uint8_t *rec; /* the record replayer_next returned: in map, or buf */

@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "sctable.h"
@@ -371,6 +372,15 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		return enum_name(socktypes, NFLAGS(socktypes), u & 0xf, buf, cap);
 	case FMT_BPF_CMD:
 		return enum_name(bpf_cmds, NFLAGS(bpf_cmds), u, buf, cap);
+	case FMT_SIGNAL: {
+		const char *abbrev = u > 0 && u < 64 ? sigabbrev_np((int)u) : NULL;
+
+		if (abbrev)
+			snprintf(buf, cap, "SIG%s", abbrev);
+		else
+			snprintf(buf, cap, "%" PRId64, v);
+		return buf;
+	}
 	case FMT_NLMSG:
 		for (size_t i = 0; i < NFLAGS(nlmsg_types); i++)
 			if (nlmsg_types[i].v == u)

@@ -288,6 +288,26 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.raw_only = 1,
 		.args = { RES, A("fd", ARG, 0, FD), A("request", ARG, 1, HEX32),
 		  A("argument", ARG, 2, HEX), A("path", PATH, 0, STR) } },
+	/* Signals, and the pidfd a signal can later go through: a tree that
+	 * stops or ends another process (agent-sentinel among them) does it
+	 * here. Falco's kill and tkill events: pid or tid, sig; tgkill: pid,
+	 * tid, sig; pidfd_open: fd, pid, flags. pidfd_send_signal's "pidfd" is
+	 * also a /proc/<pid> directory: its file is "pidfd_file". */
+	[AS_SC_KILL] = { .nr = SYS_kill, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("pid", 0, INT), A32("sig", 1, SIGNAL) } },
+	[AS_SC_TKILL] = { .nr = SYS_tkill, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("tid", 0, INT), A32("sig", 1, SIGNAL) } },
+	[AS_SC_TGKILL] = { .nr = SYS_tgkill, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("pid", 0, INT), A32("tid", 1, INT), A32("sig", 2, SIGNAL) } },
+	[AS_SC_RT_SIGQUEUEINFO] = { .nr = SYS_rt_sigqueueinfo, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("pid", 0, INT), A32("sig", 1, SIGNAL) } },
+	[AS_SC_RT_TGSIGQUEUEINFO] = { .nr = SYS_rt_tgsigqueueinfo, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("pid", 0, INT), A32("tid", 1, INT), A32("sig", 2, SIGNAL) } },
+	[AS_SC_PIDFD_OPEN] = { .nr = SYS_pidfd_open, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { A("fd", RES, 0, DEC), A32("pid", 0, INT), A32("flags", 1, HEX), RES } },
+	[AS_SC_PIDFD_SEND_SIGNAL] = { .nr = SYS_pidfd_send_signal, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NONE,
+		.args = { RES, A32("pidfd", 0, FD), A32("sig", 1, SIGNAL), A32("flags", 3, HEX),
+		  A("pidfd_file", PATH, 0, STR) } },
 };
 
 const struct sc_info *sctable_get(unsigned sc)

@@ -66,6 +66,10 @@
  *            address, in a network namespace of its own)
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            kill PID SIG | tkill TID SIG | tgkill PID TID SIG | sigqueue PID SIG
+ *            (rt_sigqueueinfo) | pidfd-signal PID SIG (pidfd_open, then
+ *            pidfd_send_signal through it) | procdir-signal PID SIG (the same
+ *            through an open /proc/PID directory)
  *            setresuid R E S | keep-root UID OP ARGS... (setresuid(UID, UID, 0): root's id
  *            kept as the saved one, then OP)
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
@@ -715,6 +719,35 @@ static int priv_op(int argc, char **argv)
 {
 	const char *op = argv[0];
 
+	if (!strcmp(op, "kill") && argc == 3)
+		return report(res(syscall(SYS_kill, (pid_t)num(argv[1]), (int)num(argv[2]))));
+	if (!strcmp(op, "tkill") && argc == 3)
+		return report(res(syscall(SYS_tkill, (pid_t)num(argv[1]), (int)num(argv[2]))));
+	if (!strcmp(op, "tgkill") && argc == 4)
+		return report(res(syscall(SYS_tgkill, (pid_t)num(argv[1]), (pid_t)num(argv[2]),
+					  (int)num(argv[3]))));
+	if (!strcmp(op, "sigqueue") && argc == 3) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		si.si_signo = (int)num(argv[2]);
+		si.si_code = SI_QUEUE; /* negative: what a process may send another */
+		si.si_pid = getpid();
+		si.si_uid = getuid();
+		return report(res(syscall(SYS_rt_sigqueueinfo, (pid_t)num(argv[1]), si.si_signo, &si)));
+	}
+	if ((!strcmp(op, "pidfd-signal") || !strcmp(op, "procdir-signal")) && argc == 3) {
+		char dir[32];
+		int fd;
+
+		snprintf(dir, sizeof(dir), "/proc/%ld", (long)num(argv[1]));
+		fd = op[0] == 'p' && op[1] == 'i' ? (int)syscall(SYS_pidfd_open, (pid_t)num(argv[1]), 0) :
+						    open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return report(-errno);
+		note("pidfd", fd);
+		return report(res(syscall(SYS_pidfd_send_signal, fd, (int)num(argv[2]), NULL, 0)));
+	}
 	if (!strcmp(op, "setresuid") && argc == 4)
 		return report(res(syscall(SYS_setresuid, (uid_t)num(argv[1]), (uid_t)num(argv[2]),
 					  (uid_t)num(argv[3]))));

@@ -161,7 +161,8 @@ PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
 DEV = "Agent Created a Device Node"
 NETCHG = "Agent Changed the Host Network"
 RENCRED = "Agent Renamed a Credential File"
-PRIO = {RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+MON = "Agent Signalled the Monitor"
+PRIO = {MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
 
@@ -470,6 +471,22 @@ class Escapes(unittest.TestCase):
         try:
             with Sentinel("--rules", RULES, "--rules", self.launcher, "-o", "rule_matching=all",
                           "--record", self.rec) as s:
+                # agent-sentinel itself, signalled from the tree by each road
+                # (SIGCONT and signal 0 leave it running); another process not.
+                # The replay knows the recording run's pid from its header.
+                me = str(s.proc.pid)
+                acts += [
+                    ("signal the monitor", ["kill", me, "18"], [(MON, "evt.arg.sig", "SIGCONT")]),
+                    ("probe the monitor", ["kill", me, "0"], [(MON, "evt.arg.sig", "0")]),
+                    ("tkill the monitor", ["tkill", me, "18"], [(MON, "evt.arg.tid", me)]),
+                    ("tgkill the monitor", ["tgkill", me, me, "18"], [(MON, "evt.type", "tgkill")]),
+                    ("sigqueue the monitor", ["sigqueue", me, "18"],
+                     [(MON, "evt.type", "rt_sigqueueinfo")]),
+                    ("pidfd of the monitor", ["pidfd-signal", me, "18"],
+                     [(MON, "evt.type", "pidfd_open")]),
+                    ("the monitor's /proc dir", ["procdir-signal", me, "18"],
+                     [(MON, "evt.arg.pidfd_file", "/proc/" + me)]),
+                    ("signal another", ["kill", str(os.getpid()), "0"], [])]
                 for label, args, exp in acts:
                     p = subprocess.Popen([self.claude, "-c", " ".join([acts_bin] + args) + "; true"],
                                          stdout=subprocess.DEVNULL)

@@ -1267,6 +1267,53 @@ class Privilege(EventCase):
         self.fields(self.one(a, pv, "vfork"), evt__arg__flags="CLONE_VM|CLONE_VFORK",
                     evt__arg__pid=rv[0])
 
+    def test_signals_that_name_the_monitor(self):
+        """Every road a signal takes to agent-sentinel is an event that says
+        so: its pid, a thread of it, rt_sigqueueinfo, a pidfd of it, its /proc
+        directory; attempts too (EPERM). A signal to another process is an
+        event that does not. SIGCONT and signal 0 leave it running."""
+        sig = ["evt.arg.pid", "evt.arg.tid", "evt.arg.sig", "evt.arg.pidfd_file",
+               "evt.is_sentinel_target", "evt.res"]
+        other = subprocess.Popen(["sleep", "60"])
+        self.addCleanup(other.wait)
+        self.addCleanup(other.kill)
+        with Acts("evt.type in (kill, tkill, tgkill, rt_sigqueueinfo, pidfd_open, "
+                  "pidfd_send_signal) and proc.name = as-acts", sig) as a:
+            me = a.sentinel.proc.pid
+            threads = sorted(int(t) for t in os.listdir("/proc/%d/task" % me))
+            pk, rk = a.run("kill", me, 18)
+            p0, r0 = a.run("kill", me, 0)
+            pt, rt = a.run("tkill", threads[-1], 18)
+            ptg, rtg = a.run("tgkill", me, threads[-1], 18)
+            pq, rq = a.run("sigqueue", me, 18)
+            pp, rp = a.run("pidfd-signal", me, 18)
+            pd, rd = a.run("procdir-signal", me, 18)
+            pn, rn = a.run("kill", me, 0, user=NOBODY)
+            po, ro = a.run("kill", other.pid, 0)
+            pod, rod = a.run("procdir-signal", other.pid, 0)
+        self.assertEqual([rk, r0, rt, rtg, rq, rp[-1:], rd[-1:], rn, ro, rod[-1:]],
+                         [["0"]] * 7 + [["-1"], ["0"], ["0"]])
+        self.assertIsNone(other.poll())
+        me_s = str(me)
+        self.fields(self.one(a, pk, "kill"), evt__arg__pid=me_s, evt__arg__sig="SIGCONT",
+                    evt__is_sentinel_target=True, evt__res="SUCCESS")
+        self.fields(self.one(a, p0, "kill"), evt__arg__sig="0", evt__is_sentinel_target=True)
+        # the last thread: another than the leader when it has one
+        self.fields(self.one(a, pt, "tkill"), evt__arg__tid=str(threads[-1]),
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, ptg, "tgkill"), evt__arg__pid=me_s, evt__is_sentinel_target=True)
+        self.fields(self.one(a, pq, "rt_sigqueueinfo"), evt__arg__pid=me_s,
+                    evt__arg__sig="SIGCONT", evt__is_sentinel_target=True)
+        self.fields(self.one(a, pp, "pidfd_open"), evt__arg__pid=me_s,
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, pd, "pidfd_send_signal"), evt__arg__pidfd_file="/proc/" + me_s,
+                    evt__arg__sig="SIGCONT", evt__is_sentinel_target=True)
+        self.fields(self.one(a, pn, "kill"), evt__res="EPERM", evt__is_sentinel_target=True)
+        self.fields(self.one(a, po, "kill"), evt__arg__pid=str(other.pid),
+                    evt__is_sentinel_target=False)
+        self.fields(self.one(a, pod, "pidfd_send_signal"),
+                    evt__arg__pidfd_file="/proc/%d" % other.pid, evt__is_sentinel_target=False)
+
 
 class Code(EventCase):
     def test_prctl_set_name(self):

@@ -209,7 +209,8 @@ static size_t build_record(const char *line, void *rec)
 		if (!strcmp(k, "sc"))
 			continue;
 		else if (!strcmp(k, "pid"))
-			h->pid = (uint32_t)n, h->tid = h->tid == 100 ? (uint32_t)n : h->tid;
+			h->pid = (uint32_t)n, h->tid = h->tid == 100 ? (uint32_t)n : h->tid,
+			h->vpid = h->vpid == 100 ? (uint32_t)n : h->vpid; /* the host's namespace */
 		else if (!strcmp(k, "tid"))
 			h->tid = (uint32_t)n;
 		else if (!strcmp(k, "ppid"))
@@ -431,12 +432,17 @@ static size_t build_record(const char *line, void *rec)
 		break;
 	}
 	case AS_EV_FILE:
-	case AS_EV_SYS: { /* the generic record, without strings */
+	case AS_EV_SYS: { /* the generic record; path= is slot 0 as the file behind an fd */
 		struct as_sys *y = rec;
 
 		y->res = res;
 		memcpy(y->arg, sysarg, sizeof(sysarg));
 		h->size = sizeof(*y);
+		if (path[0]) {
+			y->len[0] = (uint16_t)components(path, (char *)(y + 1));
+			y->pflags = AS_SYF_RESOLVED;
+			h->size += y->len[0];
+		}
 		break;
 	}
 	default: {
@@ -470,9 +476,13 @@ static int run(const char *yaml, const char *events, const struct engine_opts *o
 	FILE *pf_dump = open_memstream(&pb, &pl);
 	struct engine *e = NULL;
 	struct proctable *pt = proctable_new(1024);
+	/* agent-sentinel as a replay knows it: pid and process group 777 */
+	static const struct proctable_self self = { .pid = 777, .pgid = 777 };
 	int rc = engine_load_buffer(&e, "test.yaml", yaml, strlen(yaml), o, df);
 	uint64_t num = 0;
 
+	if (pt)
+		proctable_set_self(pt, &self);
 	if (e) {
 		const char *l = events;
 

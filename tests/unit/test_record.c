@@ -113,7 +113,8 @@ static void test_roundtrip(void **state)
 		assert_int_equal(h.format_version, RECORD_FORMAT_VERSION);
 		assert_int_equal(h.abi_version, AS_ABI_VERSION);
 		assert_int_equal(h.start_ns, 123456789);
-		assert_int_equal(h.reserved, 0);
+		assert_int_equal(h.self_pid, (uint32_t)getpid());
+		assert_int_equal(h.self_pgid, (uint32_t)getpgrp());
 	}
 	off = 32;
 	for (int i = 0; i < 3; i++) {

@@ -228,6 +228,10 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_EVT_IS_COMPAT:
 		set_bool(v, !!(h->flags & AS_HF_COMPAT));
 		break;
+	case F_EVT_IS_SENTINEL_TARGET:
+		if (h->type == AS_EV_SYS)
+			set_bool(v, fields_sentinel_target(ev, c->pt));
+		break;
 	case F_EVT_ARG:
 		fields_get_arg(c, arg, v, buf, cap);
 		break;

@@ -38,6 +38,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(EVT_IS_OPEN_WRITE, "evt.is_open_write", T_BOOL, 0, "Open event with O_WRONLY or O_RDWR") \
 	FIELD(EVT_IS_OPEN_EXEC, "evt.is_open_exec", T_BOOL, 0, "Open event that creates a file (O_CREAT, O_TMPFILE, creat) with an execute bit in its mode") \
 	FIELD(EVT_IS_COMPAT, "evt.is_compat", T_BOOL, 0, "Not in Falco: true when the syscall came through the 32-bit ABI (int $0x80, or a 32-bit program); evt.type and the arguments are those of the x86_64 call") \
+	FIELD(EVT_IS_SENTINEL_TARGET, "evt.is_sentinel_target", T_BOOL, 0, "Not in Falco: the call names this agent-sentinel as its target: a signal to its pid, its process group, one of its threads (tkill: while it runs, not in a replay) or, with root's uid or CAP_KILL, to every process (kill -1); a pidfd of it (pidfd_open, pidfd_send_signal through /proc/<pid>); ptrace, process_vm_readv/writev of it. Only for callers in the host's pid namespace, where its pid is the one they name") \
 	FIELD(EVT_ARG, "evt.arg", T_STR, FA_ARG | FF_BUF, "Event argument by name: evt.arg.name/path/filename/exe/args/flags/mode/fd/dirfd/dev/ino/res/status/uid/gid/tuple/addr") \
 	FIELD(PROC_NAME, "proc.name", T_STR, 0, "Process name (comm, up to 15 chars)") \
 	FIELD(PROC_PID, "proc.pid", T_NUM, 0, "Process id (tgid)") \

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "fields_int.h"
 #include "trace.h"
 #include "names.h"
@@ -181,6 +182,60 @@ static void fields_saved_id(const struct event *ev, int uid, struct fval *v)
 	    !(uid ? of_uid : of_gid))
 		return;
 	set_num(v, ev->u.setid->saved);
+}
+
+#define FIELDS_CAP_KILL 5
+
+/* Does the process name agent-sentinel's pid, a thread of it (tid), or
+ * its process group (pid < -1)? */
+static int fields_names_self(const struct proctable_self *me, int32_t pid, int32_t tid)
+{
+	char task[64];
+
+	if (pid == (int32_t)me->pid || (pid < -1 && -(int64_t)pid == me->pgid))
+		return 1;
+	if (tid <= 0 || !me->live)
+		return 0;
+	snprintf(task, sizeof(task), "/proc/%u/task/%d", me->pid, tid);
+	return access(task, F_OK) == 0;
+}
+
+/* evt.is_sentinel_target (fields.h) */
+static int fields_sentinel_target(const struct event *ev, const struct proctable *pt)
+{
+	const struct proctable_self *me = pt ? proctable_self(pt) : NULL;
+	const struct as_hdr *h = ev->hdr;
+	const struct as_sys *r = ev->u.sys;
+	int32_t a0 = (int32_t)r->arg[0], a1 = (int32_t)r->arg[1];
+	char own[32];
+
+	/* another pid namespace's numbers name other processes */
+	if (!me || !me->pid || h->vpid != h->pid)
+		return 0;
+	switch (h->syscall) {
+	case AS_SC_KILL:
+	case AS_SC_RT_SIGQUEUEINFO:
+		/* -1: every process the caller may signal (kill_ok_by_cred) */
+		if (a0 == -1)
+			return h->uid == 0 || h->euid == 0 ||
+			       !!(h->cap_effective & (1ull << FIELDS_CAP_KILL));
+		return fields_names_self(me, a0, 0);
+	case AS_SC_TKILL: /* a thread's signal stops or ends its whole process */
+		return fields_names_self(me, a0, a0);
+	case AS_SC_TGKILL:
+	case AS_SC_RT_TGSIGQUEUEINFO:
+	case AS_SC_PIDFD_OPEN:
+	case AS_SC_PROCESS_VM_READV:
+	case AS_SC_PROCESS_VM_WRITEV:
+		return a0 > 0 && fields_names_self(me, a0, 0);
+	case AS_SC_PTRACE:
+		return a1 > 0 && fields_names_self(me, a1, a1);
+	case AS_SC_PIDFD_SEND_SIGNAL:
+		snprintf(own, sizeof(own), "/proc/%u", me->pid);
+		return ev->path.s && ev->path.len == strlen(own) && !memcmp(ev->path.s, own, ev->path.len);
+	default:
+		return 0;
+	}
 }
 
 /* evt.arg.NAME of a syscall the syscall table describes (the generic
