@@ -174,7 +174,12 @@ enum as_event_type {
 	X(RT_SIGQUEUEINFO, "rt_sigqueueinfo", AS_EV_SYS) \
 	X(RT_TGSIGQUEUEINFO, "rt_tgsigqueueinfo", AS_EV_SYS) \
 	X(PIDFD_OPEN, "pidfd_open", AS_EV_SYS)      \
-	X(PIDFD_SEND_SIGNAL, "pidfd_send_signal", AS_EV_SYS)
+	X(PIDFD_SEND_SIGNAL, "pidfd_send_signal", AS_EV_SYS) \
+	X(PRLIMIT64, "prlimit", AS_EV_SYS)          \
+	X(SETPRIORITY, "setpriority", AS_EV_SYS)    \
+	X(SCHED_SETSCHEDULER, "sched_setscheduler", AS_EV_SYS) \
+	X(SCHED_SETATTR, "sched_setattr", AS_EV_SYS) \
+	X(IOPRIO_SET, "ioprio_set", AS_EV_SYS)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the

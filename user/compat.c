@@ -102,6 +102,9 @@ static const struct compat_row compat_rows[] = {
 	ROW(kill, KILL), ROW(tkill, TKILL), ROW(tgkill, TGKILL),
 	ROW(rt_sigqueueinfo, RT_SIGQUEUEINFO), ROW(rt_tgsigqueueinfo, RT_TGSIGQUEUEINFO),
 	ROW(pidfd_open, PIDFD_OPEN), ROW(pidfd_send_signal, PIDFD_SEND_SIGNAL),
+	ROW(prlimit64, PRLIMIT64), ROW(setpriority, SETPRIORITY),
+	ROW(sched_setscheduler, SCHED_SETSCHEDULER), ROW(sched_setattr, SCHED_SETATTR),
+	ROW(ioprio_set, IOPRIO_SET),
 	ROW(userfaultfd, USERFAULTFD), ROW(ioctl, IOCTL), /* terminal input only: compat.bpf.c */
 };
 

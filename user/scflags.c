@@ -269,6 +269,15 @@ static const char *enum_name(const struct flagname *t, size_t n, uint64_t v, cha
 	return buf;
 }
 
+static const struct flagname rlimits[] = {
+	FN(0, "RLIMIT_CPU"),	     FN(1, "RLIMIT_FSIZE"),	FN(2, "RLIMIT_DATA"),
+	FN(3, "RLIMIT_STACK"),	     FN(4, "RLIMIT_CORE"),	FN(5, "RLIMIT_RSS"),
+	FN(6, "RLIMIT_NPROC"),	     FN(7, "RLIMIT_NOFILE"),	FN(8, "RLIMIT_MEMLOCK"),
+	FN(9, "RLIMIT_AS"),	     FN(10, "RLIMIT_LOCKS"),	FN(11, "RLIMIT_SIGPENDING"),
+	FN(12, "RLIMIT_MSGQUEUE"),   FN(13, "RLIMIT_NICE"),	FN(14, "RLIMIT_RTPRIO"),
+	FN(15, "RLIMIT_RTTIME"),
+};
+
 /* open(2) flags, as Falco shows them: the access mode, then the others */
 static const struct {
 	uint64_t bit;
@@ -372,6 +381,8 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		return enum_name(socktypes, NFLAGS(socktypes), u & 0xf, buf, cap);
 	case FMT_BPF_CMD:
 		return enum_name(bpf_cmds, NFLAGS(bpf_cmds), u, buf, cap);
+	case FMT_RLIMIT:
+		return enum_name(rlimits, NFLAGS(rlimits), u, buf, cap);
 	case FMT_SIGNAL: {
 		const char *abbrev = u > 0 && u < 64 ? sigabbrev_np((int)u) : NULL;
 

@@ -308,6 +308,21 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_PIDFD_SEND_SIGNAL] = { .nr = SYS_pidfd_send_signal, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NONE,
 		.args = { RES, A32("pidfd", 0, FD), A32("sig", 1, SIGNAL), A32("flags", 3, HEX),
 		  A("pidfd_file", PATH, 0, STR) } },
+	/* Another process's limits and scheduling: what starves or ends it
+	 * without a signal call (RLIMIT_CPU's SIGXCPU then SIGKILL, SCHED_IDLE,
+	 * the idle I/O class). Falco's prlimit: pid, resource (its exit's new
+	 * limits are read from user memory: "new_limit" is the pointer, 0 for
+	 * a read); setpriority: which, who, prio. */
+	[AS_SC_PRLIMIT64] = { .nr = SYS_prlimit64, .spec = NOSPEC, .fspath = FSP_NONE, .tp = "prlimit64",
+		.args = { RES, A32("pid", 0, INT), A32("resource", 1, RLIMIT), A("new_limit", ARG, 2, HEX) } },
+	[AS_SC_SETPRIORITY] = { .nr = SYS_setpriority, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("which", 0, DEC), A32("who", 1, INT), A32("prio", 2, INT) } },
+	[AS_SC_SCHED_SETSCHEDULER] = { .nr = SYS_sched_setscheduler, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("pid", 0, INT), A32("policy", 1, DEC) } },
+	[AS_SC_SCHED_SETATTR] = { .nr = SYS_sched_setattr, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("pid", 0, INT), A32("flags", 2, HEX) } },
+	[AS_SC_IOPRIO_SET] = { .nr = SYS_ioprio_set, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("which", 0, DEC), A32("who", 1, INT), A32("ioprio", 2, HEX) } },
 };
 
 const struct sc_info *sctable_get(unsigned sc)

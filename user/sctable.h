@@ -55,6 +55,7 @@ enum sc_fmt {
 	FMT_URING_OP, /* IORING_OP_* */
 	FMT_MSG, /* MSG_* send flags */
 	FMT_BPF_CMD, /* BPF_* command */
+	FMT_RLIMIT, /* RLIMIT_* */
 	FMT_SIGNAL, /* a signal: SIGKILL, SIGSTOP, ...; 0 and real-time ones as numbers */
 	FMT_NLMSG, /* a netlink message type: (netlink family << 16) | nlmsg_type, named
 		    * for rtnetlink (RTM_*) and nfnetlink's batches */

@@ -69,7 +69,10 @@
  *            kill PID SIG | tkill TID SIG | tgkill PID TID SIG | sigqueue PID SIG
  *            (rt_sigqueueinfo) | pidfd-signal PID SIG (pidfd_open, then
  *            pidfd_send_signal through it) | procdir-signal PID SIG (the same
- *            through an open /proc/PID directory)
+ *            through an open /proc/PID directory) | same-sched PID (PID's
+ *            RLIMIT_NOFILE, nice value, scheduling policy and I/O priority
+ *            set to what they are: prlimit, setpriority, sched_setscheduler,
+ *            ioprio_set; one result line each)
  *            setresuid R E S | keep-root UID OP ARGS... (setresuid(UID, UID, 0): root's id
  *            kept as the saved one, then OP)
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
@@ -134,6 +137,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -747,6 +751,30 @@ static int priv_op(int argc, char **argv)
 			return report(-errno);
 		note("pidfd", fd);
 		return report(res(syscall(SYS_pidfd_send_signal, fd, (int)num(argv[2]), NULL, 0)));
+	}
+	if (!strcmp(op, "same-sched") && argc == 2) {
+		pid_t pid = (pid_t)num(argv[1]);
+		struct sched_param sp = { 0 };
+		struct rlimit lim;
+		long prio;
+		int policy;
+
+		if (prlimit(pid, RLIMIT_NOFILE, NULL, &lim))
+			return report(-errno);
+		report(res(prlimit(pid, RLIMIT_NOFILE, &lim, NULL)));
+		errno = 0;
+		prio = getpriority(PRIO_PROCESS, (id_t)pid);
+		if (errno)
+			return report(-errno);
+		report(res(setpriority(PRIO_PROCESS, (id_t)pid, (int)prio)));
+		policy = sched_getscheduler(pid);
+		if (policy < 0 || sched_getparam(pid, &sp))
+			return report(-errno);
+		report(res(sched_setscheduler(pid, policy, &sp)));
+		prio = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, pid);
+		if (prio < 0)
+			return report(-errno);
+		return report(res(syscall(SYS_ioprio_set, 1, pid, prio)));
 	}
 	if (!strcmp(op, "setresuid") && argc == 4)
 		return report(res(syscall(SYS_setresuid, (uid_t)num(argv[1]), (uid_t)num(argv[2]),

@@ -161,8 +161,9 @@ PROCW = "Agent Wrote to Another Process or the Kernel Through /proc"
 DEV = "Agent Created a Device Node"
 NETCHG = "Agent Changed the Host Network"
 RENCRED = "Agent Renamed a Credential File"
-MON = "Agent Signalled the Monitor"
-PRIO = {MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+MON = "Agent Tampered With the Monitor"
+LAUNCH = "Agent Started the Sandbox Launcher"
+PRIO = {LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
 
@@ -486,6 +487,10 @@ class Escapes(unittest.TestCase):
                      [(MON, "evt.type", "pidfd_open")]),
                     ("the monitor's /proc dir", ["procdir-signal", me, "18"],
                      [(MON, "evt.arg.pidfd_file", "/proc/" + me)]),
+                    # its limit, priority and classes set to what they are
+                    ("limits of the monitor", ["same-sched", me],
+                     [(MON, "evt.type", "prlimit"), (MON, "evt.type", "setpriority"),
+                      (MON, "evt.type", "sched_setscheduler"), (MON, "evt.type", "ioprio_set")]),
                     ("signal another", ["kill", str(os.getpid()), "0"], [])]
                 for label, args, exp in acts:
                     p = subprocess.Popen([self.claude, "-c", " ".join([acts_bin] + args) + "; true"],
@@ -515,6 +520,14 @@ class Escapes(unittest.TestCase):
                                          stdout=subprocess.DEVNULL)
                     p.wait(timeout=60)
                     runs.append((label, p.pid, [(SPAWN, "proc.pid", None)] * 2 + exp))
+                # the launcher run by the agent, binding a directory of its
+                # choosing as the workspace (here the test's own, not /)
+                p = subprocess.Popen([self.claude, "-c", "%s %s -- /bin/true; true"
+                                      % (os.path.realpath(AGENT_BWRAP), self.tmp)],
+                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                p.wait(timeout=60)
+                runs.append(("launcher from the agent", p.pid,
+                             [(SPAWN, "proc.pid", None), (LAUNCH, "proc.pid", None)]))
                 # a broken sandbox: in the sandbox cgroup, without bubblewrap or seccomp
                 p = subprocess.Popen([self.claude, "-c", "echo $$ > %s/cgroup.procs; %s mkdir %s 0755; true"
                                       % (cg, acts_bin, o("sb"))], stdout=subprocess.DEVNULL)

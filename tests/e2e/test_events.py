@@ -1273,12 +1273,13 @@ class Privilege(EventCase):
         directory; attempts too (EPERM). A signal to another process is an
         event that does not. SIGCONT and signal 0 leave it running."""
         sig = ["evt.arg.pid", "evt.arg.tid", "evt.arg.sig", "evt.arg.pidfd_file",
-               "evt.is_sentinel_target", "evt.res"]
+               "evt.arg.who", "evt.arg.resource", "evt.is_sentinel_target", "evt.res"]
         other = subprocess.Popen(["sleep", "60"])
         self.addCleanup(other.wait)
         self.addCleanup(other.kill)
         with Acts("evt.type in (kill, tkill, tgkill, rt_sigqueueinfo, pidfd_open, "
-                  "pidfd_send_signal) and proc.name = as-acts", sig) as a:
+                  "pidfd_send_signal, prlimit, setpriority, sched_setscheduler, ioprio_set) "
+                  "and proc.name = as-acts", sig) as a:
             me = a.sentinel.proc.pid
             threads = sorted(int(t) for t in os.listdir("/proc/%d/task" % me))
             pk, rk = a.run("kill", me, 18)
@@ -1291,10 +1292,23 @@ class Privilege(EventCase):
             pn, rn = a.run("kill", me, 0, user=NOBODY)
             po, ro = a.run("kill", other.pid, 0)
             pod, rod = a.run("procdir-signal", other.pid, 0)
+            # its limits, priority and classes set to what they are
+            ps, rs = a.run("same-sched", me)
+        me_s = str(me)
+        self.assertEqual(rs, ["0"] * 4)
+        # (a read of its limits names no new one; the loader's own prlimit is pid 0)
+        self.fields(self.one(a, ps, "prlimit", evt__is_sentinel_target=True), evt__arg__pid=me_s,
+                    evt__arg__resource="RLIMIT_NOFILE")
+        self.one(a, ps, "prlimit", evt__arg__pid=me_s, evt__is_sentinel_target=False)
+        self.fields(self.one(a, ps, "setpriority"), evt__arg__who=me_s,
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, ps, "sched_setscheduler"), evt__arg__pid=me_s,
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, ps, "ioprio_set"), evt__arg__who=me_s,
+                    evt__is_sentinel_target=True)
         self.assertEqual([rk, r0, rt, rtg, rq, rp[-1:], rd[-1:], rn, ro, rod[-1:]],
                          [["0"]] * 7 + [["-1"], ["0"], ["0"]])
         self.assertIsNone(other.poll())
-        me_s = str(me)
         self.fields(self.one(a, pk, "kill"), evt__arg__pid=me_s, evt__arg__sig="SIGCONT",
                     evt__is_sentinel_target=True, evt__res="SUCCESS")
         self.fields(self.one(a, p0, "kill"), evt__arg__sig="0", evt__is_sentinel_target=True)

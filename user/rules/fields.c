@@ -231,6 +231,8 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_EVT_IS_SENTINEL_TARGET:
 		if (h->type == AS_EV_SYS)
 			set_bool(v, fields_sentinel_target(ev, c->pt));
+		else if (h->type == AS_EV_OPEN)
+			set_bool(v, fields_sentinel_entry(ev, c->pt));
 		break;
 	case F_EVT_ARG:
 		fields_get_arg(c, arg, v, buf, cap);

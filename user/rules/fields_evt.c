@@ -230,6 +230,22 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		return a0 > 0 && fields_names_self(me, a0, 0);
 	case AS_SC_PTRACE:
 		return a1 > 0 && fields_names_self(me, a1, a1);
+	case AS_SC_PRLIMIT64: /* a new limit set (a read passes NULL) */
+		return r->arg[2] && a0 > 0 && fields_names_self(me, a0, 0);
+	case AS_SC_SCHED_SETSCHEDULER:
+	case AS_SC_SCHED_SETATTR: /* a thread's scheduling: any of its threads */
+		return a0 > 0 && fields_names_self(me, a0, a0);
+	case AS_SC_SETPRIORITY:
+	case AS_SC_IOPRIO_SET:
+		/* which: 1 (PRIO_PROCESS / IOPRIO_WHO_PROCESS, a thread for
+		 * ioprio) or 2 (the process group); 0 is PRIO_PROCESS for
+		 * setpriority, and "who" 0 is the caller */
+		if (a1 <= 0)
+			return 0;
+		if (a0 == (h->syscall == AS_SC_SETPRIORITY ? 1 : 2))
+			return (uint32_t)a1 == me->pgid;
+		return a0 == (h->syscall == AS_SC_SETPRIORITY ? 0 : 1) &&
+		       fields_names_self(me, a1, a1);
 	case AS_SC_PIDFD_SEND_SIGNAL:
 		snprintf(own, sizeof(own), "/proc/%u", me->pid);
 		return ev->path.s && ev->path.len == strlen(own) && !memcmp(ev->path.s, own, ev->path.len);

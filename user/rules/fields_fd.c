@@ -105,6 +105,20 @@ static void fields_procpid(const struct event *ev, const char *p, size_t len, st
 		set_num(v, n);
 }
 
+/* evt.is_sentinel_target of an open: an entry of agent-sentinel's own /proc
+ * directory (its oom_score_adj, its mem), opened by a process of the host's
+ * pid namespace, whose /proc numbers it as we do */
+static int fields_sentinel_entry(const struct event *ev, const struct proctable *pt)
+{
+	const struct proctable_self *me = pt ? proctable_self(pt) : NULL;
+	struct fval v = { 0 };
+
+	if (!me || !me->pid || ev->hdr->vpid != ev->hdr->pid || !ev->path.s)
+		return 0;
+	fields_procpid(ev, ev->path.s, ev->path.len, &v);
+	return v.present && v.n == (int64_t)me->pid;
+}
+
 /* fd.* of an open; the path holds no NUL, so memrchr over its length is
  * strrchr. */
 static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, char *buf, size_t cap)
