@@ -35,6 +35,7 @@
  *            truncate PATH LEN | ftruncate PATH LEN | setxattr PATH NAME VALUE
  *            utimensat DIR REL | open_by_handle_at PATH | open-trunc PATH
  *            open-write PATH (O_WRONLY, no creation; nothing is written)
+ *            open-rdwr PATH (O_RDWR: a FIFO's open that waits for no reader)
  *            open-read PATH (O_RDONLY; nothing is read)
  *            open-creat-ro PATH (O_RDONLY|O_CREAT: makes the file if missing)
  *            lsetxattr PATH NAME VALUE | fsetxattr PATH NAME VALUE | removexattr PATH NAME
@@ -1330,6 +1331,8 @@ static int file_op(int argc, char **argv)
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDONLY | O_TRUNC, 0)));
 	if (!strcmp(op, "open-write") && argc == 2) /* opened for writing, nothing written */
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_WRONLY, 0)));
+	if (!strcmp(op, "open-rdwr") && argc == 2) /* a FIFO's open that waits for no reader */
+		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDWR, 0)));
 	if (!strcmp(op, "open-read") && argc == 2)
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDONLY, 0)));
 	if (!strcmp(op, "open-creat-ro") && argc == 2) /* read-only, made if missing */

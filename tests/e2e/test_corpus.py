@@ -255,6 +255,8 @@ class Escapes(unittest.TestCase):
                 f.write("SECRET=1")
         self.fdlink = os.path.join(self.out, "fdlink")
         os.symlink("/proc/self/fd", self.fdlink)
+        self.fifo_out = os.path.join(self.out, "fifo-w")
+        os.mkfifo(self.fifo_out)
         os.symlink("/proc/self/fd", os.path.join(self.ws, "fdlink"))
         myld = os.path.join(self.tmp, "myld")
         shutil.copy(LDSO, myld)
@@ -444,6 +446,12 @@ class Escapes(unittest.TestCase):
             ("mknod-chr", ["mknod-chr", os.path.join(self.tmp, "nulldev"), "1", "3"],
              [(DEV, "evt.arg.mode", "020600")]),
             ("mkfifo", ["mknod", os.path.join(self.tmp, "fifo"), "0600"], []),
+            # ... but a FIFO outside, opened for writing, feeds its reader
+            # (a daemon's command FIFO); a pipe onto stdout is none
+            ("write a fifo outside", ["open-rdwr", self.fifo_out], [(FILE, "fd.name", self.fifo_out)]),
+            # (cat, the pipe's reader, is one more spawn)
+            ("stdout onto a pipe", ["open-write", "/dev/stdout", "|", "cat"],
+             [(SPAWN, "proc.pid", None)]),
             # the kernel takes a syscall's number as an int and a mode as a
             # umode_t: a register's upper half set hides nothing
             ("mknod-chr hi", ["mknod-chr-hi", os.path.join(self.tmp, "nulldev2"), "1", "3"],

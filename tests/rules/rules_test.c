@@ -176,7 +176,7 @@ static size_t build_record(const char *line, void *rec)
 	int64_t res = 0;
 	uint64_t flags = 0;
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
-	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, nl = 0, ownns = 0;
+	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, fifo = 0, nl = 0, ownns = 0;
 	uint16_t nltype[AS_NLMSG_SCAN] = { 0 }, nlproto = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
@@ -296,6 +296,8 @@ static size_t build_record(const char *line, void *rec)
 			abstract = 1;
 		else if (!strcmp(k, "nolink")) /* the opened file has no link left */
 			nolink = 1;
+		else if (!strcmp(k, "fifo")) /* the opened file is a pipe */
+			fifo = 1;
 		else if (!strcmp(k, "nltype") && nl < AS_NLMSG_SCAN) /* a netlink send's messages */
 			nltype[nl++] = (uint16_t)n;
 		else if (!strcmp(k, "nlproto"))
@@ -369,7 +371,7 @@ static size_t build_record(const char *line, void *rec)
 		o->flags = flags;
 		o->mode = mode;
 		o->dirfd = -100;
-		o->pflags = nolink ? AS_OF_NOLINK : 0; /* an absolute user string, not resolved */
+		o->pflags = (nolink ? AS_OF_NOLINK : 0) | (fifo ? AS_OF_FIFO : 0); /* an absolute user string, not resolved */
 		memcpy(o + 1, path, n);
 		o->path_len = (uint16_t)n;
 		h->size = (uint32_t)(sizeof(*o) + n);
