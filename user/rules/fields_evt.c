@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <linux/ioprio.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fields_int.h"
@@ -184,8 +187,6 @@ static void fields_saved_id(const struct event *ev, int uid, struct fval *v)
 	set_num(v, ev->u.setid->saved);
 }
 
-#define FIELDS_CAP_KILL 5
-
 /* Does the process name agent-sentinel's pid, a thread of it (tid), or
  * its process group (pid < -1)? */
 static int fields_names_self(const struct proctable_self *me, int32_t pid, int32_t tid)
@@ -218,7 +219,7 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		/* -1: every process the caller may signal (kill_ok_by_cred) */
 		if (a0 == -1)
 			return h->uid == 0 || h->euid == 0 ||
-			       !!(h->cap_effective & (1ull << FIELDS_CAP_KILL));
+			       !!(h->cap_effective & (1ull << CAP_KILL));
 		return fields_names_self(me, a0, 0);
 	case AS_SC_TKILL: /* a thread's signal stops or ends its whole process */
 		return fields_names_self(me, a0, a0);
@@ -237,14 +238,13 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		return a0 > 0 && fields_names_self(me, a0, a0);
 	case AS_SC_SETPRIORITY:
 	case AS_SC_IOPRIO_SET:
-		/* which: 1 (PRIO_PROCESS / IOPRIO_WHO_PROCESS, a thread for
-		 * ioprio) or 2 (the process group); 0 is PRIO_PROCESS for
-		 * setpriority, and "who" 0 is the caller */
+		/* which: a process (a thread's id names it) or a process
+		 * group; "who" 0 is the caller's own */
 		if (a1 <= 0)
 			return 0;
-		if (a0 == (h->syscall == AS_SC_SETPRIORITY ? 1 : 2))
+		if (a0 == (h->syscall == AS_SC_SETPRIORITY ? PRIO_PGRP : IOPRIO_WHO_PGRP))
 			return (uint32_t)a1 == me->pgid;
-		return a0 == (h->syscall == AS_SC_SETPRIORITY ? 0 : 1) &&
+		return a0 == (h->syscall == AS_SC_SETPRIORITY ? PRIO_PROCESS : IOPRIO_WHO_PROCESS) &&
 		       fields_names_self(me, a1, a1);
 	case AS_SC_PIDFD_SEND_SIGNAL:
 		snprintf(own, sizeof(own), "/proc/%u", me->pid);
