@@ -79,6 +79,79 @@ static __always_inline void as_put_peer(struct as_connect *c, struct socket *soc
 	c->cflags |= AS_CF_PEER;
 }
 
+#define AS_SOCK_STREAM 1
+#define AS_EINPROGRESS 115
+
+/* The destination a call reached, as the kernel holds it on the socket:
+ * a connect that succeeded (or is in progress), a stream socket's send.
+ * The caller's sockaddr, read at the exit, is what its memory says after
+ * the call; another thread may have rewritten it once the kernel had its
+ * copy (a blocking connect gives it a round trip to do so). Calls that
+ * reached none (a refused connect, an unconnected datagram's send) keep
+ * the caller's: as_put_sock asks this only of those that did. */
+static __always_inline void as_put_dest(struct as_connect *c, struct socket *sock)
+{
+	struct sock *sk = BPF_CORE_READ(sock, sk);
+	struct unix_address *ua;
+	struct sock *peer;
+	__s32 n;
+
+	if (!sk)
+		return;
+	if (c->family == AS_AF_INET || c->family == AS_AF_INET6) {
+		if (!BPF_CORE_READ(sk, __sk_common.skc_dport))
+			return;
+		c->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+		if (c->family == AS_AF_INET)
+			bpf_core_read(c->daddr, 4, &sk->__sk_common.skc_daddr);
+		else
+			bpf_core_read(c->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+		return;
+	}
+	if (c->family != AS_AF_UNIX)
+		return;
+	peer = BPF_CORE_READ((struct unix_sock *)sk, peer);
+	ua = peer ? BPF_CORE_READ((struct unix_sock *)peer, addr) : 0;
+	if (!ua)
+		return; /* an unnamed peer (socketpair): no path */
+	n = BPF_CORE_READ(ua, len) - (__s32)sizeof(__u16);
+	if (n <= 0)
+		return;
+	if (n > AS_UNIX_PATH_MAX)
+		n = AS_UNIX_PATH_MAX;
+	AS_VERIFIER_MASK(n, 127);
+	if (n > AS_UNIX_PATH_MAX)
+		n = AS_UNIX_PATH_MAX;
+	bpf_probe_read_kernel(c->path, n, (const char *)ua + bpf_core_field_offset(ua->name) +
+						  sizeof(__u16));
+	if (c->path[0] == 0) {
+		c->cflags |= AS_CF_ABSTRACT;
+		c->path_len = n - 1;
+	} else {
+		c->path_len = n;
+	}
+}
+
+/* a ::ffff:a.b.c.d address */
+static __always_inline int as_v4mapped(const __u8 *a)
+{
+	return !*(__u64 *)&a[0] && *(__u32 *)&a[8] == bpf_htonl(0xffff);
+}
+
+/* An IPv6 socket's ends both IPv4-mapped (an IPv6 socket talking IPv4):
+ * an IPv4 pair, as Falco has it (fd.type ipv4, fd.sip 127.0.0.1) */
+static __always_inline void as_unmap_v4(struct as_connect *c)
+{
+	if (c->family != AS_AF_INET6 || !(c->cflags & AS_CF_LOCAL) || !as_v4mapped(c->daddr) ||
+	    !as_v4mapped(c->saddr))
+		return;
+	c->family = AS_AF_INET;
+	__builtin_memcpy(c->daddr, &c->daddr[12], 4);
+	__builtin_memcpy(c->saddr, &c->saddr[12], 4);
+	__builtin_memset(&c->daddr[4], 0, 12);
+	__builtin_memset(&c->saddr[4], 0, 12);
+}
+
 /* daddr/dport <-> saddr/sport */
 static __always_inline void as_swap_ends(struct as_connect *c)
 {
@@ -98,6 +171,8 @@ enum as_sock_how {
 	AS_SOCK_ACCEPTED, /* the client (the peer) first, the server (this end) second */
 	AS_SOCK_LISTENING, /* the server: its own address as the destination */
 	AS_SOCK_DUP, /* this end, and a connected one's remote end as the destination */
+	AS_SOCK_REACHED, /* this end, and the destination from the socket (as_put_dest) */
+	AS_SOCK_SENT, /* as AS_SOCK_REACHED for a stream socket, else AS_SOCK_LOCAL */
 };
 
 /* The socket behind fd of the current task into this CPU's record (an
@@ -117,6 +192,18 @@ __noinline int as_put_sock(__s32 fd, __u32 how)
 	if (!sock)
 		return 0;
 	c->sock_type = BPF_CORE_READ(sock, type);
+	/* a stream socket sends to its peer, whatever address came with the
+	 * data (TCP Fast Open: the one it took) */
+	if (how == AS_SOCK_SENT)
+		how = c->sock_type == AS_SOCK_STREAM ? AS_SOCK_REACHED : AS_SOCK_LOCAL;
+	if (how == AS_SOCK_REACHED) { /* the family too: the socket's, not the caller's */
+		c->family = 0;
+		c->dport = 0;
+		c->path_len = 0;
+		c->cflags &= ~AS_CF_ABSTRACT;
+		__builtin_memset(c->daddr, 0, sizeof(c->daddr));
+		__builtin_memset(c->path, 0, sizeof(c->path));
+	}
 	as_put_local(c, sock);
 	switch (how) {
 	case AS_SOCK_ACCEPTED:
@@ -128,6 +215,9 @@ __noinline int as_put_sock(__s32 fd, __u32 how)
 		as_swap_ends(c);
 		c->cflags &= ~AS_CF_LOCAL;
 		break;
+	case AS_SOCK_REACHED:
+		as_put_dest(c, sock);
+		break;
 	case AS_SOCK_DUP:
 		if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport)) {
 			as_put_peer(c, sock); /* the remote end as a connect's destination */
@@ -137,6 +227,7 @@ __noinline int as_put_sock(__s32 fd, __u32 how)
 	default:
 		break;
 	}
+	as_unmap_v4(c);
 	return 1;
 }
 
@@ -429,9 +520,11 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 			 as_mmsg_step, &w, 0);
 		return 0;
 	}
-	as_put_sock(sockfd, sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4 ? AS_SOCK_ACCEPTED :
-			    sc == AS_SC_LISTEN				? AS_SOCK_LISTENING :
-									  AS_SOCK_LOCAL);
+	as_put_sock(sockfd, sc == AS_SC_ACCEPT || sc == AS_SC_ACCEPT4		? AS_SOCK_ACCEPTED :
+			    sc == AS_SC_LISTEN					? AS_SOCK_LISTENING :
+			    sc == AS_SC_CONNECT && (!ret || ret == -AS_EINPROGRESS)	? AS_SOCK_REACHED :
+			    (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG) && ret >= 0	? AS_SOCK_SENT :
+											  AS_SOCK_LOCAL);
 	if (c->family == AS_AF_NETLINK && (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG))
 		as_put_nlmsg(c, sc == AS_SC_SENDTO ? args[1] : 0, args[2],
 			     sc == AS_SC_SENDMSG ? args[1] : 0, compat);

@@ -102,6 +102,24 @@ static __always_inline struct file *as_uring_fixed_file(struct io_kiocb *req, in
 	return (struct file *)(BPF_CORE_READ(node, file_ptr) & ~3ul);
 }
 
+/* Where the kernel copied a connect's or bind's address: an
+ * io_async_msghdr's addr since Linux 6.10; a bare sockaddr_storage as the
+ * request's async data on kernels with io_uring/net's 2026 stable change
+ * (6.18.y here: the msghdr's addr reads as zeros there). Their first 8 bytes
+ * tell them apart: an io_async_msghdr starts with its iovec pointer, NULL or
+ * a kernel address (8-aligned, the upper 17 bits set); a sockaddr starts
+ * with its family, and no family a connect or bind takes is a multiple of 8
+ * but AF_NETLINK, whose next 6 bytes would have to spell a kernel address. */
+static __always_inline const void *as_uring_kaddr(struct io_async_msghdr *io)
+{
+	__u64 head = 0;
+
+	bpf_probe_read_kernel(&head, sizeof(head), io);
+	if (!head || (!(head & 7) && (head >> 47) == 0x1ffff))
+		return &io->addr;
+	return io;
+}
+
 /* The sockaddr the kernel copied for a connect, bind or addressed send,
  * into slot 1; 0 when there is none. */
 static __always_inline __u32 as_put_uring_addr(__u8 *buf, __u32 off, struct as_sys *r,
@@ -113,8 +131,14 @@ static __always_inline __u32 as_put_uring_addr(__u8 *buf, __u32 off, struct as_s
 
 	if (!io && op != IORING_OP_CONNECT)
 		return 0;
-	if (op == IORING_OP_CONNECT) {
-		/* the caller's address (an SQPOLL thread shares the owner's mm) */
+	if (op == IORING_OP_CONNECT && io) {
+		/* the kernel's copy: since Linux 6.10 the request's preparation
+		 * makes it, before this tracepoint; what the caller's memory
+		 * holds now may differ */
+		sa = as_uring_kaddr(io);
+	} else if (op == IORING_OP_CONNECT) {
+		/* before 6.10 the copy is made at issue, after this tracepoint:
+		 * the caller's address (an SQPOLL thread shares the owner's mm) */
 		struct io_connect *conn = (void *)&req->cmd;
 		__u32 alen = BPF_CORE_READ(conn, addr_len);
 
@@ -129,7 +153,7 @@ static __always_inline __u32 as_put_uring_addr(__u8 *buf, __u32 off, struct as_s
 		r->pflags |= AS_SYF_SOCKADDR << AS_SYF_SLOT_BITS;
 		return alen;
 	} else if (op == IORING_OP_BIND) {
-		sa = &io->addr;
+		sa = as_uring_kaddr(io);
 	} else {
 		sa = BPF_CORE_READ(io, msg.msg_name);
 		if (!sa)

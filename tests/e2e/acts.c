@@ -51,6 +51,11 @@
  *            1 to PORT1, 2 sendmsg, 2 sendto with MSG_DONTWAIT, 1 of 4 bytes,
  *            2 as "as-acts-2" (prctl), 2 from a child; prints the count of sends made)
  *            sendto-fastopen IP PORT | bind4 IP PORT | listen4 IP PORT | accept4
+ *            connect6 IP6 PORT (TCP, from an IPv6 socket)
+ *            connect-rewritten IP PORT DECOYPORT | connect-rewritten-unix PATH DECOY
+ *            (a connect that waits: a listener of its own at IP:PORT or PATH with a
+ *            full queue; a second thread rewrites the caller's sockaddr to the decoy
+ *            100 ms in, then accepts, and the connect goes through to the first)
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
@@ -1346,6 +1351,74 @@ struct thread_op {
 	int ret;
 };
 
+/* connect-rewritten: the second thread of a connect that waits */
+struct rewrite_op {
+	void *addr; /* the caller's sockaddr */
+	const void *decoy;
+	size_t len;
+	int listener;
+};
+
+static void *rewrite_main(void *arg)
+{
+	struct rewrite_op *w = arg;
+	struct timespec ts = { 0, 100 * 1000000L };
+
+	nanosleep(&ts, NULL); /* the connect has its copy and waits */
+	memcpy(w->addr, w->decoy, w->len);
+	close(accept(w->listener, NULL, NULL)); /* room in the queue: it goes through */
+	return NULL;
+}
+
+/* A listener at sa (backlog 0) whose queue one connection fills, then a
+ * connect to it that waits while a second thread rewrites sa to decoy. */
+static int connect_rewritten(int family, struct sockaddr *sa, const void *decoy, socklen_t len)
+{
+	struct rewrite_op w = { sa, decoy, len, socket(family, SOCK_STREAM, 0) };
+	int first = socket(family, SOCK_STREAM, 0), fd = socket(family, SOCK_STREAM, 0);
+	pthread_t th;
+	long r;
+
+	if (w.listener < 0 || first < 0 || fd < 0 || bind(w.listener, sa, len) ||
+	    listen(w.listener, 0) || connect(first, sa, len))
+		return report(-errno);
+	if (pthread_create(&th, NULL, rewrite_main, &w))
+		return report(-EAGAIN);
+	r = res(syscall(SYS_connect, fd, sa, len));
+	pthread_join(th, NULL);
+	return report(r);
+}
+
+static int net_race_op(int argc, char **argv)
+{
+	if (!strcmp(argv[0], "connect-rewritten") && argc == 4) {
+		struct sockaddr_in sin, decoy;
+
+		sin4(&sin, argv[1], argv[2]);
+		sin4(&decoy, argv[1], argv[3]);
+		return connect_rewritten(AF_INET, (struct sockaddr *)&sin, &decoy, sizeof(sin));
+	}
+	if (!strcmp(argv[0], "connect6") && argc == 3) {
+		struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+					     .sin6_port = htons((uint16_t)atoi(argv[2])) };
+		int fd = socket(AF_INET6, SOCK_STREAM, 0);
+
+		if (fd < 0 || inet_pton(AF_INET6, argv[1], &sin6.sin6_addr) != 1)
+			return report(-EINVAL);
+		return report(res(syscall(SYS_connect, fd, &sin6, sizeof(sin6))));
+	}
+	if (!strcmp(argv[0], "connect-rewritten-unix") && argc == 3) {
+		struct sockaddr_un sun = { .sun_family = AF_UNIX }, decoy = { .sun_family = AF_UNIX };
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
+		snprintf(decoy.sun_path, sizeof(decoy.sun_path), "%s", argv[2]);
+		unlink(argv[1]);
+		return connect_rewritten(AF_UNIX, (struct sockaddr *)&sun, &decoy, sizeof(sun));
+	}
+	fprintf(stderr, "as-acts: %s: wrong arguments\n", argv[0]);
+	return 2;
+}
+
 static int run(int argc, char **argv);
 
 static void *thread_main(void *arg)
@@ -1442,6 +1515,8 @@ static int run(int argc, char **argv)
 	}
 	if (!strncmp(op, "uring-", 6))
 		return uring_op(argc, argv);
+	if (!strncmp(op, "connect", 7))
+		return net_race_op(argc, argv);
 	if (!strncmp(op, "send", 4) || !strcmp(op, "bind4") || !strcmp(op, "listen4") ||
 	    !strcmp(op, "accept4") || !strcmp(op, "socket"))
 		return net_op(argc, argv);

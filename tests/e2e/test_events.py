@@ -873,6 +873,54 @@ class Network(Peers, EventCase):
         self.fields(self.one(a, pe, "sendto"), evt__res="ENOENT",
                     fd__name=self.p("nobody-listens"))
 
+    def test_a_connect_names_where_the_kernel_went(self):
+        """A connect's destination is the socket's peer once it went
+        through, not what the caller's sockaddr holds at the exit: a second
+        thread rewrites it to a decoy while the connect waits (a listener
+        whose queue is full), and the event still names the real one."""
+        probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        path, decoy = self.p("real.sock"), self.p("decoy.sock")
+        with net_acts() as a:
+            pt, rt = a.run("connect-rewritten", "127.0.0.1", port, self.tport)
+            pu, ru = a.run("connect-rewritten-unix", path, decoy)
+        self.assertEqual([rt, ru], [["0"], ["0"]])
+        # the act's first connect filled the queue; the one that waited is last
+        tcp = [e for e in a.alerts if e["proc.pid"] == pt and e["evt.type"] == "connect"]
+        self.assertEqual(len(tcp), 2, tcp)
+        for e in tcp:
+            self.fields(e, evt__res="SUCCESS", fd__sip="127.0.0.1", fd__sport=port,
+                        fd__l4proto="tcp", fd__connected=True)
+            self.assertEqual(e["fd.name"], "127.0.0.1:%d->127.0.0.1:%d" % (e["fd.cport"], port))
+        unix = [e for e in a.alerts if e["proc.pid"] == pu and e["evt.type"] == "connect"]
+        self.assertEqual([(e["evt.res"], e["fd.name"], e["fd.typechar"]) for e in unix],
+                         [("SUCCESS", path, "u")] * 2)
+
+    def test_ipv4_through_an_ipv6_socket_is_ipv4(self):
+        """An IPv6 socket whose ends are both IPv4-mapped talks IPv4: the
+        event is an IPv4 one, as Falco has it (fd.typechar 4, fd.sip
+        127.0.0.1), so a rule on 127.0.0.1 holds for it. A real IPv6 pair
+        stays IPv6."""
+        l6 = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        l6.bind(("::1", 0))
+        l6.listen(4)
+        port6 = l6.getsockname()[1]
+        try:
+            with net_acts() as a:
+                pm, rm = a.run("connect6", "::ffff:127.0.0.1", self.tport)
+                p6, r6 = a.run("connect6", "::1", port6)
+        finally:
+            l6.close()
+        self.assertEqual([rm, r6], [["0"], ["0"]])
+        e = self.one(a, pm, "connect")
+        self.fields(e, fd__typechar="4", fd__sip="127.0.0.1", fd__cip="127.0.0.1",
+                    fd__sport=self.tport)
+        self.assertEqual(e["fd.name"], "127.0.0.1:%d->127.0.0.1:%d" % (e["fd.cport"], self.tport))
+        self.fields(self.one(a, p6, "connect"), fd__typechar="6", fd__sip="::1",
+                    fd__cip="::1", fd__sport=port6)
+
     def test_sendmmsg_names_every_destination(self):
         """One sendmmsg, one datagram to each of two hosts: both are seen
         (with the first one only, the second destination goes unnoticed)."""
@@ -1630,8 +1678,10 @@ class IoUring(EventCase):
         self.fields(self.one(a, ps, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_SOCKET")
         self.fields(self.one(a, pt, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_FTRUNCATE",
                     fs__path__name=self.f)
+        # the address from the kernel's copy of it (on 6.18.y a bare
+        # sockaddr_storage, no longer an io_async_msghdr's addr)
         self.fields(self.one(a, pb, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_BIND",
-                    evt__arg__fd=rb[0].split()[1])
+                    evt__arg__fd=rb[0].split()[1], fd__name="0.0.0.0:0->127.0.0.1:0")
         self.fields(self.one(a, pl, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_LISTEN",
                     evt__arg__fd=rl[0].split()[1])
 
