@@ -607,6 +607,38 @@ int BPF_PROG(tp_task_rename, struct task_struct *task, const char *comm)
 /* CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET */
 #define AS_CLONE_NEW_ANY 0x7e020000ull
 
+/* The namespaces a clone made, as CLONE_NEW* bits: where the child's
+ * differ from its parent's. clone3's flags are in the caller's memory,
+ * which another thread may rewrite (or unmap) once the kernel has its copy:
+ * these bits come from what the kernel did, the others from that memory. */
+static __always_inline __u64 as_clone_new_ns(struct task_struct *parent,
+					     struct task_struct *child)
+{
+	struct nsproxy *pn = BPF_CORE_READ(parent, nsproxy), *cn = BPF_CORE_READ(child, nsproxy);
+	__u64 f = 0;
+
+	if (BPF_CORE_READ(parent, cred, user_ns) != BPF_CORE_READ(child, cred, user_ns))
+		f |= 0x10000000; /* CLONE_NEWUSER */
+	if (!pn || !cn)
+		return f;
+	if (BPF_CORE_READ(pn, mnt_ns) != BPF_CORE_READ(cn, mnt_ns))
+		f |= 0x00020000; /* CLONE_NEWNS */
+	if (BPF_CORE_READ(pn, cgroup_ns) != BPF_CORE_READ(cn, cgroup_ns))
+		f |= 0x02000000; /* CLONE_NEWCGROUP */
+	if (BPF_CORE_READ(pn, uts_ns) != BPF_CORE_READ(cn, uts_ns))
+		f |= 0x04000000; /* CLONE_NEWUTS */
+	if (BPF_CORE_READ(pn, ipc_ns) != BPF_CORE_READ(cn, ipc_ns))
+		f |= 0x08000000; /* CLONE_NEWIPC */
+	if (BPF_CORE_READ(pn, pid_ns_for_children) != BPF_CORE_READ(cn, pid_ns_for_children))
+		f |= 0x20000000; /* CLONE_NEWPID */
+	if (BPF_CORE_READ(pn, net_ns) != BPF_CORE_READ(cn, net_ns))
+		f |= 0x40000000; /* CLONE_NEWNET */
+	if (bpf_core_field_exists(pn->time_ns_for_children) &&
+	    BPF_CORE_READ(pn, time_ns_for_children) != BPF_CORE_READ(cn, time_ns_for_children))
+		f |= AS_CLONE_NEWTIME;
+	return f;
+}
+
 /* tp_btf gives the child task as a trusted pointer, which the classic
  * tracepoint does not: we need it to tell a new process from a new thread,
  * and to give the child its lineage in task storage. */
@@ -664,6 +696,8 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 		switch (sc) {
 		case AS_SC_CLONE3:
 			bpf_probe_read_user(&flags, sizeof(flags), (const void *)arg0);
+			flags = (flags & ~(AS_CLONE_NEW_ANY | AS_CLONE_NEWTIME)) |
+				as_clone_new_ns(parent, child);
 			break;
 		case AS_SC_FORK:
 			flags = AS_SIGCHLD;

@@ -98,6 +98,9 @@
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
  *            clone-nr-hi FLAGS (clone with the syscall number's upper half set)
  *            clone-thread FLAGS (a CLONE_THREAD thread with FLAGS too: CLONE_NEWUTS, ...)
+ *            clone3-flipped N (N clone3 calls while a second thread flips their
+ *            flags between CLONE_NEWUTS and 0; prints "child PID NEWUTS" for
+ *            each, NEWUTS 1 when the child did get a UTS namespace of its own)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            memfd-loader NAME LOADER [DIR] (the same memfd, not CLOEXEC, run as
  *            LOADER DIR/N, DIR /proc/self/fd/ unless given: the loader maps it)
@@ -188,6 +191,49 @@ static long res(long r)
 /* Linux 6.13's *xattrat calls: the same number on x86_64 and arm64 */
 #define ACTS_NR_SETXATTRAT 463
 #define ACTS_NR_REMOVEXATTRAT 466
+
+/* clone3-flipped: the second thread, flipping the flags until told to stop */
+struct flip_op {
+	struct clone_args *ca;
+	volatile int stop;
+};
+
+static void *flip_main(void *arg)
+{
+	struct flip_op *f = arg;
+	volatile __u64 *flags = &f->ca->flags;
+
+	while (!f->stop)
+		*flags ^= CLONE_NEWUTS;
+	return NULL;
+}
+
+static int clone3_flipped(int n)
+{
+	struct clone_args ca = { .flags = 0, .exit_signal = SIGCHLD };
+	struct flip_op f = { &ca, 0 };
+	struct stat own;
+	pthread_t th;
+
+	if (stat("/proc/self/ns/uts", &own))
+		return report(-errno);
+	if (pthread_create(&th, NULL, flip_main, &f))
+		return report(-EAGAIN);
+	for (int i = 0; i < n; i++) {
+		long child = syscall(SYS_clone3, &ca, sizeof(ca));
+		struct stat ns;
+		int status = 0;
+
+		if (child == 0) /* 1: a UTS namespace of its own */
+			_exit(stat("/proc/self/ns/uts", &ns) ? 2 : ns.st_ino != own.st_ino);
+		if (child < 0 || waitpid((pid_t)child, &status, 0) != child)
+			continue;
+		printf("child %ld %d\n", child, WEXITSTATUS(status));
+	}
+	f.stop = 1;
+	pthread_join(th, NULL);
+	return report(0);
+}
 
 static int opendir_fd(const char *path)
 {
@@ -1057,6 +1103,8 @@ static int priv_op(int argc, char **argv)
 			waitpid((pid_t)child, NULL, 0);
 		return 0;
 	}
+	if (!strcmp(op, "clone3-flipped") && argc == 2)
+		return clone3_flipped(atoi(argv[1]));
 	if (!strcmp(op, "clone-thread") && argc == 2)
 		return clone_thread((unsigned long)num(argv[1]));
 	if (!strcmp(op, "vfork") && argc == 1) {

@@ -1315,6 +1315,24 @@ class Privilege(EventCase):
         self.fields(self.one(a, pv, "vfork"), evt__arg__flags="CLONE_VM|CLONE_VFORK",
                     evt__arg__pid=rv[0])
 
+    def test_clone3_namespaces_are_what_the_kernel_made(self):
+        """clone3's flags are in the caller's memory: a second thread
+        flipping CLONE_NEWUTS in them while clone3 runs made the exit's read
+        disagree with what the kernel did, both ways. The namespace bits are
+        the child's namespaces against its parent's: each event says
+        CLONE_NEWUTS exactly when the child got a UTS namespace."""
+        with self.priv_acts() as a:
+            p, r = a.run("clone3-flipped", 200)
+        kids = dict((int(x.split()[1]), x.split()[2] == "1") for x in r if x.startswith("child"))
+        self.assertGreater(len(kids), 150, r[-3:])
+        self.assertIn(True, kids.values())  # the flip did change what the kernel made
+        self.assertIn(False, kids.values())
+        got = {}
+        for e in a.alerts:
+            if e["proc.pid"] == p and e["evt.type"] == "clone3":
+                got[int(e["evt.arg.pid"])] = "CLONE_NEWUTS" in (e["evt.arg.flags"] or "")
+        self.assertEqual({k: got.get(k) for k in kids}, kids)
+
     def test_signals_that_name_the_monitor(self):
         """Every road a signal takes to agent-sentinel is an event that says
         so: its pid, a thread of it, rt_sigqueueinfo, a pidfd of it, its /proc
