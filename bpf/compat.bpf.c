@@ -80,13 +80,28 @@ static __always_inline long as_regs_nr(__u64 regs)
 #define AS_FS_IOC_FSSETXATTR 0x401c5820
 #define AS_NR_IOCTL 16
 #define AS_NR_I386_IOCTL 54
+/* fcntl's commands that name a process the kernel then signals on the
+ * file's I/O (SIGIO, or whatever F_SETSIG chose: SIGKILL too): F_SETOWN,
+ * F_SETOWN_EX; ioctl's FIOSETOWN and SIOCSPGRP do the same */
+#define AS_NR_FCNTL 72
+#define AS_NR_I386_FCNTL 55
+#define AS_NR_I386_FCNTL64 221
+#define AS_F_SETOWN 8
+#define AS_F_SETOWN_EX 15
+#define AS_FIOSETOWN 0x8901
+#define AS_SIOCSPGRP 0x8902
+
+static __always_inline int as_fcntl_watched(__u32 cmd)
+{
+	return cmd == AS_F_SETOWN || cmd == AS_F_SETOWN_EX;
+}
 
 static __always_inline int as_ioctl_watched(__u32 req, __u64 argp)
 {
 	__u8 sub = 0;
 
 	if (req == AS_TIOCSTI || req == AS_FS_IOC_SETFLAGS || req == AS_FS_IOC32_SETFLAGS ||
-	    req == AS_FS_IOC_FSSETXATTR)
+	    req == AS_FS_IOC_FSSETXATTR || req == AS_FIOSETOWN || req == AS_SIOCSPGRP)
 		return 1;
 	/* the socket ioctls that change the network (ifconfig, route, arp,
 	 * brctl): routes, an interface's address, flags, name, MTU, hardware
@@ -129,17 +144,23 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 	long nr = -1, ret = (long)ctx->args[1];
 
 	if (!(as_thread_status() & AS_TS_COMPAT)) {
-		/* a native call: only an ioctl's terminal input, when a rule
-		 * wants ioctl; every other syscall of the host ends here */
+		/* a native call: only the ioctl requests and fcntl commands
+		 * above, when a rule wants them; every other syscall of the
+		 * host ends here */
 		unsigned long req = 0, argp = 0;
 
-		if (!cfg_compat_on[AS_NR_IOCTL] || as_regs_nr(ctx->args[0]) != AS_NR_IOCTL)
+		if (!cfg_compat_on[AS_NR_IOCTL] && !cfg_compat_on[AS_NR_FCNTL])
+			return 0;
+		nr = as_regs_nr(ctx->args[0]);
+		if ((nr != AS_NR_IOCTL && nr != AS_NR_FCNTL) ||
+		    !cfg_compat_on[nr == AS_NR_IOCTL ? AS_NR_IOCTL : AS_NR_FCNTL])
 			return 0;
 		bpf_probe_read_kernel(&req, sizeof(req), &regs->si);
 		bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
-		if (!as_ioctl_watched((__u32)req, argp))
+		if (nr == AS_NR_IOCTL ? !as_ioctl_watched((__u32)req, argp) :
+					!as_fcntl_watched((__u32)req))
 			return 0;
-		as_raw_generic(AS_NR_IOCTL, ret, 0); /* it asks the pre-filter */
+		as_raw_generic(nr, ret, 0); /* it asks the pre-filter */
 		return 0;
 	}
 	nr = as_regs_nr(ctx->args[0]);
@@ -164,6 +185,12 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		bpf_probe_read_kernel(&req, sizeof(req), &regs->cx);
 		bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
 		if (!as_ioctl_watched((__u32)req, (__u32)argp))
+			return 0;
+	} else if (nr == AS_NR_I386_FCNTL || nr == AS_NR_I386_FCNTL64) {
+		unsigned long cmd = 0;
+
+		bpf_probe_read_kernel(&cmd, sizeof(cmd), &regs->cx);
+		if (!as_fcntl_watched((__u32)cmd))
 			return 0;
 	}
 	if (sp.family == AS_CFAM_NONE || sp.family >= AS_CFAM_SOCKETCALL ||

@@ -179,7 +179,8 @@ enum as_event_type {
 	X(SETPRIORITY, "setpriority", AS_EV_SYS)    \
 	X(SCHED_SETSCHEDULER, "sched_setscheduler", AS_EV_SYS) \
 	X(SCHED_SETATTR, "sched_setattr", AS_EV_SYS) \
-	X(IOPRIO_SET, "ioprio_set", AS_EV_SYS)
+	X(IOPRIO_SET, "ioprio_set", AS_EV_SYS)       \
+	X(FCNTL, "fcntl", AS_EV_SYS)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the

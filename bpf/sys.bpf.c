@@ -76,6 +76,18 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 	__u32 v = 0;
 
 	switch (sc) {
+	case AS_SC_FCNTL: /* F_SETOWN_EX's struct f_owner_ex: type, pid (F_SETOWN's is args[2]) */
+		if ((__u32)args[1] == 15) {
+			__u64 ex = 0;
+
+			bpf_probe_read_user(&ex, sizeof(ex), (const void *)args[2]);
+			return ex;
+		}
+		break;
+	case AS_SC_IOCTL: /* FIOSETOWN, SIOCSPGRP: an int, the pid (a group: negative) */
+		if ((__u32)args[1] == 0x8901 || (__u32)args[1] == 0x8902)
+			bpf_probe_read_user(&v, sizeof(v), (const void *)args[2]);
+		break;
 	case AS_SC_IO_URING_SETUP: /* struct io_uring_params: sq_entries, cq_entries, flags */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)(args[1] + 8));
 		break;

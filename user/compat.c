@@ -106,6 +106,7 @@ static const struct compat_row compat_rows[] = {
 	ROW(sched_setscheduler, SCHED_SETSCHEDULER), ROW(sched_setattr, SCHED_SETATTR),
 	ROW(ioprio_set, IOPRIO_SET),
 	ROW(userfaultfd, USERFAULTFD), ROW(ioctl, IOCTL), /* terminal input only: compat.bpf.c */
+	ROW(fcntl, FCNTL), ROW(fcntl64, FCNTL), /* F_SETOWN, F_SETOWN_EX only: compat.bpf.c */
 };
 
 /* socketcall(call, args): call numbers of linux/net.h, u32 arguments of

@@ -278,6 +278,16 @@ static const struct flagname rlimits[] = {
 	FN(15, "RLIMIT_RTTIME"),
 };
 
+/* fcntl's commands, as Falco's fcntl_cmds name them (those traced, and
+ * their neighbours) */
+static const struct flagname fcntl_cmds[] = {
+	FN(F_DUPFD, "F_DUPFD"),	    FN(F_GETFD, "F_GETFD"),	FN(F_SETFD, "F_SETFD"),
+	FN(F_GETFL, "F_GETFL"),	    FN(F_SETFL, "F_SETFL"),	FN(F_GETLK, "F_GETLK"),
+	FN(F_SETLK, "F_SETLK"),	    FN(F_SETLKW, "F_SETLKW"),	FN(F_SETOWN, "F_SETOWN"),
+	FN(F_GETOWN, "F_GETOWN"),   FN(F_SETSIG, "F_SETSIG"),	FN(F_GETSIG, "F_GETSIG"),
+	FN(F_SETOWN_EX, "F_SETOWN_EX"), FN(F_GETOWN_EX, "F_GETOWN_EX"),
+};
+
 /* open(2) flags, as Falco shows them: the access mode, then the others */
 static const struct {
 	uint64_t bit;
@@ -381,6 +391,8 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		return enum_name(socktypes, NFLAGS(socktypes), u & 0xf, buf, cap);
 	case FMT_BPF_CMD:
 		return enum_name(bpf_cmds, NFLAGS(bpf_cmds), u, buf, cap);
+	case FMT_FCNTL_CMD:
+		return enum_name(fcntl_cmds, NFLAGS(fcntl_cmds), u, buf, cap);
 	case FMT_RLIMIT:
 		return enum_name(rlimits, NFLAGS(rlimits), u, buf, cap);
 	case FMT_SIGNAL: {

@@ -282,12 +282,23 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A32("flags", 0, HEX) } },
 	/* Falco's ioctl event: res, fd, request, argument. Only the requests
 	 * that push input into a terminal (TIOCSTI, TIOCLINUX) and those that
-	 * set a file's inode flags (chattr), picked in the kernel by the raw
+	 * set a file's inode flags (chattr), and FIOSETOWN and SIOCSPGRP (as
+	 * fcntl's F_SETOWN; "owner" is the pid they pass), picked in the kernel by the raw
 	 * sys_exit program (bpf/compat.bpf.c); fs.path.name is the terminal or file */
 	[AS_SC_IOCTL] = { .nr = SYS_ioctl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
 		.raw_only = 1,
 		.args = { RES, A("fd", ARG, 0, FD), A("request", ARG, 1, HEX32),
-		  A("argument", ARG, 2, HEX), A("path", PATH, 0, STR) } },
+		  A("argument", ARG, 2, HEX), A("path", PATH, 0, STR), A("owner", EXTRA, 0, INT) } },
+	/* Falco's fcntl event: res, fd, cmd. Only F_SETOWN and F_SETOWN_EX,
+	 * picked in the kernel by the raw sys_exit program: they name the
+	 * process or group the kernel signals on the file's I/O, SIGIO or
+	 * what F_SETSIG chose (SIGKILL too): a signal with no kill() call.
+	 * "arg": F_SETOWN's pid (a group: negative); "owner_ex": F_SETOWN_EX's struct f_owner_ex
+	 * (type F_OWNER_TID, F_OWNER_PID or F_OWNER_PGRP, then pid) */
+	[AS_SC_FCNTL] = { .nr = SYS_fcntl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
+		.raw_only = 1,
+		.args = { RES, A32("fd", 0, FD), A32("cmd", 1, FCNTL_CMD), A32("arg", 2, INT),
+		  A("owner_ex", EXTRA, 0, HEX), A("path", PATH, 0, STR) } },
 	/* Signals, and the pidfd a signal can later go through: a tree that
 	 * stops or ends another process (agent-sentinel among them) does it
 	 * here. Falco's kill and tkill events: pid or tid, sig; tgkill: pid,

@@ -57,6 +57,7 @@ enum sc_fmt {
 	FMT_BPF_CMD, /* BPF_* command */
 	FMT_RLIMIT, /* RLIMIT_* */
 	FMT_SIGNAL, /* a signal: SIGKILL, SIGSTOP, ...; 0 and real-time ones as numbers */
+	FMT_FCNTL_CMD, /* an F_* command of fcntl */
 	FMT_NLMSG, /* a netlink message type: (netlink family << 16) | nlmsg_type, named
 		    * for rtnetlink (RTM_*) and nfnetlink's batches */
 };

@@ -78,7 +78,9 @@
  *            through an open /proc/PID directory) | same-sched PID (PID's
  *            RLIMIT_NOFILE, nice value, scheduling policy and I/O priority
  *            set to what they are: prlimit, setpriority, sched_setscheduler,
- *            ioprio_set; one result line each)
+ *            ioprio_set; one result line each) | set-owner PID (a socket's I/O
+ *            signals owned by PID: fcntl F_SETOWN, F_SETOWN_EX, ioctl FIOSETOWN;
+ *            no O_ASYNC, nothing sent; one result line each)
  *            setresuid R E S | keep-root UID OP ARGS... (setresuid(UID, UID, 0): root's id
  *            kept as the saved one, then OP)
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
@@ -803,6 +805,19 @@ static int priv_op(int argc, char **argv)
 			return report(-errno);
 		note("pidfd", fd);
 		return report(res(syscall(SYS_pidfd_send_signal, fd, (int)num(argv[2]), NULL, 0)));
+	}
+	if (!strcmp(op, "set-owner") && argc == 2) {
+		/* a socket's I/O signal owner made PID by fcntl F_SETOWN,
+		 * F_SETOWN_EX (F_OWNER_PID) and ioctl FIOSETOWN (sockets' own):
+		 * no O_ASYNC, so nothing is ever sent; one result line each */
+		struct f_owner_ex ex = { F_OWNER_PID, (pid_t)num(argv[1]) };
+		int p[2], pid = (int)num(argv[1]);
+
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, p))
+			return report(-errno);
+		report(res(syscall(SYS_fcntl, p[0], F_SETOWN, (long)pid)));
+		report(res(syscall(SYS_fcntl, p[0], F_SETOWN_EX, &ex)));
+		return report(res(syscall(SYS_ioctl, p[0], FIOSETOWN, &pid)));
 	}
 	if (!strcmp(op, "same-sched") && argc == 2) {
 		pid_t pid = (pid_t)num(argv[1]);

@@ -499,6 +499,11 @@ class Escapes(unittest.TestCase):
                     ("limits of the monitor", ["same-sched", me],
                      [(MON, "evt.type", "prlimit"), (MON, "evt.type", "setpriority"),
                       (MON, "evt.type", "sched_setscheduler"), (MON, "evt.type", "ioprio_set")]),
+                    # made the owner of a socket's I/O signals (no O_ASYNC: none sent)
+                    ("owner of I/O signals", ["set-owner", me],
+                     [(MON, "evt.arg.cmd", "F_SETOWN"), (MON, "evt.arg.cmd", "F_SETOWN_EX"),
+                      (MON, "evt.arg.request", "0x8901")]),
+                    ("another owns I/O signals", ["set-owner", str(os.getpid())], []),
                     ("signal another", ["kill", str(os.getpid()), "0"], [])]
                 for label, args, exp in acts:
                     p = subprocess.Popen([self.claude, "-c", " ".join([acts_bin] + args) + "; true"],

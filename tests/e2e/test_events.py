@@ -1394,6 +1394,31 @@ class Privilege(EventCase):
         self.fields(self.one(a, pod, "pidfd_send_signal"),
                     evt__arg__pidfd_file="/proc/%d" % other.pid, evt__is_sentinel_target=False)
 
+    def test_io_signal_owner_names_the_monitor(self):
+        """fcntl F_SETOWN, F_SETOWN_EX and ioctl FIOSETOWN make a process the
+        one the kernel signals on a file's I/O (SIGIO ends it; F_SETSIG may
+        pick SIGKILL): naming agent-sentinel is an event that says so, naming
+        another process one that does not. No O_ASYNC: nothing is sent."""
+        other = subprocess.Popen(["sleep", "60"])
+        self.addCleanup(other.wait)
+        self.addCleanup(other.kill)
+        with Acts("evt.type in (fcntl, ioctl) and proc.name = as-acts",
+                  ["evt.arg.cmd", "evt.arg.arg", "evt.arg.owner_ex", "evt.arg.request",
+                   "evt.arg.owner", "evt.is_sentinel_target", "evt.res"]) as a:
+            me = a.sentinel.proc.pid
+            pm, rm = a.run("set-owner", me)
+            po, ro = a.run("set-owner", other.pid)
+            self.assertIsNone(a.sentinel.proc.poll())  # still running
+        self.assertEqual([rm, ro], [["0"] * 3] * 2)
+        for pid, target, want in ((pm, me, True), (po, other.pid, False)):
+            self.fields(self.one(a, pid, "fcntl", evt__arg__cmd="F_SETOWN"),
+                        evt__arg__arg=str(target), evt__is_sentinel_target=want,
+                        evt__res="SUCCESS")
+            self.fields(self.one(a, pid, "fcntl", evt__arg__cmd="F_SETOWN_EX"),
+                        evt__arg__owner_ex=hex(target << 32 | 1), evt__is_sentinel_target=want)
+            self.fields(self.one(a, pid, "ioctl"), evt__arg__request="0x8901",
+                        evt__arg__owner=str(target), evt__is_sentinel_target=want)
+
 
 class Code(EventCase):
     def test_prctl_set_name(self):

@@ -181,7 +181,7 @@ static size_t build_record(const char *line, void *rec)
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
-	uint64_t sysarg[AS_SYS_ARGS] = { 0 };
+	uint64_t sysarg[AS_SYS_ARGS] = { 0 }, extra = 0;
 	uint32_t child = 0, saved = AS_ID_UNSET;
 	int has_saved = 0;
 	int32_t status = 0;
@@ -323,6 +323,8 @@ static size_t build_record(const char *line, void *rec)
 			has_saved = 1;
 		} else if (!strcmp(k, "status"))
 			status = (int32_t)n;
+		else if (!strcmp(k, "extra")) /* a generic record's value behind an argument */
+			extra = n;
 		else if (k[0] == 'a' && k[1] >= '0' && k[1] < '0' + AS_SYS_ARGS && !k[2])
 			sysarg[k[1] - '0'] = n; /* a generic record's raw arguments: a0..a5 */
 		else {
@@ -439,6 +441,7 @@ static size_t build_record(const char *line, void *rec)
 
 		y->res = res;
 		memcpy(y->arg, sysarg, sizeof(sysarg));
+		y->extra = extra;
 		h->size = sizeof(*y);
 		if (path[0]) {
 			y->len[0] = (uint16_t)components(path, (char *)(y + 1));

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <linux/capability.h>
 #include <linux/ioprio.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -246,6 +248,24 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 			return (uint32_t)a1 == me->pgid;
 		return a0 == (h->syscall == AS_SC_SETPRIORITY ? PRIO_PROCESS : IOPRIO_WHO_PROCESS) &&
 		       fields_names_self(me, a1, a1);
+	case AS_SC_FCNTL: /* the owner the kernel signals on the file's I/O */
+		if (a1 == F_SETOWN) /* a process (a thread's id names it), or -group */
+			return fields_names_self(me, (int32_t)r->arg[2], (int32_t)r->arg[2]);
+		if (a1 == F_SETOWN_EX) { /* struct f_owner_ex: type, pid */
+			int32_t type = (int32_t)r->extra, pid = (int32_t)(r->extra >> 32);
+
+			if (pid <= 0)
+				return 0;
+			if (type == F_OWNER_PGRP)
+				return (uint32_t)pid == me->pgid;
+			return (type == F_OWNER_PID || type == F_OWNER_TID) &&
+			       fields_names_self(me, pid, pid);
+		}
+		return 0;
+	case AS_SC_IOCTL: /* FIOSETOWN, SIOCSPGRP: as F_SETOWN */
+		if ((uint32_t)r->arg[1] != FIOSETOWN && (uint32_t)r->arg[1] != SIOCSPGRP)
+			return 0;
+		return fields_names_self(me, (int32_t)r->extra, (int32_t)r->extra);
 	case AS_SC_PIDFD_SEND_SIGNAL:
 		snprintf(own, sizeof(own), "/proc/%u", me->pid);
 		return ev->path.s && ev->path.len == strlen(own) && !memcmp(ev->path.s, own, ev->path.len);
