@@ -105,6 +105,11 @@ static int agent_signals(void)
 	/* a file size limit set on us (prlimit --fsize=0 from any root process)
 	 * would kill us at the next write of a file: that write fails instead */
 	signal(SIGXFSZ, SIG_IGN);
+	/* the signals whose default ends a process and that the kernel sends
+	 * on another's say-so: SIGIO (and SIGPOLL, the same) to the owner of a
+	 * file's I/O signals (fcntl F_SETOWN from any root process names us
+	 * without a kill call; the alert is 'Agent Tampered With the Monitor') */
+	signal(SIGIO, SIG_IGN);
 	return 0;
 }
 

@@ -80,7 +80,8 @@
  *            set to what they are: prlimit, setpriority, sched_setscheduler,
  *            ioprio_set; one result line each) | set-owner PID (a socket's I/O
  *            signals owned by PID: fcntl F_SETOWN, F_SETOWN_EX, ioctl FIOSETOWN;
- *            no O_ASYNC, nothing sent; one result line each)
+ *            no O_ASYNC, nothing sent; one result line each) | sigio PID (the
+ *            same by F_SETOWN, then O_ASYNC and a byte in: the kernel sends PID SIGIO)
  *            setresuid R E S | keep-root UID OP ARGS... (setresuid(UID, UID, 0): root's id
  *            kept as the saved one, then OP)
  *            tiocsti CHAR (ioctl(0, TIOCSTI): CHAR queued on stdin's terminal as if typed)
@@ -818,6 +819,17 @@ static int priv_op(int argc, char **argv)
 		report(res(syscall(SYS_fcntl, p[0], F_SETOWN, (long)pid)));
 		report(res(syscall(SYS_fcntl, p[0], F_SETOWN_EX, &ex)));
 		return report(res(syscall(SYS_ioctl, p[0], FIOSETOWN, &pid)));
+	}
+	if (!strcmp(op, "sigio") && argc == 2) {
+		/* PID made the owner of a socket's I/O signals, O_ASYNC set, then
+		 * a byte written to the other end: the kernel sends PID SIGIO */
+		int p[2];
+
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, p) ||
+		    fcntl(p[0], F_SETOWN, (int)num(argv[1])) ||
+		    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_ASYNC))
+			return report(-errno);
+		return report(res(write(p[1], "x", 1)));
 	}
 	if (!strcmp(op, "same-sched") && argc == 2) {
 		pid_t pid = (pid_t)num(argv[1]);

@@ -1408,7 +1408,13 @@ class Privilege(EventCase):
             me = a.sentinel.proc.pid
             pm, rm = a.run("set-owner", me)
             po, ro = a.run("set-owner", other.pid)
+            # and the signal itself: SIGIO is ignored, agent-sentinel runs on
+            ps, rs = a.run("sigio", me)
+            time.sleep(0.2)
             self.assertIsNone(a.sentinel.proc.poll())  # still running
+        self.assertEqual(rs, ["1"])
+        self.fields(self.one(a, ps, "fcntl", evt__arg__cmd="F_SETOWN"),
+                    evt__is_sentinel_target=True)
         self.assertEqual([rm, ro], [["0"] * 3] * 2)
         for pid, target, want in ((pm, me, True), (po, other.pid, False)):
             self.fields(self.one(a, pid, "fcntl", evt__arg__cmd="F_SETOWN"),
