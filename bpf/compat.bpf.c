@@ -81,15 +81,11 @@ static __always_inline long as_regs_nr(__u64 regs)
 #define AS_NR_IOCTL 16
 #define AS_NR_I386_IOCTL 54
 /* fcntl's commands that name a process the kernel then signals on the
- * file's I/O (SIGIO, or whatever F_SETSIG chose: SIGKILL too): F_SETOWN,
- * F_SETOWN_EX; ioctl's FIOSETOWN and SIOCSPGRP do the same */
+ * file's I/O (SIGIO, or whatever F_SETSIG chose: SIGKILL too); ioctl's
+ * FIOSETOWN and SIOCSPGRP do the same (sentinel.bpf.h) */
 #define AS_NR_FCNTL 72
 #define AS_NR_I386_FCNTL 55
 #define AS_NR_I386_FCNTL64 221
-#define AS_F_SETOWN 8
-#define AS_F_SETOWN_EX 15
-#define AS_FIOSETOWN 0x8901
-#define AS_SIOCSPGRP 0x8902
 
 static __always_inline int as_fcntl_watched(__u32 cmd)
 {

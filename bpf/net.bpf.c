@@ -82,6 +82,16 @@ static __always_inline void as_put_peer(struct as_connect *c, struct socket *soc
 #define AS_SOCK_STREAM 1
 #define AS_EINPROGRESS 115
 
+/* A connected socket's remote end as a connect's destination (not as an
+ * accepted socket's peer); none when it has no remote end. */
+static __always_inline void as_put_remote(struct as_connect *c, struct socket *sock)
+{
+	if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport)) {
+		as_put_peer(c, sock);
+		c->cflags &= ~AS_CF_PEER;
+	}
+}
+
 /* The destination a call reached, as the kernel holds it on the socket:
  * a connect that succeeded (or is in progress), a stream socket's send.
  * The caller's sockaddr, read at the exit, is what its memory says after
@@ -99,13 +109,7 @@ static __always_inline void as_put_dest(struct as_connect *c, struct socket *soc
 	if (!sk)
 		return;
 	if (c->family == AS_AF_INET || c->family == AS_AF_INET6) {
-		if (!BPF_CORE_READ(sk, __sk_common.skc_dport))
-			return;
-		c->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
-		if (c->family == AS_AF_INET)
-			bpf_core_read(c->daddr, 4, &sk->__sk_common.skc_daddr);
-		else
-			bpf_core_read(c->daddr, 16, &sk->__sk_common.skc_v6_daddr);
+		as_put_remote(c, sock);
 		return;
 	}
 	if (c->family != AS_AF_UNIX)
@@ -219,10 +223,7 @@ __noinline int as_put_sock(__s32 fd, __u32 how)
 		as_put_dest(c, sock);
 		break;
 	case AS_SOCK_DUP:
-		if (BPF_CORE_READ(sock, sk, __sk_common.skc_dport)) {
-			as_put_peer(c, sock); /* the remote end as a connect's destination */
-			c->cflags &= ~AS_CF_PEER;
-		}
+		as_put_remote(c, sock);
 		break;
 	default:
 		break;

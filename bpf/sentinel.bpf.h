@@ -47,6 +47,13 @@ _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
 #define AS_S_IFMT 00170000 /* an inode's i_mode: its type bits */
 #define AS_S_IFSOCK 0140000
 #define AS_AF_UNIX 1
+/* the calls that name the process a file's I/O signals go to: fcntl's
+ * commands (F_SETOWN_EX passes a struct f_owner_ex: type, pid) and ioctl's
+ * requests (an int pid); compat.bpf.c picks them, sys.bpf.c reads the pid */
+#define AS_F_SETOWN 8
+#define AS_F_SETOWN_EX 15
+#define AS_FIOSETOWN 0x8901
+#define AS_SIOCSPGRP 0x8902
 #define AS_AF_INET 2
 #define AS_AF_INET6 10
 #define AS_AF_NETLINK 16

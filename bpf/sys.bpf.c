@@ -77,7 +77,7 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 
 	switch (sc) {
 	case AS_SC_FCNTL: /* F_SETOWN_EX's struct f_owner_ex: type, pid (F_SETOWN's is args[2]) */
-		if ((__u32)args[1] == 15) {
+		if ((__u32)args[1] == AS_F_SETOWN_EX) {
 			__u64 ex = 0;
 
 			bpf_probe_read_user(&ex, sizeof(ex), (const void *)args[2]);
@@ -85,7 +85,7 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 		}
 		break;
 	case AS_SC_IOCTL: /* FIOSETOWN, SIOCSPGRP: an int, the pid (a group: negative) */
-		if ((__u32)args[1] == 0x8901 || (__u32)args[1] == 0x8902)
+		if ((__u32)args[1] == AS_FIOSETOWN || (__u32)args[1] == AS_SIOCSPGRP)
 			bpf_probe_read_user(&v, sizeof(v), (const void *)args[2]);
 		break;
 	case AS_SC_IO_URING_SETUP: /* struct io_uring_params: sq_entries, cq_entries, flags */
