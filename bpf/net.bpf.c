@@ -277,6 +277,25 @@ __noinline int as_put_addr(__u64 uaddr_p, __u32 addrlen)
 	return 0;
 }
 
+/* A send's destination into this CPU's record (an as_connect): the one
+ * as_send_dest put in scratch when it is an IP address, else (a unix
+ * socket's path) the caller's sockaddr of addrlen bytes at uaddr. */
+static __always_inline void as_put_send_dest(struct as_connect *c, __u64 uaddr, __u32 addrlen)
+{
+	struct as_scratch *s = as_scratch();
+	const struct as_send_dest *d = s ? &s->send_dest : 0;
+
+	if (!d || (d->family != AS_AF_INET && d->family != AS_AF_INET6)) {
+		if (uaddr)
+			as_put_addr(uaddr, addrlen);
+		return;
+	}
+	c->family = d->family;
+	c->cflags |= AS_CF_ADDR;
+	c->dport = bpf_ntohs(d->port);
+	__builtin_memcpy(c->daddr, d->addr, 16);
+}
+
 /* struct user_msghdr's head (linux/socket.h) */
 struct as_msghdr {
 	__u64 name;
@@ -373,28 +392,23 @@ struct as_mmsg_walk {
 	__u32 flags;
 };
 
-/* Message i of a sendmmsg: its destination into this CPU's record, sent
- * unless it repeats the one before. */
-static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
+/* The destination in this CPU's scratch (send_dest; for one that is no IP
+ * address, the caller's sockaddr at name) as this CPU's record, sent
+ * unless it repeats the one before (i: the message or note). */
+static long as_mmsg_put(struct as_mmsg_walk *w, __u32 i, __u64 name, __u32 namelen)
 {
 	struct as_connect *c = (struct as_connect *)as_scratch_buf();
-	struct as_msghdr m = {};
 
-	if (!c || i >= w->n)
+	if (!c)
 		return 1;
-	if (as_read_msghdr(&m, w->vec + (__u64)i * (w->compat ? AS_COMPAT_MMSGHDR_SIZE : AS_MMSGHDR_SIZE),
-			   w->compat))
-		return 1;
-	if (!m.name)
-		return 0; /* data on the connected destination */
 	c->family = 0;
 	c->dport = 0;
 	c->path_len = 0;
 	c->cflags &= AS_CF_LOCAL | AS_CF_NETNS_OWN; /* the socket's */
 	__builtin_memset(c->daddr, 0, sizeof(c->daddr));
 	__builtin_memset(c->path, 0, sizeof(c->path));
-	as_put_addr(m.name, m.namelen);
-	if (as_send_repeat(AS_SC_SENDMMSG | (w->compat ? AS_SC_COMPAT_BIT : 0), w->fd, m.name,
+	as_put_send_dest(c, name, namelen);
+	if (as_send_repeat(AS_SC_SENDMMSG | (w->compat ? AS_SC_COMPAT_BIT : 0), w->fd,
 			   w->flags, w->ret))
 		return 0;
 	if (i && c->family == w->prev_family && c->dport == w->prev_port &&
@@ -410,6 +424,34 @@ static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
 	return 0;
 }
 
+/* Message i of a sendmmsg: its destination into this CPU's record, sent
+ * unless it repeats the one before. */
+static long as_mmsg_step(__u32 i, struct as_mmsg_walk *w)
+{
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+	struct as_msghdr m = {};
+
+	if (!c || i >= w->n)
+		return 1;
+	if (as_read_msghdr(&m, w->vec + (__u64)i * (w->compat ? AS_COMPAT_MMSGHDR_SIZE : AS_MMSGHDR_SIZE),
+			   w->compat))
+		return 1;
+	if (!m.name)
+		return 0; /* data on the connected destination */
+	/* past the kernel's notes: the caller's memory (as_send_dest's j) */
+	as_send_dest(m.name, w->fd, AS_SEND_NOTES_MAX);
+	return as_mmsg_put(w, i, m.name, m.namelen);
+}
+
+/* Noted destination j of a sendmmsg: the kernel's copies first, then (were
+ * there more places than notes) the caller's messages as they are now. */
+static long as_mmsg_noted_step(__u32 j, struct as_mmsg_walk *w)
+{
+	if (as_send_dest(0, w->fd, j) != 1)
+		return 1;
+	return as_mmsg_put(w, j, 0, 0);
+}
+
 #define AS_EAGAIN 11
 #define AS_EINTR 4
 
@@ -420,6 +462,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	struct as_msghdr m = {};
 	struct as_connect *c;
 	__u32 sc = as_sc_of(ctx->id);
+	int noted = 0; /* the destination is the kernel's note: take the notes at the end */
 	__s32 sockfd;
 	__u8 *buf;
 
@@ -436,10 +479,6 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		return 0; /* as sendmsg's below */
 	if ((sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG) && !args[1])
 		return 0;
-	/* a send repeating the thread's last on the socket: no record at all */
-	if (cfg_send_fold && sc == AS_SC_SENDTO && args[4] &&
-	    as_send_repeat(sc | (compat ? AS_SC_COMPAT_BIT : 0), args[0], args[4], args[3], ret))
-		return 0;
 	if (sc == AS_SC_SENDMSG) { /* read once: each user read is ~200 ns */
 		as_read_msghdr(&m, args[1], compat);
 		/* a connected socket's data: its connect was the event; but a
@@ -447,13 +486,27 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		 * the network (CAP_NET_ADMIN) says what it asks only there */
 		if (!m.name && !as_netlink_admin((__s32)args[0]))
 			return 0;
-		if (m.name && cfg_send_fold &&
-		    as_send_repeat(sc | (compat ? AS_SC_COMPAT_BIT : 0), args[0], m.name, args[2], ret))
-			return 0;
+	}
+	/* a send's destination: the kernel's copy where a sendmsg hook noted
+	 * it (a datagram's), else the caller's sockaddr now */
+	if ((sc == AS_SC_SENDTO && args[4]) || (sc == AS_SC_SENDMSG && m.name))
+		noted = as_send_dest(sc == AS_SC_SENDTO ? args[4] : m.name, args[0], 0) == 1;
+	else if (sc == AS_SC_SENDMMSG)
+		noted = as_send_dest(0, args[0], 0) == 1;
+	/* a send repeating the thread's last on the socket: no record at all */
+	if (cfg_send_fold && ((sc == AS_SC_SENDTO && args[4]) || (sc == AS_SC_SENDMSG && m.name)) &&
+	    as_send_repeat(sc | (compat ? AS_SC_COMPAT_BIT : 0), args[0],
+			   sc == AS_SC_SENDTO ? args[3] : args[2], ret)) {
+		if (noted)
+			as_send_notes_done();
+		return 0;
 	}
 	buf = as_exit_hdr(AS_EV_CONNECT, sc, compat); /* filtered above */
-	if (!buf)
+	if (!buf) {
+		if (noted)
+			as_send_notes_done();
 		return 0;
+	}
 	c = (struct as_connect *)buf;
 	__builtin_memset(&c->res, 0, sizeof(*c) - sizeof(c->hdr));
 	c->res = ret;
@@ -466,12 +519,12 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 	case AS_SC_SENDTO:
 		c->aux = args[3];
 		if (args[4])
-			as_put_addr(args[4], args[5]);
+			as_put_send_dest(c, args[4], args[5]);
 		break;
 	case AS_SC_SENDMSG:
 		c->aux = args[2];
 		if (m.name)
-			as_put_addr(m.name, m.namelen);
+			as_put_send_dest(c, m.name, m.namelen);
 		break;
 	case AS_SC_SENDMMSG: /* one event per addressed message: below */
 		c->aux = args[3];
@@ -517,6 +570,14 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 					  .ret = ret, .fd = sockfd, .flags = args[3] };
 
 		as_put_sock(sockfd, AS_SOCK_LOCAL);
+		if (noted) {
+			struct as_scratch *s = as_scratch();
+
+			bpf_loop(AS_SEND_NOTES_MAX, as_mmsg_noted_step, &w, 0);
+			as_send_notes_done();
+			if (!s || !s->send_lost)
+				return 0;
+		}
 		bpf_loop(ret > 0 ? (ret < AS_MMSG_MAX ? ret : AS_MMSG_MAX) : AS_MMSG_TRIED_MAX,
 			 as_mmsg_step, &w, 0);
 		return 0;
@@ -530,7 +591,83 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 		as_put_nlmsg(c, sc == AS_SC_SENDTO ? args[1] : 0, args[2],
 			     sc == AS_SC_SENDMSG ? args[1] : 0, compat);
 	as_emit(buf, sizeof(*c));
+	if (noted)
+		as_send_notes_done();
 	return 0;
+}
+
+/*
+ * The kernel's own copy of a datagram's destination. A UDP send's address
+ * is copied into the kernel as the call begins; a second thread of the
+ * caller may then rewrite its sockaddr, and the exit would read a decoy.
+ * These run inside the send (udp_sendmsg, udpv6_sendmsg, each message of a
+ * sendmmsg, io_uring's too), on the kernel's copy, for every socket of the
+ * cgroup v2 tree they are attached to (its root: user/attach.c), and note
+ * an agent tree's destinations for the exit (as_send_dest). They change
+ * nothing: 1 lets every send through.
+ */
+static __always_inline void as_send_note(struct bpf_sock_addr *ctx, int v6)
+{
+	struct as_send_dest d = {};
+	struct as_send_notes *n;
+	__u64 cookie;
+	long nr;
+	__u32 i;
+
+	if (!as_prefiltered(AS_EV_CONNECT, 0))
+		return;
+	n = bpf_task_storage_get(&send_notes, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!n)
+		return;
+	cookie = bpf_get_socket_cookie(ctx);
+	nr = AS_REGS_SYSCALL_NR(as_user_regs());
+	if (n->cookie != cookie || n->nr != nr) { /* another call's: start afresh */
+		n->cookie = cookie;
+		n->nr = nr;
+		n->n = 0;
+		n->lost = 0;
+	}
+	d.port = (__be16)ctx->user_port;
+	if (v6) {
+		d.family = AS_AF_INET6;
+		*(__u32 *)&d.addr[0] = ctx->user_ip6[0];
+		*(__u32 *)&d.addr[4] = ctx->user_ip6[1];
+		*(__u32 *)&d.addr[8] = ctx->user_ip6[2];
+		*(__u32 *)&d.addr[12] = ctx->user_ip6[3];
+	} else { /* an IPv6 socket's IPv4-mapped one too: the kernel sends IPv4 */
+		d.family = AS_AF_INET;
+		*(__u32 *)&d.addr[0] = ctx->user_ip4;
+	}
+	i = n->n;
+	if (i && i <= AS_SEND_NOTES_MAX) {
+		const struct as_send_dest *p = &n->d[(i - 1) & (AS_SEND_NOTES_MAX - 1)];
+
+		if (p->family == d.family && p->port == d.port &&
+		    *(__u64 *)&p->addr[0] == *(__u64 *)&d.addr[0] &&
+		    *(__u64 *)&p->addr[8] == *(__u64 *)&d.addr[8])
+			return; /* the same place again */
+	}
+	if (i >= AS_SEND_NOTES_MAX) {
+		n->lost++;
+		return;
+	}
+	n->d[i & (AS_SEND_NOTES_MAX - 1)] = d;
+	n->n = i + 1;
+}
+
+SEC("cgroup/sendmsg4")
+int cg_sendmsg4(struct bpf_sock_addr *ctx)
+{
+	as_send_note(ctx, 0);
+	return 1;
+}
+
+SEC("cgroup/sendmsg6")
+int cg_sendmsg6(struct bpf_sock_addr *ctx)
+{
+	as_send_note(ctx, 1);
+	return 1;
 }
 
 /* Also attached to the exits of sendto, sendmsg, sendmmsg, bind, listen,

@@ -167,6 +167,28 @@ struct as_send_sig {
 	__u8 _pad0[7];
 };
 
+/* A datagram's destination: as the kernel took it (the cgroup sendmsg
+ * hooks, bpf/net.bpf.c) or as the caller's sockaddr holds it after the call. */
+struct as_send_dest {
+	__u8 addr[16]; /* IPv4: the first 4 bytes */
+	__u16 family; /* the sockaddr's; 0: none read */
+	__be16 port;
+	__u32 _pad0;
+};
+
+/* The destinations the kernel sent one call's datagrams to, noted by the
+ * cgroup sendmsg hooks while the call runs, taken by its exit (send_notes):
+ * consecutive repeats once, the first AS_SEND_NOTES_MAX kept, the rest
+ * counted in lost (a sendmmsg to more places than that). */
+#define AS_SEND_NOTES_MAX 16
+struct as_send_notes {
+	__u64 cookie; /* the socket's (bpf_get_socket_cookie) */
+	__s64 nr; /* the syscall the hook ran in */
+	__u32 n; /* destinations in d[] */
+	__u32 lost;
+	struct as_send_dest d[AS_SEND_NOTES_MAX];
+};
+
 /* as_put_fdlink's byte scan for "fd/N" (walk.bpf.c), a bpf_loop()'s state */
 struct as_fdl_scan {
 	__u32 off; /* the string, in this CPU's scratch record */
@@ -190,6 +212,10 @@ struct as_scratch {
 	 * last one made on this CPU */
 	struct as_send_key send_key, send_last_key;
 	struct as_send_sig send, send_last;
+	/* as_send_dest's result, and whether the notes it came from lost any */
+	struct as_send_dest send_dest;
+	__u32 send_lost;
+	__u32 _pad1;
 	/* as_path_walk's offsets: in map memory, numbers the verifier does
 	 * not follow, so its loop body is checked in a few passes instead of
 	 * one per length the path so far could have */
@@ -246,6 +272,16 @@ struct {
 	__type(key, int);
 	__type(value, struct as_task);
 } tasks SEC(".maps") __weak;
+
+/* Per thread: the destinations of the send in progress as the kernel took
+ * them (struct as_send_notes), made by the first addressed UDP send of an
+ * agent tree's thread. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct as_send_notes);
+} send_notes SEC(".maps") __weak;
 
 /* The last verdict taken on each CPU: a thread's next event there (a loop
  * of opens, of sends) then costs two loads instead of a task-storage
@@ -758,9 +794,15 @@ static __always_inline __u8 *as_exit_begin(struct as_sys_exit *ctx, __u32 type, 
 		c.ret = ret;                                                               \
 		return handler(&c, 1);                                                     \
 	}
-/* Does this send repeat the thread's last one on the socket (walk.bpf.c)?
- * call: the syscall, with AS_SC_COMPAT_BIT for the 32-bit ABI. */
-int as_send_repeat(__u32 call, __s32 fd, __u64 uaddr_p, __u32 flags, __s64 ret);
+/* Does this send, to the destination as_send_dest put in this CPU's
+ * scratch, repeat the thread's last one on the socket (walk.bpf.c)? call:
+ * the syscall, with AS_SC_COMPAT_BIT for the 32-bit ABI. */
+int as_send_repeat(__u32 call, __s32 fd, __u32 flags, __s64 ret);
+/* A send's destination (message j) into this CPU's scratch, from the
+ * kernel's notes (1) or the caller's memory (0); and the notes taken
+ * (walk.bpf.c). */
+int as_send_dest(__u64 uaddr_p, __s32 fd, __u32 j);
+int as_send_notes_done(void);
 int as_compat_open(__s64 id, __s64 ret);
 int as_compat_net(__s64 id, __s64 ret);
 int as_compat_setid(__s64 id, __s64 ret);

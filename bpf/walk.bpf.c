@@ -589,50 +589,109 @@ struct {
 	__type(value, __u64);
 } send_folds SEC(".maps");
 
-/* Does this send (call: the syscall and ABI; fd, the caller's sockaddr at
- * uaddr_p, its flags, the result ret) repeat the thread's last one on the socket? 1: it does, and
- * is counted; 0: an event, remembered as the last. IPv4 and IPv6 sends
- * only. Typed loads (AS_KPTR): a helper read each would cost more than the
- * event it saves. */
-__noinline int as_send_repeat(__u32 call, __s32 fd, __u64 uaddr_p, __u32 flags, __s64 ret)
+/* The struct sock of the task's fd, or NULL when fd is no socket. */
+static __always_inline struct sock *as_fd_sk(__u64 task_p, __s32 fd, struct as_scratch *s)
+{
+	struct file *f = AS_KPTR(file, as_task_file_p(task_p, fd));
+	struct socket *sock;
+
+	if (!f || (AS_RD2(f, f_inode, i_mode) & AS_S_IFMT) != AS_S_IFSOCK)
+		return 0;
+	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, private_data);
+	sock = AS_KPTR(socket, *(volatile __u64 *)&s->word[0]);
+	return sock ? AS_RD(sock, sk) : 0;
+}
+
+/*
+ * The destination of a send's message j on fd, into this CPU's scratch
+ * (send_dest): the kernel's own copy where a sendmsg hook noted one for
+ * this socket in this call (1: send_lost then says whether the notes
+ * overflowed), else the caller's sockaddr at uaddr_p as it is now (0; only
+ * the family when it is no IP address, family 0 when it cannot be read).
+ * A thread of the caller may rewrite its sockaddr once the kernel took its
+ * copy; the notes are that copy.
+ */
+__noinline int as_send_dest(__u64 uaddr_p, __s32 fd, __u32 j)
+{
+	struct as_scratch *s = as_scratch();
+	struct as_sockaddr_in6 sin6 = {};
+	struct as_send_notes *n;
+	struct as_send_dest *d;
+	struct sock *sk;
+
+	if (!s)
+		return -1;
+	d = &s->send_dest;
+	n = bpf_task_storage_get(&send_notes, bpf_get_current_task_btf(), 0, 0);
+	if (n && j < n->n && j < AS_SEND_NOTES_MAX &&
+	    n->nr == AS_REGS_SYSCALL_NR(as_user_regs()) &&
+	    (sk = as_fd_sk(bpf_get_current_task(), fd, s)) &&
+	    n->cookie == AS_RD(sk, __sk_common.skc_cookie.counter)) {
+		AS_VERIFIER_MASK(j, 15); /* j < AS_SEND_NOTES_MAX already */
+		*d = n->d[j];
+		s->send_lost = n->lost;
+		return 1;
+	}
+	__builtin_memset(d, 0, sizeof(*d));
+	if (!uaddr_p)
+		return 0;
+	/* the IPv6 form's bytes in one read (each user read costs ~200 ns
+	 * here); where they cross the end of a mapping, the IPv4 form's */
+	if (bpf_probe_read_user(&sin6, sizeof(sin6), (const void *)uaddr_p) &&
+	    (bpf_probe_read_user(&sin6, sizeof(struct as_sockaddr_in), (const void *)uaddr_p) ||
+	     sin6.family != AS_AF_INET))
+		bpf_probe_read_user(&sin6.family, sizeof(sin6.family), (const void *)uaddr_p);
+	d->family = sin6.family;
+	d->port = sin6.port;
+	if (sin6.family == AS_AF_INET) /* sockaddr_in's address is where flowinfo is */
+		__builtin_memcpy(d->addr, &sin6.flowinfo, 4);
+	else if (sin6.family == AS_AF_INET6)
+		__builtin_memcpy(d->addr, sin6.addr, 16);
+	else
+		d->port = 0;
+	return 0;
+}
+
+/* The notes of the send that just ended were taken: the next call's start
+ * afresh (the hooks also start afresh on another socket or syscall). */
+__noinline int as_send_notes_done(void)
+{
+	struct as_send_notes *n = bpf_task_storage_get(&send_notes, bpf_get_current_task_btf(), 0, 0);
+
+	if (n) {
+		n->n = 0;
+		n->lost = 0;
+	}
+	return 0;
+}
+
+/* Does this send (call: the syscall and ABI; fd; its destination, which
+ * as_send_dest put in this CPU's scratch; its flags, the result ret)
+ * repeat the thread's last one on the socket? 1: it does, and is counted;
+ * 0: an event, remembered as the last. IPv4 and IPv6 sends only. Typed
+ * loads (AS_KPTR): a helper read each would cost more than the event it
+ * saves. */
+__noinline int as_send_repeat(__u32 call, __s32 fd, __u32 flags, __s64 ret)
 {
 	__u64 task_p = bpf_get_current_task(), diff = 0, *cnt;
 	struct task_struct *task = AS_KPTR(task_struct, task_p);
-	const void *uaddr = (const void *)uaddr_p;
 	struct as_scratch *s = as_scratch();
-	struct as_sockaddr_in6 sin6 = {};
 	struct as_send_sig *cur, *last;
-	struct socket *sock;
 	struct sock *sk;
-	struct file *f;
 	__u32 zero = 0;
 
 	if (!cfg_send_fold || fd < 0 || !s)
 		return 0;
-	/* one read of the larger form (each user read costs ~200 ns here), the
-	 * smaller where a sockaddr_in ends at the end of its mapping */
-	if (bpf_probe_read_user(&sin6, sizeof(sin6), uaddr) &&
-	    (bpf_probe_read_user(&sin6, sizeof(struct as_sockaddr_in), uaddr) ||
-	     sin6.family != AS_AF_INET))
+	if (s->send_dest.family != AS_AF_INET && s->send_dest.family != AS_AF_INET6)
 		return 0;
 	/* in map memory: the kernel pointers stored there come back as the
 	 * numbers compared and hashed */
 	cur = &s->send;
 	__builtin_memset(cur, 0, sizeof(*cur));
-	if (sin6.family == AS_AF_INET) /* sockaddr_in's address is where flowinfo is */
-		__builtin_memcpy(cur->daddr, &sin6.flowinfo, 4);
-	else if (sin6.family == AS_AF_INET6)
-		__builtin_memcpy(cur->daddr, sin6.addr, 16);
-	else
-		return 0;
-	cur->family = sin6.family;
-	cur->dport = sin6.port;
-	f = AS_KPTR(file, as_task_file_p(task_p, fd));
-	if (!f || (AS_RD2(f, f_inode, i_mode) & AS_S_IFMT) != AS_S_IFSOCK)
-		return 0;
-	*(volatile __u64 *)&s->word[0] = (__u64)AS_RD(f, private_data);
-	sock = AS_KPTR(socket, *(volatile __u64 *)&s->word[0]);
-	sk = sock ? AS_RD(sock, sk) : 0;
+	__builtin_memcpy(cur->daddr, s->send_dest.addr, 16);
+	cur->family = s->send_dest.family;
+	cur->dport = s->send_dest.port;
+	sk = as_fd_sk(task_p, fd, s);
 	if (!sk)
 		return 0;
 	s->send_key.sk = (__u64)sk;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "abi.h"
 #include "attach.h"
@@ -45,6 +48,7 @@ static unsigned attach_event_type(const char *name)
 		{ "fork", AS_EV_FORK },
 		{ "process_exit", AS_EV_EXIT },
 		{ "io_uring", AS_EV_URING },
+		{ "sendmsg", AS_EV_CONNECT }, /* the cgroup sendmsg hooks */
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -97,6 +101,32 @@ static const char *attach_tp_cat(const char *cat, const char *name)
 	return "sched";
 }
 
+/* The cgroup v2 hierarchy's root as this process sees it (the first
+ * cgroup2 mount of "/"), opened into s; 0 when there is none. */
+static int attach_cgroup2_open(struct attach_set *s)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, root[256], dir[256];
+	size_t cap = 0;
+
+	if (!f)
+		return 0;
+	/* "36 25 0:30 / /sys/fs/cgroup/unified rw,nosuid - cgroup2 cgroup2 rw" */
+	while (s->cgroup_fd < 0 && getline(&line, &cap, f) > 0) {
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) ||
+		    sscanf(line, "%*u %*u %*u:%*u %255s %255s", root, dir) != 2 || strcmp(root, "/"))
+			continue;
+		s->cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (s->cgroup_fd >= 0)
+			snprintf(s->cgroup_dir, sizeof(s->cgroup_dir), "%s", dir);
+	}
+	free(line);
+	fclose(f);
+	return s->cgroup_fd >= 0;
+}
+
 static int attach_tp_exists(const char *tracefs, const char *cat, const char *name)
 {
 	char path[256];
@@ -112,7 +142,16 @@ static int attach_add(struct attach_set *s, struct bpf_program *prog, const char
 {
 	struct attach_link *a;
 
-	if (!attach_tp_exists(tracefs, cat, name)) {
+	if (!strcmp(cat, ATTACH_CGROUP_CAT)) {
+		if (s->cgroup_fd < 0 && !attach_cgroup2_open(s)) {
+			if (verbose)
+				diag_info("no cgroup v2 mount: %s/%s switched off (a datagram's "
+					  "destination is then the caller's sockaddr at the exit)",
+					  cat, name);
+			s->skipped++;
+			return 0;
+		}
+	} else if (!attach_tp_exists(tracefs, cat, name)) {
 		/* e.g. no open/creat on arm64: not fatal, only that source is off */
 		if (verbose)
 			diag_info("tracepoint %s/%s not in this kernel: switched off",
@@ -146,6 +185,11 @@ static int attach_parse_sec(const char *sec, char *cat, char *name)
 		snprintf(name, ATTACH_TP_MAX, "%s", sec + 7);
 		return 0;
 	}
+	if (strncmp(sec, ATTACH_CGROUP_CAT "/", sizeof(ATTACH_CGROUP_CAT)) == 0) {
+		snprintf(cat, ATTACH_CAT_MAX, "%s", ATTACH_CGROUP_CAT);
+		snprintf(name, ATTACH_TP_MAX, "%s", sec + sizeof(ATTACH_CGROUP_CAT));
+		return 0;
+	}
 	if (strncmp(sec, "raw_tp/", 7) == 0) {
 		cat[0] = '\0';
 		snprintf(name, ATTACH_TP_MAX, "%s", sec + 7);
@@ -153,7 +197,8 @@ static int attach_parse_sec(const char *sec, char *cat, char *name)
 	}
 	if (strncmp(sec, "tracepoint/", 11) != 0 || !(slash = strchr(sec + 11, '/')) ||
 	    (size_t)(slash - (sec + 11)) >= ATTACH_CAT_MAX) {
-		diag_err("BPF program section %s: not tracepoint/CAT/NAME, raw_tp/NAME or tp_btf/NAME",
+		diag_err("BPF program section %s: not tracepoint/CAT/NAME, raw_tp/NAME, tp_btf/NAME "
+			 "or cgroup/NAME",
 			 sec);
 		return -EINVAL;
 	}
@@ -169,6 +214,7 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 	int err, added;
 
 	memset(s, 0, sizeof(*s));
+	s->cgroup_fd = -1;
 	bpf_object__for_each_program(prog, obj) {
 		if (!strcmp(bpf_program__section_name(prog), ATTACH_RUN_SEC))
 			continue; /* run by the loader, attached nowhere */
@@ -223,9 +269,13 @@ int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *
 		struct attach_link *a = &s->links[i];
 		int want = a->type == AS_EV_NONE || (want_types & (1u << a->type));
 
-		/* a syscall's own tracepoint: only when that syscall is wanted */
+		/* a syscall's own tracepoint: only when that syscall is wanted;
+		 * the sendmsg hooks serve the sends' exits */
 		if (want && a->sc != AS_SC_NONE && want_sc)
 			want = scset_has(want_sc, a->sc);
+		else if (want && !strcmp(a->cat, ATTACH_CGROUP_CAT) && want_sc)
+			want = scset_has(want_sc, AS_SC_SENDTO) || scset_has(want_sc, AS_SC_SENDMSG) ||
+			       scset_has(want_sc, AS_SC_SENDMMSG);
 		if (!want) {
 			bpf_link__destroy(a->link); /* NULL-safe */
 			a->link = NULL;
@@ -233,7 +283,9 @@ int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *
 			continue;
 		}
 		if (!a->link) {
-			if (a->cat[0])
+			if (!strcmp(a->cat, ATTACH_CGROUP_CAT))
+				a->link = bpf_program__attach_cgroup(a->prog, s->cgroup_fd);
+			else if (a->cat[0])
 				a->link = bpf_program__attach_tracepoint(a->prog, a->cat, a->name);
 			else if (bpf_program__type(a->prog) == BPF_PROG_TYPE_TRACING)
 				a->link = bpf_program__attach_trace(a->prog); /* tp_btf */
@@ -257,7 +309,9 @@ void attach_describe(const struct attach_set *s, FILE *out)
 	fputs("agent-sentinel: attached:", out);
 	for (uint32_t i = 0; i < s->n; i++)
 		if (s->links[i].link)
-			fprintf(out, " %s/%s", attach_kind(&s->links[i]), s->links[i].name);
+			fprintf(out, " %s/%s%s%s", attach_kind(&s->links[i]), s->links[i].name,
+				strcmp(s->links[i].cat, ATTACH_CGROUP_CAT) ? "" : ":",
+				strcmp(s->links[i].cat, ATTACH_CGROUP_CAT) ? "" : s->cgroup_dir);
 	fputc('\n', out);
 }
 
@@ -287,4 +341,8 @@ void attach_detach_all(struct attach_set *s)
 	for (uint32_t i = 0; i < s->n; i++)
 		if (started[i])
 			pthread_join(tids[i], NULL);
+	if (s->cgroup_dir[0] && s->cgroup_fd >= 0) /* opened by attach_plan */
+		close(s->cgroup_fd);
+	s->cgroup_fd = -1;
+	s->cgroup_dir[0] = '\0';
 }

@@ -31,17 +31,25 @@ struct attach_link {
 	struct bpf_link *link; /* NULL while detached */
 };
 
+#define ATTACH_CGROUP_CAT "cgroup" /* a cgroup program's "category" */
+
 struct attach_set {
 	struct attach_link links[ATTACH_MAX_LINKS];
 	uint32_t n;
 	uint32_t attached; /* tracepoints attached now */
 	uint32_t skipped; /* tracepoints this kernel lacks */
 	uint32_t unwanted; /* tracepoints no rule needs now */
+	/* the cgroup v2 root the cgroup programs attach to (its mount as
+	 * this process sees it), open while any may be attached; -1: none */
+	int cgroup_fd;
+	char cgroup_dir[256];
 };
 
 /* Before load: list every tracepoint of every program of obj, leave out
  * those tracefs (the directory with events/) lacks, and switch off programs
- * left with none. Returns 0 or -errno after saying why. */
+ * left with none. A cgroup program (section cgroup/NAME) is to attach to
+ * the cgroup v2 root, left out where none is mounted. Returns 0 or -errno
+ * after saying why. */
 int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracefs, int verbose);
 /* After load: attach the tracepoints feeding a type in want_types (bit per
  * enum as_event_type) and, for a syscall's own tracepoint, whose syscall is
@@ -50,7 +58,8 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *want_sc);
 void attach_detach_all(struct attach_set *s);
 /* One line "agent-sentinel: attached: CAT/NAME ..." (raw_tp/NAME for a raw
- * tracepoint): what the benchmark's floor attaches too. */
+ * tracepoint, cgroup/NAME:DIR for a cgroup program attached at DIR): what
+ * the benchmark's floor attaches too. */
 void attach_describe(const struct attach_set *s, FILE *out);
 
 #endif /* AS_ATTACH_H */

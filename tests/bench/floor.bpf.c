@@ -37,3 +37,16 @@ int floor_tp_btf_rename(void *ctx)
 {
 	return 0;
 }
+
+/* agent-sentinel's cgroup sendmsg hooks: 1 lets every send through */
+SEC("cgroup/sendmsg4")
+int floor_cg_sendmsg4(void *ctx)
+{
+	return 1;
+}
+
+SEC("cgroup/sendmsg6")
+int floor_cg_sendmsg6(void *ctx)
+{
+	return 1;
+}

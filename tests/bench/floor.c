@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * as-floor CAT/NAME... | raw_tp/NAME... | tp_btf/{sched_process_fork,task_rename}: attaches floor.bpf.c's empty
- * programs to each tracepoint named (agent-sentinel's list, as its -v says
+ * as-floor CAT/NAME... | raw_tp/NAME... | tp_btf/{sched_process_fork,task_rename} |
+ * cgroup/{sendmsg4,sendmsg6}:DIR: attaches floor.bpf.c's empty programs to
+ * each tracepoint named, or cgroup DIR (agent-sentinel's list, as its -v says
  * "attached: ..."), prints "READY <attached> <skipped>" on stdout, and
  * waits for SIGTERM/SIGINT.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +64,19 @@ int main(int argc, char **argv)
 
 			errno = ENOENT;
 			link = p ? bpf_program__attach_trace(p) : NULL;
+		} else if (!strcmp(cat, "cgroup")) {
+			const char *dir = strchr(slash + 1, ':');
+			struct bpf_program *p =
+				!strncmp(slash + 1, "sendmsg4:", 9) ? skel->progs.floor_cg_sendmsg4 :
+				!strncmp(slash + 1, "sendmsg6:", 9) ? skel->progs.floor_cg_sendmsg6 :
+								      NULL;
+			int fd = dir ? open(dir + 1, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+			if (!p)
+				errno = ENOENT;
+			link = p && fd >= 0 ? bpf_program__attach_cgroup(p, fd) : NULL;
+			if (fd >= 0)
+				close(fd); /* the link holds the cgroup */
 		} else if (!strcmp(cat, "raw_tp"))
 			link = bpf_program__attach_raw_tracepoint(skel->progs.floor_raw_tp, slash + 1);
 		else

@@ -56,6 +56,11 @@
  *            (a connect that waits: a listener of its own at IP:PORT or PATH with a
  *            full queue; a second thread rewrites the caller's sockaddr to the decoy
  *            100 ms in, then accepts, and the connect goes through to the first)
+ *            sendto-raced IP N | sendmsg-raced IP N | sendmmsg-raced IP N (two UDP
+ *            receivers of its own at IP; N datagrams of 1..N bytes to the first, one
+ *            call each, or one sendmmsg of N messages, while a second thread flips
+ *            the caller's sockaddr between the two ports; prints "BYTES PORT" for
+ *            each datagram received, by the port that got it)
  *            socket DOMAIN TYPE [PROTO]
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
@@ -1464,8 +1469,98 @@ static int connect_rewritten(int family, struct sockaddr *sa, const void *decoy,
 	return report(r);
 }
 
+/* sendto-raced and kin: the second thread, flipping the destination's port */
+#define RACED_MAX 200 /* the most datagrams */
+struct port_flip {
+	struct sockaddr_in *sa;
+	uint16_t port[2]; /* network order */
+	volatile unsigned flips;
+	volatile int stop;
+};
+
+static void *port_flip_main(void *arg)
+{
+	struct port_flip *f = arg;
+	volatile uint16_t *port = &f->sa->sin_port;
+
+	for (unsigned k = 1; !f->stop; k ^= 1) {
+		*port = f->port[k]; /* each for a few hundred ns: a send takes ~2 us */
+		for (volatile int spin = 0; spin < 100; spin++)
+			;
+		f->flips++;
+	}
+	return NULL;
+}
+
+static int send_raced(const char *op, const char *ip, int n)
+{
+	static char data[RACED_MAX];
+	struct mmsghdr mm[RACED_MAX];
+	struct iovec iov[RACED_MAX];
+	struct sockaddr_in sa[2], dst;
+	struct port_flip flip = { .sa = &dst };
+	int rx[2], tx = socket(AF_INET, SOCK_DGRAM, 0), big = 4 << 20, sent = 0;
+	pthread_t th;
+
+	if (n < 1 || n > RACED_MAX || tx < 0)
+		return report(-EINVAL);
+	for (int k = 0; k < 2; k++) {
+		socklen_t len = sizeof(sa[k]);
+
+		sin4(&sa[k], ip, "0");
+		rx[k] = socket(AF_INET, SOCK_DGRAM, 0);
+		if (rx[k] < 0 || bind(rx[k], (struct sockaddr *)&sa[k], sizeof(sa[k])) ||
+		    getsockname(rx[k], (struct sockaddr *)&sa[k], &len))
+			return report(-errno);
+		setsockopt(rx[k], SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big));
+		flip.port[k] = sa[k].sin_port;
+	}
+	dst = sa[0];
+	for (int i = 0; i < n; i++) {
+		iov[i] = (struct iovec){ data, (size_t)i + 1 };
+		mm[i] = (struct mmsghdr){ .msg_hdr = { .msg_name = &dst, .msg_namelen = sizeof(dst),
+						       .msg_iov = &iov[i], .msg_iovlen = 1 } };
+	}
+	if (pthread_create(&th, NULL, port_flip_main, &flip))
+		return report(-EAGAIN);
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1) { /* the two at once, not by turns */
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(1, &one);
+		pthread_setaffinity_np(th, sizeof(one), &one);
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+	}
+	while (flip.flips < 2)
+		sched_yield();
+	if (!strcmp(op, "sendmmsg-raced"))
+		sent = (int)syscall(SYS_sendmmsg, tx, mm, n, 0);
+	for (int i = 0; strcmp(op, "sendmmsg-raced") && i < n; i++) {
+		unsigned f0 = flip.flips;
+
+		sent += (!strcmp(op, "sendto-raced") ?
+				 syscall(SYS_sendto, tx, data, i + 1, 0, &dst, sizeof(dst)) :
+				 syscall(SYS_sendmsg, tx, &mm[i].msg_hdr, 0)) == i + 1;
+		while (flip.flips == f0) /* the flipper runs between sends too */
+			sched_yield();
+	}
+	flip.stop = 1;
+	pthread_join(th, NULL);
+	for (int k = 0; k < 2; k++) {
+		ssize_t got;
+
+		while ((got = recv(rx[k], data, sizeof(data), MSG_DONTWAIT)) > 0)
+			printf("%zd %u\n", got, ntohs(sa[k].sin_port));
+	}
+	return report(sent);
+}
+
 static int net_race_op(int argc, char **argv)
 {
+	if (strstr(argv[0], "-raced") && argc == 3)
+		return send_raced(argv[0], argv[1], atoi(argv[2]));
 	if (!strcmp(argv[0], "connect-rewritten") && argc == 4) {
 		struct sockaddr_in sin, decoy;
 
@@ -1590,7 +1685,7 @@ static int run(int argc, char **argv)
 	}
 	if (!strncmp(op, "uring-", 6))
 		return uring_op(argc, argv);
-	if (!strncmp(op, "connect", 7))
+	if (!strncmp(op, "connect", 7) || strstr(op, "-raced"))
 		return net_race_op(argc, argv);
 	if (!strncmp(op, "send", 4) || !strcmp(op, "bind4") || !strcmp(op, "listen4") ||
 	    !strcmp(op, "accept4") || !strcmp(op, "socket"))

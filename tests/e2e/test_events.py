@@ -898,6 +898,31 @@ class Network(Peers, EventCase):
         self.assertEqual([(e["evt.res"], e["fd.name"], e["fd.typechar"]) for e in unix],
                          [("SUCCESS", path, "u")] * 2)
 
+    def test_a_datagram_names_where_the_kernel_sent_it(self):
+        """A UDP send's destination is the kernel's copy of the sockaddr,
+        not what the caller's memory holds at the exit: a second thread
+        flips the port between two receivers while datagrams of 1..N bytes
+        go out, and each event names the receiver that got its datagram
+        (sendto and sendmsg: by the bytes sent; sendmmsg: one event per
+        change of destination, in order)."""
+        n, nm = 100, 12
+        with Acts("evt.type in (sendto, sendmsg, sendmmsg) and proc.name = as-acts",
+                  NET_FIELDS + ["evt.rawres"]) as a:
+            runs = {op: a.run(op + "-raced", "127.0.0.1", k)
+                    for op, k in (("sendto", n), ("sendmsg", n), ("sendmmsg", nm))}
+        for op, (pid, out) in runs.items():
+            self.assertEqual(out[-1], str(nm if op == "sendmmsg" else n), out)
+            got = dict(tuple(map(int, line.split())) for line in out[:-1])
+            self.assertEqual(sorted(got), list(range(1, int(out[-1]) + 1)), out)  # all arrived
+            self.assertEqual(len(set(got.values())), 2, "the flip never landed: %s" % out)
+            seen = [e for e in a.alerts if e["proc.pid"] == pid and e["evt.type"] == op]
+            if op == "sendmmsg":
+                ports = [got[b] for b in sorted(got)]  # by message
+                want = [p for i, p in enumerate(ports) if i == 0 or p != ports[i - 1]]
+                self.assertEqual([e["fd.sport"] for e in seen], want, seen)
+            else:
+                self.assertEqual({e["evt.rawres"]: e["fd.sport"] for e in seen}, got, seen)
+
     def test_ipv4_through_an_ipv6_socket_is_ipv4(self):
         """An IPv6 socket whose ends are both IPv4-mapped talks IPv4: the
         event is an IPv4 one, as Falco has it (fd.typechar 4, fd.sip
