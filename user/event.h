@@ -15,6 +15,7 @@
 #define EV_PATH_TRUNC 1u /* the kernel walk or the user string was cut */
 #define EV_PATH_DETACHED 2u /* outside the task's root (walk ended elsewhere) */
 #define EV_PATH_LINKED 4u /* reached through a symlink: not the string as passed (user/pathres.c) */
+#define EV_PATH_UNRESOLVED 8u /* a link on the way could not be followed to its end (user/pathres.c) */
 
 struct event_path {
 	char *s; /* NUL-terminated; "" when absent */

@@ -517,7 +517,16 @@ int pathres_event(struct pathres *r, struct event *ev)
 			continue; /* a relative path with no directory to start from */
 		n = pathres_walk_as(rootfd, r->base, ev->str[i], follow, &who, r->out[i],
 				    sizeof(r->out[i]));
-		if (n < 0 || ((size_t)n == ep->len && !memcmp(ep->s, r->out[i], (size_t)n)))
+		if (n < 0) {
+			/* more links, or longer link text, than a walk takes (the
+			 * kernel has no limit on the text spliced in), or a magic
+			 * link of another view: the path stays the string passed,
+			 * and whatever it names is unknown */
+			ep->flags |= EV_PATH_UNRESOLVED;
+			changed++;
+			continue;
+		}
+		if ((size_t)n == ep->len && !memcmp(ep->s, r->out[i], (size_t)n))
 			continue;
 		ep->s = r->out[i];
 		ep->len = (uint32_t)n;

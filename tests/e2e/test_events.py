@@ -348,6 +348,44 @@ class Files(EventCase):
         self.fields(self.one(a, pc, "chmod"), fs__path__name=elsewhere + "/moved")
         self.fields(self.one(a, pu, "io_uring_submit_req"), fs__path__name=elsewhere + "/um")
 
+    def test_a_chain_of_links_too_long_to_follow(self):
+        """Links naming the link before, each followed by ~3,800 bytes of
+        "/.": the kernel follows the chain (it never splices link text),
+        agent-sentinel's walk cannot (the spliced text outgrows it). The
+        change's path stays the string passed and says so
+        (fs.path.is_unresolved), and rules/agent.yaml counts it as outside:
+        before, the rename into a directory under /var/lib through a link
+        from /tmp read as a rename inside /tmp, and raised nothing. A short
+        link is followed, and is not that."""
+        elsewhere, target = self.elsewhere_file()
+        prev = self.p("k")
+        os.symlink(elsewhere, prev)
+        for name in ("m", "l", "j"):
+            os.symlink(prev + "/." * 1900, self.p(name))
+            prev = self.p(name)
+        moved, moved2 = prev + "/moved", prev + "/moved2"
+        shutil.copy(self.f, self.p("g"))
+        with Acts("evt.type in (%s) and proc.name = as-acts" % FILE_TYPES,
+                  FILE_FIELDS + ["fs.path.is_unresolved"]) as a:
+            pr, rr = a.run("rename", self.f, moved)
+            pc, rc = a.run("chmod", self.p("k", "t"), "0600")
+        self.assertEqual([rr, rc], [["0"], ["0"]])
+        self.assertTrue(os.path.exists(os.path.join(elsewhere, "moved")))
+        self.fields(self.one(a, pr, "rename"), fs__path__target=moved,
+                    fs__path__is_unresolved=True)
+        self.fields(self.one(a, pc, "chmod"), fs__path__name=target,
+                    fs__path__is_unresolved=False)
+        # the shipped rules: a change outside
+        agent = self.p("claude")
+        shutil.copy("/bin/bash", agent)
+        with Sentinel("--rules", os.path.join(harness.AS_SOURCE_DIR, "rules/agent.yaml")) as s:
+            subprocess.run([agent, "-c", "%s rename %s %s >/dev/null; true"
+                            % (AS_ACTS, self.p("g"), moved2)], check=True)
+        changed = [e["output_fields"] for e in s.events()
+                   if e["rule"] == "Agent Changed File Outside Workspace"]
+        self.assertEqual([(e["evt.type"], e["fs.path.target"]) for e in changed],
+                         [("rename", moved2)], changed)
+
     def elsewhere_file(self):
         """A directory outside every writable one, removed after the test,
         and a file "t" in it: (directory, file)."""

@@ -416,6 +416,10 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_FS_PATH_TARGETRAW:
 		fields_get_fspath(ev, f, v);
 		break;
+	case F_FS_PATH_IS_UNRESOLVED:
+		if (h->type == AS_EV_FILE || h->type == AS_EV_URING)
+			set_bool(v, !!((ev->path.flags | ev->path2.flags) & EV_PATH_UNRESOLVED));
+		break;
 	case F_THREAD_CAP_EFFECTIVE:
 		set_cstr(v, fields_cap_names(h->cap_effective, buf, cap));
 		break;

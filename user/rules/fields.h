@@ -125,6 +125,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FS_PATH_SOURCERAW, "fs.path.sourceraw", T_STR, 0, "fs.path.source as passed") \
 	FIELD(FS_PATH_TARGET, "fs.path.target", T_STR, FF_BUF, "Target path of rename/link/symlink/mount (rename: the new name; link: the existing file; symlink: its content)") \
 	FIELD(FS_PATH_TARGETRAW, "fs.path.targetraw", T_STR, 0, "fs.path.target as passed") \
+	FIELD(FS_PATH_IS_UNRESOLVED, "fs.path.is_unresolved", T_BOOL, 0, "Not in Falco: a file change's path goes through a symbolic link agent-sentinel could not follow to its end (more links, or longer link text, than a walk takes; a /proc link of a view it cannot read): the path is the string passed, and the file it names is unknown") \
 	FIELD(FD_NAMERAW, "fd.nameraw", T_STR, 0, "fd.name as the process passed it (an open's string, carried when a rule reads it; else fd.name)") \
 	FIELD(FD_CONNECTED, "fd.connected", T_BOOL, 0, "Socket event: the socket is connected (a successful connect or accept)") \
 	FIELD(THREAD_CAP_EFFECTIVE, "thread.cap_effective", T_STR, FF_BUF, "Effective capabilities of the thread, CAP_* names separated by spaces") \
