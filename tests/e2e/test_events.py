@@ -1457,6 +1457,37 @@ class Privilege(EventCase):
         self.fields(self.one(a, pod, "pidfd_send_signal"),
                     evt__arg__pidfd_file="/proc/%d" % other.pid, evt__is_sentinel_target=False)
 
+    def test_a_thread_of_the_monitor_names_it(self):
+        """A thread's id names its whole process: a kill, rt_sigqueueinfo,
+        prlimit or pidfd_open of a thread of agent-sentinel that is not its
+        leader, a pidfd that is its /proc/TID directory, and an open of
+        /proc/TID/oom_score_adj stop, limit or end all of agent-sentinel,
+        and say so (they used to name it only by its leader's id)."""
+        fields = ["evt.arg.pid", "evt.arg.pidfd_file", "evt.is_sentinel_target", "fd.name"]
+        with Acts("evt.type in (kill, rt_sigqueueinfo, pidfd_open, pidfd_send_signal, prlimit, "
+                  "openat) and proc.name = as-acts", fields) as a:
+            me = a.sentinel.proc.pid
+            t = max(int(x) for x in os.listdir("/proc/%d/task" % me))
+            pk, rk = a.run("kill", t, 18)
+            pq, rq = a.run("sigqueue", t, 18)
+            pp, _ = a.run("pidfd-signal", t, 18)
+            pd, rd = a.run("procdir-signal", t, 18)
+            ps, rs = a.run("same-sched", t)
+            po, ro = a.run("open-write", "/proc/%d/oom_score_adj" % t)
+        self.assertNotEqual(t, me)
+        self.assertEqual([rk, rq, rd[-1:]], [["0"]] * 3)
+        self.assertEqual(int(ro[-1]) >= 0, True, ro)
+        self.fields(self.one(a, pk, "kill"), evt__arg__pid=str(t), evt__is_sentinel_target=True)
+        self.fields(self.one(a, pq, "rt_sigqueueinfo"), evt__arg__pid=str(t),
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, pp, "pidfd_open"), evt__arg__pid=str(t),
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, pd, "pidfd_send_signal"), evt__arg__pidfd_file="/proc/%d" % t,
+                    evt__is_sentinel_target=True)
+        self.one(a, ps, "prlimit", evt__arg__pid=str(t), evt__is_sentinel_target=True)
+        self.one(a, po, "openat", fd__name="/proc/%d/oom_score_adj" % t,
+                 evt__is_sentinel_target=True)
+
     def test_io_signal_owner_names_the_monitor(self):
         """fcntl F_SETOWN, F_SETOWN_EX and ioctl FIOSETOWN make a process the
         one the kernel signals on a file's I/O (SIGIO ends it; F_SETSIG may

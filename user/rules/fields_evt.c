@@ -222,19 +222,21 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		if (a0 == -1)
 			return h->uid == 0 || h->euid == 0 ||
 			       !!(h->cap_effective & (1ull << CAP_KILL));
-		return fields_names_self(me, a0, 0);
+		/* a thread's id names its whole process (kill_pid_info) */
+		return fields_names_self(me, a0, a0 > 0 ? a0 : 0);
 	case AS_SC_TKILL: /* a thread's signal stops or ends its whole process */
 		return fields_names_self(me, a0, a0);
-	case AS_SC_TGKILL:
+	case AS_SC_TGKILL: /* the thread group's id: only ours names us */
 	case AS_SC_RT_TGSIGQUEUEINFO:
-	case AS_SC_PIDFD_OPEN:
+		return a0 > 0 && fields_names_self(me, a0, 0);
+	case AS_SC_PIDFD_OPEN: /* a thread's id too (PIDFD_THREAD, or its process) */
 	case AS_SC_PROCESS_VM_READV:
 	case AS_SC_PROCESS_VM_WRITEV:
-		return a0 > 0 && fields_names_self(me, a0, 0);
+		return a0 > 0 && fields_names_self(me, a0, a0);
 	case AS_SC_PTRACE:
 		return a1 > 0 && fields_names_self(me, a1, a1);
 	case AS_SC_PRLIMIT64: /* a new limit set (a read passes NULL) */
-		return r->arg[2] && a0 > 0 && fields_names_self(me, a0, 0);
+		return r->arg[2] && a0 > 0 && fields_names_self(me, a0, a0); /* limits are the process's */
 	case AS_SC_SCHED_SETSCHEDULER:
 	case AS_SC_SCHED_SETATTR: /* a thread's scheduling: any of its threads */
 		return a0 > 0 && fields_names_self(me, a0, a0);
@@ -266,9 +268,17 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		if ((uint32_t)r->arg[1] != FIOSETOWN && (uint32_t)r->arg[1] != SIOCSPGRP)
 			return 0;
 		return fields_names_self(me, (int32_t)r->extra, (int32_t)r->extra);
-	case AS_SC_PIDFD_SEND_SIGNAL:
-		snprintf(own, sizeof(own), "/proc/%u", me->pid);
-		return ev->path.s && ev->path.len == strlen(own) && !memcmp(ev->path.s, own, ev->path.len);
+	case AS_SC_PIDFD_SEND_SIGNAL: { /* a /proc/N directory as the pidfd: N a thread of ours too */
+		unsigned n = 0;
+		int end = 0;
+
+		if (!ev->path.s || ev->path.len >= sizeof(own))
+			return 0;
+		memcpy(own, ev->path.s, ev->path.len);
+		own[ev->path.len] = 0;
+		return sscanf(own, "/proc/%u%n", &n, &end) == 1 && !own[end] && n &&
+		       fields_names_self(me, (int32_t)n, (int32_t)n);
+	}
 	default:
 		return 0;
 	}

@@ -116,7 +116,8 @@ static int fields_sentinel_entry(const struct event *ev, const struct proctable 
 	if (!me || !me->pid || ev->hdr->vpid != ev->hdr->pid || !ev->path.s)
 		return 0;
 	fields_procpid(ev, ev->path.s, ev->path.len, &v);
-	return v.present && v.n == (int64_t)me->pid;
+	/* /proc/TID of one of our threads is our process's entry too */
+	return v.present && fields_names_self(me, (int32_t)v.n, (int32_t)v.n);
 }
 
 /* fd.* of an open; the path holds no NUL, so memrchr over its length is

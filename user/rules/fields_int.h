@@ -129,6 +129,10 @@ static void fields_get_fspath(const struct event *ev, int f, struct fval *v);
 static void fields_get_container(struct evctx *c, int f, const char *arg, struct fval *v, char *buf,
 				 size_t cap);
 
+/* fields_evt.c: does pid (a process, or -pgid) or the thread tid name
+ * agent-sentinel itself? */
+static int fields_names_self(const struct proctable_self *me, int32_t pid, int32_t tid);
+
 /* fields_lineage.c */
 static void fields_get_lineage(struct evctx *c, int f, int32_t idx, struct fval *v, char *buf,
 			       size_t cap);
