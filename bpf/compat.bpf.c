@@ -19,7 +19,9 @@
  *
  * Being on every syscall's exit, the same program also picks the few native
  * calls no per-syscall tracepoint could afford to watch, by an argument's
- * value: ioctl's terminal-input requests (as_tty_input).
+ * value: ioctl's terminal-input requests (as_tty_input), fcntl's F_SETOWN,
+ * and mmap/mprotect/pkey_mprotect with PROT_EXEC (code from a file: how the
+ * dynamic loader maps a library, and how code with no file name is mapped).
  */
 #include "sentinel.bpf.h"
 
@@ -86,6 +88,11 @@ static __always_inline long as_regs_nr(__u64 regs)
 #define AS_NR_FCNTL 72
 #define AS_NR_I386_FCNTL 55
 #define AS_NR_I386_FCNTL64 221
+/* the calls that make pages executable: their files are looked at only when
+ * the pages become code (PROT_EXEC) and come from a file (sys.bpf.c) */
+#define AS_NR_MMAP 9
+#define AS_NR_MPROTECT 10
+#define AS_NR_PKEY_MPROTECT 329
 
 static __always_inline int as_fcntl_watched(__u32 cmd)
 {
@@ -145,9 +152,26 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		 * host ends here */
 		unsigned long req = 0, argp = 0;
 
-		if (!cfg_compat_on[AS_NR_IOCTL] && !cfg_compat_on[AS_NR_FCNTL])
+		if (!cfg_compat_on[AS_NR_IOCTL] && !cfg_compat_on[AS_NR_FCNTL] &&
+		    !cfg_compat_on[AS_NR_MMAP] && !cfg_compat_on[AS_NR_MPROTECT] &&
+		    !cfg_compat_on[AS_NR_PKEY_MPROTECT])
 			return 0;
 		nr = as_regs_nr(ctx->args[0]);
+		if (nr == AS_NR_MMAP || nr == AS_NR_MPROTECT || nr == AS_NR_PKEY_MPROTECT) {
+			/* code from a file: its prot, then (mmap) not anonymous */
+			if (!cfg_compat_on[nr & (AS_SYS_NR_MAX - 1)])
+				return 0;
+			bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
+			if (!(argp & AS_PROT_EXEC))
+				return 0;
+			if (nr == AS_NR_MMAP) {
+				bpf_probe_read_kernel(&req, sizeof(req), &regs->r10);
+				if (req & AS_MAP_ANONYMOUS)
+					return 0;
+			}
+			as_raw_generic(nr, ret, 0); /* it keeps a file with no link */
+			return 0;
+		}
 		if ((nr != AS_NR_IOCTL && nr != AS_NR_FCNTL) ||
 		    !cfg_compat_on[nr == AS_NR_IOCTL ? AS_NR_IOCTL : AS_NR_FCNTL])
 			return 0;

@@ -180,7 +180,10 @@ enum as_event_type {
 	X(SCHED_SETSCHEDULER, "sched_setscheduler", AS_EV_SYS) \
 	X(SCHED_SETATTR, "sched_setattr", AS_EV_SYS) \
 	X(IOPRIO_SET, "ioprio_set", AS_EV_SYS)       \
-	X(FCNTL, "fcntl", AS_EV_SYS)
+	X(FCNTL, "fcntl", AS_EV_SYS)                \
+	X(MMAP, "mmap", AS_EV_SYS)                  \
+	X(MPROTECT, "mprotect", AS_EV_SYS)          \
+	X(PKEY_MPROTECT, "pkey_mprotect", AS_EV_SYS)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the
@@ -572,6 +575,8 @@ struct as_fork {
 /* AS_PATH_* of slot i's fd link path, at bit AS_SYF_FDL_SHIFT + i * 2 */
 #define AS_SYF_FDL_SHIFT 16
 #define AS_SYF_FDL_BITS 2
+/* slot 0 is a file with no link left: the code an mmap or mprotect mapped */
+#define AS_SYF_NOLINK (1u << 20)
 
 struct as_sys {
 	struct as_hdr hdr;

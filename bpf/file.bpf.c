@@ -164,13 +164,8 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 			o->pflags |= AS_OF_FIFO;
 		else if (!BPF_CORE_READ(ino, __i_nlink)) {
 			o->pflags |= AS_OF_NOLINK;
-			if (!o->path_len && (pf & AS_PATH_DETACHED)) {
-				long k = bpf_probe_read_kernel_str(
-					buf + (off & AS_SCRATCH_OFF_MASK), AS_NAME_MAX,
-					BPF_CORE_READ(f, f_path.dentry, d_name.name));
-
-				o->path_len = k > 1 ? k : 0;
-			}
+			if (!o->path_len && (pf & AS_PATH_DETACHED))
+				o->path_len = as_put_detached_name(buf, off, f);
 		}
 		o->dev = as_ino_dev(ino);
 		o->ino = BPF_CORE_READ(ino, i_ino);

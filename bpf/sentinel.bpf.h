@@ -54,6 +54,10 @@ _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
 #define AS_F_SETOWN_EX 15
 #define AS_FIOSETOWN 0x8901
 #define AS_SIOCSPGRP 0x8902
+/* mmap, mprotect and pkey_mprotect that make a file's pages code: compat.bpf.c
+ * picks them by PROT_EXEC, sys.bpf.c keeps those of a file with no link */
+#define AS_PROT_EXEC 0x4
+#define AS_MAP_ANONYMOUS 0x20
 #define AS_AF_INET 2
 #define AS_AF_INET6 10
 #define AS_AF_NETLINK 16
@@ -628,6 +632,17 @@ static __always_inline __u32 as_put_task_path(__u8 *buf, __u32 start, const stru
 	(void)buf;
 	*pflags = r >> 32;
 	return (__u32)r;
+}
+
+/* A file on no mount the walk could follow (a memfd, an anonymous file):
+ * its dentry's own name at off, as the kernel names it ("memfd:NAME");
+ * returns the bytes written, NUL included, 0 for none. */
+static __always_inline __u32 as_put_detached_name(__u8 *buf, __u32 off, struct file *f)
+{
+	long k = bpf_probe_read_kernel_str(buf + (off & AS_SCRATCH_OFF_MASK), AS_NAME_MAX,
+					   BPF_CORE_READ(f, f_path.dentry, d_name.name));
+
+	return k > 1 ? k : 0;
 }
 
 /* The file behind descriptor fd of task, or NULL (walk.bpf.c). */

@@ -104,11 +104,48 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 	return v;
 }
 
+/* bpf_find_vma's callback: the file of the mapping at the address */
+static long as_vma_file(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+{
+	*(__u64 *)ctx = (__u64)vma->vm_file;
+	return 0;
+}
+
+/*
+ * mmap, mprotect, pkey_mprotect: the file whose pages the call makes code,
+ * kept only when it has no link left: a memfd, an O_TMPFILE, a deleted
+ * file. That is code no path names: a library preloaded from
+ * /proc/self/fd/N, a program a copy of the loader maps from a descriptor,
+ * a payload mapped straight from memory. Every other mapping of code (each
+ * library a loader maps) and anonymous code (a JIT's) makes no event: there
+ * is no file, or the file has a name whose open is the event.
+ */
+static __always_inline struct file *as_code_file(__u32 sc, const __u64 *args)
+{
+	struct file *f;
+	__u64 vf = 0;
+
+	if (!((__u32)args[2] & AS_PROT_EXEC))
+		return 0;
+	if (sc == AS_SC_MMAP) {
+		if ((__u32)args[3] & AS_MAP_ANONYMOUS)
+			return 0;
+		f = as_task_file((struct task_struct *)bpf_get_current_task(), (int)args[4]);
+	} else {
+		bpf_find_vma(bpf_get_current_task_btf(), args[0], as_vma_file, &vf, 0);
+		f = (struct file *)vf;
+	}
+	if (!f || BPF_CORE_READ(f, f_inode, __i_nlink))
+		return 0;
+	return f;
+}
+
 static __always_inline int as_generic_exit(struct as_sys_exit *ctx, int compat)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u64 args[AS_SYSCALL_ARGS];
 	long nr = ctx->id;
+	struct file *code = 0;
 	struct as_sys_spec sp;
 	struct as_sys *r;
 	__u32 off;
@@ -119,10 +156,15 @@ static __always_inline int as_generic_exit(struct as_sys_exit *ctx, int compat)
 	sp = cfg_sys_spec[nr & (AS_SYS_NR_MAX - 1)];
 	if (sp.sc == AS_SC_NONE || !as_prefiltered(sp.type, compat))
 		return 0;
+	as_args(args, compat);
+	if (sp.sc == AS_SC_MMAP || sp.sc == AS_SC_MPROTECT || sp.sc == AS_SC_PKEY_MPROTECT) {
+		code = as_code_file(sp.sc, args);
+		if (!code)
+			return 0;
+	}
 	buf = as_scratch_buf();
 	if (!buf)
 		return 0;
-	as_args(args, compat);
 	r = (struct as_sys *)buf;
 	as_hdr_fill(&r->hdr, task, sp.type, sp.sc | (compat ? AS_SC_COMPAT_BIT : 0));
 	__builtin_memset(&r->res, 0, sizeof(*r) - sizeof(r->hdr));
@@ -142,14 +184,22 @@ static __always_inline int as_generic_exit(struct as_sys_exit *ctx, int compat)
 		r->len[0] = as_put_task_path(buf, off, &fs->pwd, task, &pf);
 		r->pflags |= AS_SYF_RESOLVED | pf << AS_SYF_WALK_SHIFT;
 		off += r->len[0];
-	} else if (sp.fd < AS_SYSCALL_ARGS) {
-		struct file *f = as_task_file(task, (int)args[sp.fd]);
+	} else if (sp.fd < AS_SYSCALL_ARGS || code) {
+		/* mprotect's file is its mapping's (no fd argument) */
+		struct file *f = code;
 
+		if (sp.fd < AS_SYSCALL_ARGS)
+			f = as_task_file(task, (int)args[sp.fd]);
 		if (f) {
 			__u32 pf = 0;
 
 			r->len[0] = as_put_task_path(buf, off, &f->f_path, task, &pf);
 			r->pflags |= AS_SYF_RESOLVED | pf << AS_SYF_WALK_SHIFT;
+			if (code) {
+				if (!r->len[0] && (pf & AS_PATH_DETACHED))
+					r->len[0] = as_put_detached_name(buf, off, f);
+				r->pflags |= AS_SYF_NOLINK;
+			}
 			off += r->len[0];
 		}
 	} else {

@@ -107,6 +107,9 @@ static const struct compat_row compat_rows[] = {
 	ROW(ioprio_set, IOPRIO_SET),
 	ROW(userfaultfd, USERFAULTFD), ROW(ioctl, IOCTL), /* terminal input only: compat.bpf.c */
 	ROW(fcntl, FCNTL), ROW(fcntl64, FCNTL), /* F_SETOWN, F_SETOWN_EX only: compat.bpf.c */
+	/* code from a file with no link only (sys.bpf.c). i386's old mmap
+	 * (90) passes its arguments in memory: not read */
+	ROW(mmap2, MMAP), ROW(mprotect, MPROTECT), ROW(pkey_mprotect, PKEY_MPROTECT),
 };
 
 /* socketcall(call, args): call numbers of linux/net.h, u32 arguments of

@@ -133,6 +133,15 @@ static int decode_exec(const struct as_exec *x, size_t len, struct event *ev,
 /* After the path of an opened file with no link, as /proc shows it. */
 #define DECODE_NOLINK " (deleted)"
 
+/* A file with no link left: /proc's way to say so ("/memfd:NAME (deleted)") */
+static void mark_nolink(struct event_path *p, char *buf, size_t cap)
+{
+	if (p->len + sizeof(DECODE_NOLINK) <= cap) {
+		memcpy(buf + p->len, DECODE_NOLINK, sizeof(DECODE_NOLINK));
+		p->len += sizeof(DECODE_NOLINK) - 1;
+	}
+}
+
 /* What decode_base answers for a base that is a nameless file. */
 static const char decode_nameless[] = "";
 
@@ -187,11 +196,8 @@ static int decode_open(const struct as_open *o, size_t len, struct event *ev,
 
 			ev->path.s = ev->path_buf;
 			ev->path.len = (uint32_t)k;
-		} else if ((o->pflags & AS_OF_NOLINK) &&
-			   ev->path.len + sizeof(DECODE_NOLINK) <= sizeof(ev->path_buf)) {
-			/* no link left: /proc's way to say so ("/memfd:NAME (deleted)") */
-			memcpy(ev->path_buf + ev->path.len, DECODE_NOLINK, sizeof(DECODE_NOLINK));
-			ev->path.len += sizeof(DECODE_NOLINK) - 1;
+		} else if (o->pflags & AS_OF_NOLINK) {
+			mark_nolink(&ev->path, ev->path_buf, sizeof(ev->path_buf));
 		}
 		if (raw) {
 			if (!plain_ok(p + o->path_len, raw))
@@ -293,6 +299,8 @@ static int decode_slot(const struct as_sys *r, unsigned i, const char *p, struct
 			DECODE_FAIL("slot %u: a resolved path with other kinds", i);
 		if (put_components(out, buf, cap, p, len, walk))
 			DECODE_FAIL("slot %u: malformed resolved path", i);
+		if (i == 0 && (r->pflags & AS_SYF_NOLINK))
+			mark_nolink(out, buf, cap);
 		return 0;
 	}
 	if (fl & AS_SYF_SOCKADDR) {

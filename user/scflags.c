@@ -65,6 +65,20 @@ static const struct flagname memfd_flags[] = {
 	FN(8, "MFD_NOEXEC_SEAL"), FN(16, "MFD_EXEC"),
 };
 
+static const struct flagname prot_flags[] = {
+	FN(1, "PROT_READ"), FN(2, "PROT_WRITE"), FN(4, "PROT_EXEC"), FN(8, "PROT_SEM"),
+	FN(0x01000000, "PROT_GROWSDOWN"), FN(0x02000000, "PROT_GROWSUP"),
+};
+
+static const struct flagname mmap_flags[] = {
+	FN(0x01, "MAP_SHARED"),	     FN(0x02, "MAP_PRIVATE"),	  FN(0x10, "MAP_FIXED"),
+	FN(0x20, "MAP_ANONYMOUS"),   FN(0x40, "MAP_32BIT"),	  FN(0x100, "MAP_GROWSDOWN"),
+	FN(0x800, "MAP_DENYWRITE"),  FN(0x1000, "MAP_EXECUTABLE"), FN(0x2000, "MAP_LOCKED"),
+	FN(0x4000, "MAP_NORESERVE"), FN(0x8000, "MAP_POPULATE"),  FN(0x10000, "MAP_NONBLOCK"),
+	FN(0x20000, "MAP_STACK"),    FN(0x40000, "MAP_HUGETLB"),  FN(0x80000, "MAP_SYNC"),
+	FN(0x100000, "MAP_FIXED_NOREPLACE"),
+};
+
 static const struct flagname uring_setup_flags[] = {
 	FN(1, "IORING_SETUP_IOPOLL"),	 FN(2, "IORING_SETUP_SQPOLL"),
 	FN(4, "IORING_SETUP_SQ_AFF"),	 FN(8, "IORING_SETUP_CQSIZE"),
@@ -377,6 +391,10 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		return flags_join(umount_flags, NFLAGS(umount_flags), u, buf, cap);
 	case FMT_MEMFD:
 		return flags_join(memfd_flags, NFLAGS(memfd_flags), u, buf, cap);
+	case FMT_PROT:
+		return flags_join(prot_flags, NFLAGS(prot_flags), u, buf, cap);
+	case FMT_MMAP:
+		return flags_join(mmap_flags, NFLAGS(mmap_flags), u, buf, cap);
 	case FMT_URING_SETUP:
 		return flags_join(uring_setup_flags, NFLAGS(uring_setup_flags), u, buf, cap);
 	case FMT_MSG:

@@ -299,6 +299,23 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.raw_only = 1,
 		.args = { RES, A32("fd", 0, FD), A32("cmd", 1, FCNTL_CMD), A32("arg", 2, INT),
 		  A("owner_ex", EXTRA, 0, HEX), A("path", PATH, 0, STR) } },
+	/* Falco's mmap, mprotect (and pkey_mprotect) events, only when they make
+	 * the pages of a file with no link code (PROT_EXEC): a memfd, an
+	 * O_TMPFILE, a deleted file. Picked by the raw sys_exit program;
+	 * "path" is that file (mprotect's: the mapping's at addr), failed calls
+	 * too (fs.path.name: successful ones). mmap's offset is left out */
+	[AS_SC_MMAP] = { .nr = SYS_mmap, .spec = SPEC(N, N, N, N, 4, N), .fspath = FSP_NAME0,
+		.raw_only = 1,
+		.args = { RES, A("addr", ARG, 0, HEX), A("length", ARG, 1, DEC), A32("prot", 2, PROT),
+		  A32("flags", 3, MMAP), A32("fd", 4, FD), A("path", PATH, 0, STR) } },
+	[AS_SC_MPROTECT] = { .nr = SYS_mprotect, .spec = NOSPEC, .fspath = FSP_NAME0,
+		.raw_only = 1,
+		.args = { RES, A("addr", ARG, 0, HEX), A("length", ARG, 1, DEC), A32("prot", 2, PROT),
+		  A("path", PATH, 0, STR) } },
+	[AS_SC_PKEY_MPROTECT] = { .nr = SYS_pkey_mprotect, .spec = NOSPEC, .fspath = FSP_NAME0,
+		.raw_only = 1,
+		.args = { RES, A("addr", ARG, 0, HEX), A("length", ARG, 1, DEC), A32("prot", 2, PROT),
+		  A32("pkey", 3, INT), A("path", PATH, 0, STR) } },
 	/* Signals, and the pidfd a signal can later go through: a tree that
 	 * stops or ends another process (agent-sentinel among them) does it
 	 * here. Falco's kill and tkill events: pid or tid, sig; tgkill: pid,

@@ -51,6 +51,8 @@ enum sc_fmt {
 	FMT_FAMILY, /* AF_* */
 	FMT_SOCKTYPE, /* SOCK_* */
 	FMT_MEMFD, /* MFD_* */
+	FMT_PROT, /* PROT_* of mmap and mprotect */
+	FMT_MMAP, /* MAP_* of mmap */
 	FMT_URING_SETUP, /* IORING_SETUP_* */
 	FMT_URING_OP, /* IORING_OP_* */
 	FMT_MSG, /* MSG_* send flags */

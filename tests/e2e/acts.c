@@ -112,6 +112,12 @@
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
  *            memfd-loader NAME LOADER [DIR] (the same memfd, not CLOEXEC, run as
  *            LOADER DIR/N, DIR /proc/self/fd/ unless given: the loader maps it)
+ *            map-code SRC HOW (SRC memfd | tmpfile:DIR | unlinked:PATH | named:PATH,
+ *            its first page made code: HOW mmap | mprotect | pkey_mprotect | read
+ *            (no PROT_EXEC) | denied (a write-only descriptor: EACCES) | anon (an
+ *            anonymous PROT_EXEC mapping, SRC unused))
+ *            preload-tmpfile DIR LIB PROG (LIB in an O_TMPFILE of DIR, run PROG with
+ *            LD_PRELOAD=/proc/self/fd/N)
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
  *            overlay-exec LOWER UPPER WORK MERGED FILE (overlayfs in a private mount
  *            namespace, then exec MERGED/FILE)
@@ -699,6 +705,89 @@ static int memfd_loader(const char *name, const char *loader, const char *dir)
 	return report(-errno);
 }
 
+/* A file holding /bin/true's bytes from SRC: "memfd" (memfd_create), an
+ * O_TMPFILE in directory D ("tmpfile:D"), a file created then unlinked
+ * ("unlinked:PATH"), or a file left in place ("named:PATH"). */
+static int code_file(const char *src)
+{
+	int fd;
+
+	if (!strcmp(src, "memfd"))
+		return memfd_true("as-code", 0);
+	if (!strncmp(src, "tmpfile:", 8))
+		fd = open(src + 8, O_TMPFILE | O_RDWR, 0700);
+	else if (!strncmp(src, "unlinked:", 9) || !strncmp(src, "named:", 6))
+		fd = open(strchr(src, ':') + 1, O_CREAT | O_TRUNC | O_RDWR, 0700);
+	else
+		return report(-EINVAL), -EINVAL;
+	if (fd < 0)
+		return report(-errno), -1;
+	if (write(fd, "\177ELF", 4) != 4 || ftruncate(fd, 4096))
+		return report(-errno), -1;
+	if (!strncmp(src, "unlinked:", 9) && unlink(src + 9))
+		return report(-errno), -1;
+	return fd;
+}
+
+/* map-code SRC HOW: SRC's first page made code: mmap with PROT_EXEC,
+ * "mprotect"/"pkey_mprotect" of a PROT_READ mapping, "read" (no PROT_EXEC),
+ * "denied" (mmap of a write-only descriptor of it: EACCES; prints "fd N");
+ * "anon": an anonymous PROT_EXEC mapping (a JIT's), SRC unused. Prints the
+ * result of the call that made it code. */
+static int map_code(const char *src, const char *how)
+{
+	int fd = strcmp(how, "anon") ? code_file(src) : -1;
+	int prot = PROT_READ | PROT_EXEC, flags = MAP_PRIVATE;
+	void *p;
+
+	if (strcmp(how, "anon") && fd < 0)
+		return 0;
+	if (!strcmp(how, "denied")) { /* a descriptor without read: EACCES */
+		char self[64];
+
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		fd = open(self, O_WRONLY);
+		if (fd < 0)
+			return report(-errno);
+		printf("fd %d\n", fd);
+	}
+	if (!strcmp(how, "anon"))
+		flags |= MAP_ANONYMOUS;
+	if (!strcmp(how, "read") || !strcmp(how, "mprotect") || !strcmp(how, "pkey_mprotect"))
+		prot = PROT_READ;
+	p = mmap(NULL, 4096, prot, flags, fd, 0);
+	if (p == MAP_FAILED)
+		return report(-errno);
+	if (!strcmp(how, "mprotect"))
+		return report(res(mprotect(p, 4096, PROT_READ | PROT_EXEC)));
+	if (!strcmp(how, "pkey_mprotect"))
+		return report(res(syscall(SYS_pkey_mprotect, p, 4096, PROT_READ | PROT_EXEC, -1)));
+	return report(0);
+}
+
+/* preload-tmpfile DIR LIB PROG: LIB copied into an O_TMPFILE in DIR, given
+ * to PROG as LD_PRELOAD=/proc/self/fd/N: the loader maps a library that no
+ * path names, in a program that is no loader */
+static int preload_tmpfile(const char *dir, const char *lib, const char *prog)
+{
+	static char buf[COPY_CHUNK];
+	char env[64];
+	int src = open(lib, O_RDONLY), fd = open(dir, O_TMPFILE | O_RDWR, 0700);
+	ssize_t n;
+
+	if (src < 0 || fd < 0)
+		return report(-errno);
+	while ((n = read(src, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)n) != n)
+			return report(-EIO);
+	close(src);
+	snprintf(env, sizeof(env), "/proc/self/fd/%d", fd);
+	if (setenv("LD_PRELOAD", env, 1))
+		return report(-errno);
+	execl(prog, prog, (char *)NULL);
+	return report(-errno);
+}
+
 /* write into a forked child's copy of a buffer; the child checks it arrived */
 static int process_vm_write(void)
 {
@@ -1084,6 +1173,10 @@ static int priv_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
+	if (!strcmp(op, "map-code") && argc == 3)
+		return map_code(argv[1], argv[2]);
+	if (!strcmp(op, "preload-tmpfile") && argc == 4)
+		return preload_tmpfile(argv[1], argv[2], argv[3]);
 	if (!strcmp(op, "memfd-loader") && (argc == 3 || argc == 4))
 		return memfd_loader(argv[1], argv[2], argc == 4 ? argv[3] : "/proc/self/fd/");
 	if (!strcmp(op, "overlay-exec") && argc == 6) {

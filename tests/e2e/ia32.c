@@ -34,6 +34,9 @@
  *            as-acts' payload "as-acts\n") | bind IP PORT (UDP)
  *            socket DOMAIN TYPE PROTO
  *   isolation and other: unshare FLAGS | prctl-setname NAME | memfd_create NAME FLAGS
+ *            mmap2-memfd | mprotect-memfd (a page of a memfd "as-code", made
+ *            natively, mapped as code by mmap2 or by mprotect of a native
+ *            MAP_32BIT read-only mapping; an address prints 0)
  *            tiocsti CHAR (ioctl(0, TIOCSTI) on stdin's terminal) | clone FLAGS | fork
  *            mount-tmpfs DIR (source "none", flags 0, in a private mount namespace)
  *            umount2 DIR FLAGS (of a tmpfs mounted natively as as-acts does, in a
@@ -80,6 +83,7 @@ int main(void)
 #define SYS32_SENDTO 11
 #define PR_SET_NAME_NR 15   /* linux/prctl.h */
 #define TIOCSTI_NR 0x5412   /* asm-generic/ioctls.h: the same on i386 */
+#define PAGE_BYTES 4096	    /* the page mmap2-memfd and mprotect-memfd make code */
 
 /* glibc exports capget (GLIBC_2.2.5) but no header declares it */
 extern int capget(cap_user_header_t header, cap_user_data_t data);
@@ -383,6 +387,16 @@ static int probe(void)
 	return 77;
 }
 
+/* one page of a memfd named "as-code" (as-acts' map-code memfd), made natively */
+static int memfd_code_page(void)
+{
+	int fd = memfd_create("as-code", 0);
+
+	if (fd < 0 || ftruncate(fd, PAGE_BYTES))
+		return -errno;
+	return fd;
+}
+
 static int other_op(int argc, char **argv)
 {
 	const char *op = argv[0];
@@ -396,6 +410,27 @@ static int other_op(int argc, char **argv)
 		return report(sys32(__NR_prctl, PR_SET_NAME_NR, low_str(argv[1]), 0, 0, 0, 0));
 	if (!strcmp(op, "memfd_create") && argc == 3)
 		return report(sys32_2(__NR_memfd_create, low_str(argv[1]), (uint32_t)num(argv[2])));
+	if (!strcmp(op, "mmap2-memfd") && argc == 1) { /* a page of memfd "as-code" made code */
+		int fd = memfd_code_page();
+		long m;
+
+		if (fd < 0)
+			return report(fd);
+		m = sys32(__NR_mmap2, 0, PAGE_BYTES, PROT_READ | PROT_EXEC, MAP_PRIVATE, (uint32_t)fd, 0);
+		return report(m < 0 && m >= -4095 ? m : 0); /* an address prints 0 */
+	}
+	if (!strcmp(op, "mprotect-memfd") && argc == 1) { /* the same, mapped first without exec */
+		int fd = memfd_code_page();
+		void *p;
+
+		if (fd < 0)
+			return report(fd);
+		p = mmap(NULL, PAGE_BYTES, PROT_READ, MAP_PRIVATE | MAP_32BIT, fd, 0);
+		if (p == MAP_FAILED)
+			return report(-errno);
+		return report(sys32_3(__NR_mprotect, (uint32_t)(uintptr_t)p, PAGE_BYTES,
+				      PROT_READ | PROT_EXEC));
+	}
 	if (!strcmp(op, "mount-tmpfs") && argc == 2) {
 		if ((r = private_mounts()))
 			return report(r);

@@ -442,6 +442,22 @@ class Isolation(CompatCase):
             self.assertNotIn(" %s " % mnt, f.read())
 
 
+class Code(CompatCase):
+    def test_code_from_a_file_with_no_link(self):
+        """i386's mmap2 and mprotect of a memfd's page as code: the events
+        of their x86_64 twins, mmap and mprotect."""
+        memfd = "/memfd:as-code (deleted)"
+        with self.acts(["evt.arg.prot", "evt.arg.path", "fs.path.name", "evt.arg.length"]) as a:
+            self.twin("mmap", None, (AS_IA32, "mmap2-memfd"), 0, evt__res="SUCCESS",
+                      evt__arg__prot="PROT_READ|PROT_EXEC", evt__arg__path=memfd,
+                      fs__path__name=memfd, evt__arg__length="4096")
+            self.twin("mprotect", (AS_ACTS, "map-code", "memfd", "mprotect"),
+                      (AS_IA32, "mprotect-memfd"), 0, evt__res="SUCCESS",
+                      evt__arg__prot="PROT_READ|PROT_EXEC", evt__arg__path=memfd,
+                      fs__path__name=memfd, evt__arg__length="4096")
+        self.check(a)
+
+
 class ShippedRules(unittest.TestCase):
     """rules/agent.yaml: an agent's ia32 acts fire what its native ones do."""
 

@@ -37,7 +37,8 @@ AS_IA32 = os.environ.get("AS_IA32", "build/tests/as-ia32")  # acts through int $
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 PROFILE = os.path.join(AS_SOURCE_DIR, "packaging/seccomp/agent.json")
 LDSO = "/lib64/ld-linux-x86-64.so.2"  # the x86_64 dynamic loader
-MEMFD_OPENED = "/memfd:as-escape (deleted)"  # fd.name of memfd-loader's open of its memfd
+LIBM = os.path.join(os.path.dirname(os.path.realpath(LDSO)), "libm.so.6")  # a library to preload
+MEMFD_MAPPED = "/memfd:as-escape (deleted)"  # the file memfd-loader's loader maps as code
 SESSION_TIMEOUT = 300  # seconds for the harmless session (npm and pip start slowly)
 
 
@@ -424,12 +425,33 @@ class Escapes(unittest.TestCase):
                                           "//proc/thread-self/fd/"],
              [(CODE, "proc.exepath", os.path.realpath(LDSO))]),
             # a link to the descriptors, or a copy of the loader by another
-            # name: the exec is a plain spawn, and the loader's open of a
-            # file with no link (no exec names the code) says what it was
+            # name: the exec is a plain spawn, and the loader's mapping of a
+            # file with no link as code (no exec names the code) says what it was
             ("memfd-loader link", ["memfd-loader", "as-escape", LDSO, self.fdlink + "/"],
-             [(SPAWN, "proc.pid", None), (CODE, "fd.name", MEMFD_OPENED)]),
+             [(SPAWN, "proc.pid", None), (CODE, "evt.arg.path", MEMFD_MAPPED)]),
             ("memfd-loader copy", ["memfd-loader", "as-escape", myld],
-             [(SPAWN, "proc.pid", None), (CODE, "fd.name", MEMFD_OPENED)]),
+             [(SPAWN, "proc.pid", None), (CODE, "evt.arg.path", MEMFD_MAPPED)]),
+            # code mapped from a file with no link by a program that is no
+            # loader, each way pages become code: one alert each
+            ("map memfd", ["map-code", "memfd", "mmap"],
+             [(CODE, "evt.arg.path", "/memfd:as-code (deleted)")]),
+            ("mprotect memfd", ["map-code", "memfd", "mprotect"],
+             [(CODE, "proc.cmdline", "as-acts map-code memfd mprotect")]),
+            ("pkey_mprotect memfd", ["map-code", "memfd", "pkey_mprotect"],
+             [(CODE, "proc.cmdline", "as-acts map-code memfd pkey_mprotect")]),
+            ("map O_TMPFILE", ["map-code", "tmpfile:" + self.tmp, "mmap"],
+             [(CODE, "evt.arg.prot", "PROT_READ|PROT_EXEC")]),
+            ("map unlinked", ["map-code", "unlinked:" + os.path.join(self.tmp, "ul"), "mmap"],
+             [(CODE, "evt.arg.path", os.path.join(self.tmp, "ul") + " (deleted)")]),
+            # a library preloaded from an O_TMPFILE's descriptor into a plain
+            # program: its loader maps it (the exec itself is a plain spawn)
+            ("preload O_TMPFILE", ["preload-tmpfile", self.tmp, LIBM, "/bin/true"],
+             [(SPAWN, "proc.pid", None), (CODE, "proc.exepath", "/usr/bin/true")]),
+            # a file with a name, a mapping that is no code, a JIT's
+            # anonymous code: nothing
+            ("map named", ["map-code", "named:" + os.path.join(self.tmp, "nm"), "mmap"], []),
+            ("map memfd no exec", ["map-code", "memfd", "read"], []),
+            ("anonymous code", ["map-code", "-", "anon"], []),
             # stdin is no terminal here (ENOTTY): the attempt is the act
             ("tiocsti", ["tiocsti", "x"], [(TTY, "evt.arg.request", "0x5412")]),
             # /proc: another process's memory and the kernel's settings, opened
@@ -580,7 +602,9 @@ class Escapes(unittest.TestCase):
                                                          "0755"], []),
                         ("sb memfd-loader link", ["memfd-loader", "as-escape", LDSO,
                                                   "/workspace/fdlink/"],
-                         [(SB_CODE, "fd.name", MEMFD_OPENED)]),
+                         [(SB_CODE, "evt.arg.path", MEMFD_MAPPED)]),
+                        ("sb map memfd", ["map-code", "memfd", "mprotect"],
+                         [(SB_CODE, "evt.arg.path", "/memfd:as-code (deleted)")]),
                         ("sb tiocsti", ["tiocsti", "x"], [(SB_TTY, "evt.arg.request", "0x5412")]),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),

@@ -1547,6 +1547,41 @@ class Code(EventCase):
         self.fields(self.one(a, p, "execveat"), evt__res="SUCCESS", proc__is_exe_from_memfd=True)
         self.fields(self.one(a, pn, "execve"), proc__is_exe_from_memfd=False)
 
+    def test_code_mapped_from_a_file_with_no_link(self):
+        """mmap, mprotect and pkey_mprotect are events when they make the
+        pages of a file with no link code: its path as /proc shows it, the
+        protection, failures too; a named file, pages that are no code and
+        anonymous code are none."""
+        named = self.p("named")
+        with Acts("evt.type in (mmap, mprotect, pkey_mprotect) and proc.name = as-acts",
+                  ["evt.arg.prot", "evt.arg.flags", "evt.arg.fd", "evt.arg.path",
+                   "evt.arg.length", "evt.arg.pkey", "fs.path.name"]) as a:
+            pm, rm = a.run("map-code", "memfd", "mmap")
+            pp, rp = a.run("map-code", "memfd", "mprotect")
+            pk, rk = a.run("map-code", "memfd", "pkey_mprotect")
+            pt, rt = a.run("map-code", "tmpfile:" + self.dir, "mmap")
+            pu, ru = a.run("map-code", "unlinked:" + self.p("u"), "mmap")
+            pd, rd = a.run("map-code", "memfd", "denied")
+            quiet = [a.run("map-code", "named:" + named, "mmap"),
+                     a.run("map-code", "memfd", "read"), a.run("map-code", "-", "anon")]
+        self.assertEqual([r[-1] for r in (rm, rp, rk, rt, ru)], ["0"] * 5)
+        self.assertEqual(rd[-1], "-13")
+        memfd = "/memfd:as-code (deleted)"
+        self.fields(self.one(a, pm, "mmap"), evt__res="SUCCESS", evt__arg__prot="PROT_READ|PROT_EXEC",
+                    evt__arg__flags="MAP_PRIVATE", evt__arg__fd=rm[0], evt__arg__path=memfd,
+                    evt__arg__length="4096", fs__path__name=memfd)
+        self.fields(self.one(a, pp, "mprotect"), evt__res="SUCCESS",
+                    evt__arg__prot="PROT_READ|PROT_EXEC", evt__arg__path=memfd)
+        self.fields(self.one(a, pk, "pkey_mprotect"), evt__res="SUCCESS", evt__arg__pkey="-1",
+                    evt__arg__path=memfd)
+        e = self.one(a, pt, "mmap")
+        self.assertRegex(e["evt.arg.path"], "^%s/#[0-9]+ \\(deleted\\)$" % re.escape(self.dir))
+        self.fields(self.one(a, pu, "mmap"), evt__arg__path=self.p("u") + " (deleted)")
+        self.fields(self.one(a, pd, "mmap"), evt__res="EACCES", evt__arg__path=memfd,
+                    fs__path__name=None, evt__arg__fd=rd[1].split()[1])
+        for p, r in quiet:
+            self.assertEqual([x for x in a.alerts if x.get("proc.pid") == p], [], r)
+
     # open at 16:30 UTC: user.ruid and group.rgid are not in the rules' field table
     # (README and --trace have them); remove the marker when they are
     def test_real_ids_as_documented(self):

@@ -19,7 +19,8 @@
  *                   over the events (every case checks that no event that
  *                   alerted would have been dropped)
  *   an event key of note: junk=C sets every comm's bytes after its NUL to C;
- *   nolink=1 says an opened file has no link left (a memfd, a deleted file);
+ *   nolink=1 says an opened (or mapped) file has no link left (a memfd, a
+ *   deleted file);
  *   nltype=N (repeated: its messages) nlproto=P give a netlink send's
  *   message types and netlink family,
  *   ownns=1 a socket in a network namespace not the host's;
@@ -445,7 +446,7 @@ static size_t build_record(const char *line, void *rec)
 		h->size = sizeof(*y);
 		if (path[0]) {
 			y->len[0] = (uint16_t)components(path, (char *)(y + 1));
-			y->pflags = AS_SYF_RESOLVED;
+			y->pflags = AS_SYF_RESOLVED | (nolink ? AS_SYF_NOLINK : 0);
 			h->size += y->len[0];
 		}
 		break;

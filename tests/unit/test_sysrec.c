@@ -226,6 +226,55 @@ static void test_longest_paths_and_odd_bytes(void **state)
 	free(rec);
 }
 
+/* mmap/mprotect of a file with no link as code: slot 0 is its file, marked
+ * as /proc marks it; a memfd's walk finds only its own name */
+static void test_code_mapping(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_sys r = { 0 };
+	char *big = malloc(AS_PATH_MAX);
+	size_t len;
+	void *rec;
+
+	r.pflags = AS_SYF_RESOLVED | AS_PATH_DETACHED << AS_SYF_WALK_SHIFT | AS_SYF_NOLINK;
+	r.arg[2] = 5;
+	rec = sysrec(&r, AS_EV_SYS, AS_SC_MMAP, PC("memfd:payload\0"), PC_NONE, PC_NONE, PC_NONE,
+		     &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/memfd:payload (deleted)");
+	free(rec);
+
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_RESOLVED | AS_SYF_NOLINK;
+	rec = sysrec(&r, AS_EV_SYS, AS_SC_MPROTECT, PC("#1234\0tmp\0"), PC_NONE, PC_NONE, PC_NONE,
+		     &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path.s, "/tmp/#1234 (deleted)");
+	free(rec);
+
+	/* the longest name the walk sends keeps its mark whole */
+	memset(big, 'a', AS_PATH_MAX - 2);
+	big[AS_PATH_MAX - 2] = 0;
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_RESOLVED | AS_SYF_NOLINK;
+	rec = sysrec(&r, AS_EV_SYS, AS_SC_PKEY_MPROTECT, pc_mem(big, AS_PATH_MAX - 1), PC_NONE,
+		     PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_int_equal(ev->path.len, AS_PATH_MAX - 1 + strlen(" (deleted)"));
+	assert_string_equal(ev->path.s + AS_PATH_MAX - 1, " (deleted)");
+	free(rec);
+	free(big);
+
+	/* the mark is slot 0's: a file with a name in slot 1 stays as it is */
+	memset(&r, 0, sizeof(r));
+	r.pflags = AS_SYF_NOLINK | SLOT1(AS_SYF_RESOLVED);
+	rec = sysrec(&r, AS_EV_FILE, AS_SC_FSETXATTR, PC_NONE, PC_NONE, PC("passwd\0etc\0"),
+		     PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->path2.s, "/etc/passwd");
+	free(rec);
+}
+
 /* A path through "fd/N": the file the kernel found behind descriptor N,
  * unless its walk was cut or ended outside the caller's root. */
 static void test_fd_link_path(void **state)
@@ -417,6 +466,11 @@ static void test_table_names_and_formats(void **state)
 	assert_string_equal(sctable_format(FMT_OPEN, 0, buf, sizeof(buf)), "O_RDONLY");
 	assert_string_equal(sctable_format(FMT_OPEN, O_WRONLY | O_CREAT | O_TRUNC, buf, sizeof(buf)),
 			    "O_WRONLY|O_CREAT|O_TRUNC");
+	assert_string_equal(sctable_format(FMT_PROT, 5, buf, sizeof(buf)), "PROT_READ|PROT_EXEC");
+	assert_string_equal(sctable_format(FMT_MMAP, 0x812, buf, sizeof(buf)),
+			    "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE");
+	assert_string_equal(sctable_arg(AS_SC_MMAP, "prot")->name, "prot");
+	assert_string_equal(sctable_arg(AS_SC_MPROTECT, "path")->name, "path");
 	assert_string_equal(sctable_format(FMT_OPEN, O_RDWR | O_CLOEXEC | O_PATH, buf, sizeof(buf)),
 			    "O_RDWR|O_CLOEXEC|O_PATH");
 	assert_string_equal(sctable_format(FMT_OPEN, O_RDWR | O_TMPFILE, buf, sizeof(buf)),
@@ -476,6 +530,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_uring_sockaddr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_longest_paths_and_odd_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_link_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_code_mapping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_bad_slots, setup, teardown),
 		cmocka_unit_test(test_table_names_and_formats),
 		cmocka_unit_test(test_arg_widths),
