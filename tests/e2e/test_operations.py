@@ -177,10 +177,14 @@ class Operations(unittest.TestCase):
         """The consumer maps the ring's data once (user/consumer.h): a record
         that runs past the end is copied whole. A 64 KiB ring and 300 execs
         whose arguments grow by 37 bytes a time (100 to 3,100) put records
-        across the end at every wrap: each arrives with its exact argument."""
+        across the end at every wrap: each arrives with its exact argument.
+        The filter keeps the host's other events out of the ring; a record
+        the kernel could not reserve (a full ring behind a slow consumer,
+        ASan's) is a counted drop, so every exec missing is one of them."""
         sizes = [i * 37 % 3000 + 100 for i in range(1, 301)]
         script = "".join("/bin/true %s wrap%d\n" % ("a" * n, i) for i, n in enumerate(sizes))
-        with Sentinel("--trace", "--ringbuf-size", "64K", "--wakeup-bytes", "0") as s:
+        with Sentinel("--trace", "evt.type = execve and proc.name = true", "--ringbuf-size", "64K",
+                      "--wakeup-bytes", "0") as s:
             subprocess.run(["/bin/bash"], input=script, text=True, check=True)
         got = {}
         for e in s.events():
@@ -188,8 +192,12 @@ class Operations(unittest.TestCase):
             if e.get("evt.type") == "execve" and args.startswith("a") and " wrap" in args:
                 a, tag = args.split(" ")
                 got[int(tag[4:])] = len(a)
-        self.assertEqual(got, dict(enumerate(sizes)))
+        want = dict(enumerate(sizes))
+        drops = int(re.search(r"events=\d+ drops=(\d+)", s.stderr).group(1))
         self.assertIn("bad_records=0", s.stderr)
+        self.assertEqual(got, {i: want[i] for i in got})  # what arrived is exact
+        self.assertLessEqual(len(want) - len(got), drops, "execs lost without a counted drop")
+        self.assertGreaterEqual(len(got), 250, "too few arrived to wrap the ring often")
 
     def test_ring_written_once_before_attach(self):
         """Every page of the ring is written once by the kernel at start-up
