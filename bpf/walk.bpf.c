@@ -1141,9 +1141,9 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 	lm[0] = cfg_open_filter.alen_any & -(((__u64)needs | -(__u64)needs) >> 63);
 	lm[1] = cfg_open_filter.alen_base & -(((__u64)needs | -(__u64)needs) >> 63);
 	d = AS_RD(f, f_path.dentry);
-	/* a file with no link (a deleted one, an O_TMPFILE) has no path a
-	 * prefix can speak for: its reads are how a loader maps code that no
-	 * exec names (AS_OF_NOLINK) */
+	/* a file with no link (a deleted one, an O_TMPFILE, a memfd) has no
+	 * path a prefix can speak for: kept, for the rules to judge
+	 * (fd.is_deleted, AS_OF_NOLINK) */
 	if (!AS_RD2(d, d_inode, __i_nlink))
 		return 0;
 	/* struct mount around the vfsmount: the difference as a number, then
