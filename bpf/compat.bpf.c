@@ -162,7 +162,7 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 			if (!cfg_compat_on[nr & (AS_SYS_NR_MAX - 1)])
 				return 0;
 			bpf_probe_read_kernel(&argp, sizeof(argp), &regs->dx);
-			if (!(argp & AS_PROT_EXEC))
+			if (!as_prot_code((__u32)argp))
 				return 0;
 			if (nr == AS_NR_MMAP) {
 				bpf_probe_read_kernel(&req, sizeof(req), &regs->r10);

@@ -56,8 +56,21 @@ _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
 #define AS_SIOCSPGRP 0x8902
 /* mmap, mprotect and pkey_mprotect that make a file's pages code: compat.bpf.c
  * picks them by PROT_EXEC, sys.bpf.c keeps those of a file with no link */
+#define AS_PROT_READ 0x1
 #define AS_PROT_EXEC 0x4
 #define AS_MAP_ANONYMOUS 0x20
+#define AS_READ_IMPLIES_EXEC 0x0400000 /* personality(2): PROT_READ is PROT_EXEC too */
+
+/* Do pages mapped or protected with prot become code? PROT_EXEC, or
+ * PROT_READ under the READ_IMPLIES_EXEC personality (mm/mmap.c, mprotect.c) */
+static __always_inline int as_prot_code(__u64 prot)
+{
+	if (prot & AS_PROT_EXEC)
+		return 1;
+	return (prot & AS_PROT_READ) &&
+	       (BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), personality) &
+		AS_READ_IMPLIES_EXEC);
+}
 #define AS_AF_INET 2
 #define AS_AF_INET6 10
 #define AS_AF_NETLINK 16

@@ -112,7 +112,8 @@ static long as_vma_file(struct task_struct *task, struct vm_area_struct *vma, vo
 }
 
 /*
- * mmap, mprotect, pkey_mprotect: the file whose pages the call makes code,
+ * mmap, mprotect, pkey_mprotect: the file whose pages the call makes code
+ * (PROT_EXEC, or PROT_READ under the READ_IMPLIES_EXEC personality),
  * kept only when it has no link left: a memfd, an O_TMPFILE, a deleted
  * file. That is code no path names: a library preloaded from
  * /proc/self/fd/N, a program a copy of the loader maps from a descriptor,
@@ -125,7 +126,7 @@ static __always_inline struct file *as_code_file(__u32 sc, const __u64 *args)
 	struct file *f;
 	__u64 vf = 0;
 
-	if (!((__u32)args[2] & AS_PROT_EXEC))
+	if (!as_prot_code((__u32)args[2]))
 		return 0;
 	if (sc == AS_SC_MMAP) {
 		if ((__u32)args[3] & AS_MAP_ANONYMOUS)

@@ -114,7 +114,8 @@
  *            LOADER DIR/N, DIR /proc/self/fd/ unless given: the loader maps it)
  *            map-code SRC HOW (SRC memfd | tmpfile:DIR | unlinked:PATH | named:PATH,
  *            its first page made code: HOW mmap | mprotect | pkey_mprotect | read
- *            (no PROT_EXEC) | denied (a write-only descriptor: EACCES) | anon (an
+ *            (no PROT_EXEC) | read-implies-exec (PROT_READ under personality
+ *            READ_IMPLIES_EXEC) | denied (a write-only descriptor: EACCES) | anon (an
  *            anonymous PROT_EXEC mapping, SRC unused))
  *            preload-tmpfile DIR LIB PROG (LIB in an O_TMPFILE of DIR, run PROG with
  *            LD_PRELOAD=/proc/self/fd/N)
@@ -159,6 +160,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/ptrace.h>
@@ -731,7 +733,8 @@ static int code_file(const char *src)
 
 /* map-code SRC HOW: SRC's first page made code: mmap with PROT_EXEC,
  * "mprotect"/"pkey_mprotect" of a PROT_READ mapping, "read" (no PROT_EXEC),
- * "denied" (mmap of a write-only descriptor of it: EACCES; prints "fd N");
+ * "denied" (mmap of a write-only descriptor of it: EACCES; prints "fd N"),
+ * "read-implies-exec" (PROT_READ alone, under that personality: code);
  * "anon": an anonymous PROT_EXEC mapping (a JIT's), SRC unused. Prints the
  * result of the call that made it code. */
 static int map_code(const char *src, const char *how)
@@ -753,8 +756,11 @@ static int map_code(const char *src, const char *how)
 	}
 	if (!strcmp(how, "anon"))
 		flags |= MAP_ANONYMOUS;
-	if (!strcmp(how, "read") || !strcmp(how, "mprotect") || !strcmp(how, "pkey_mprotect"))
+	if (!strcmp(how, "read") || !strcmp(how, "mprotect") || !strcmp(how, "pkey_mprotect") ||
+	    !strcmp(how, "read-implies-exec"))
 		prot = PROT_READ;
+	if (!strcmp(how, "read-implies-exec") && personality(READ_IMPLIES_EXEC) == -1)
+		return report(-errno);
 	p = mmap(NULL, 4096, prot, flags, fd, 0);
 	if (p == MAP_FAILED)
 		return report(-errno);

@@ -1549,7 +1549,8 @@ class Code(EventCase):
 
     def test_code_mapped_from_a_file_with_no_link(self):
         """mmap, mprotect and pkey_mprotect are events when they make the
-        pages of a file with no link code: its path as /proc shows it, the
+        pages of a file with no link code (PROT_EXEC, or PROT_READ under the
+        READ_IMPLIES_EXEC personality): its path as /proc shows it, the
         protection, failures too; a named file, pages that are no code and
         anonymous code are none."""
         named = self.p("named")
@@ -1562,11 +1563,15 @@ class Code(EventCase):
             pt, rt = a.run("map-code", "tmpfile:" + self.dir, "mmap")
             pu, ru = a.run("map-code", "unlinked:" + self.p("u"), "mmap")
             pd, rd = a.run("map-code", "memfd", "denied")
+            # PROT_READ is code under the READ_IMPLIES_EXEC personality
+            pr, rr = a.run("map-code", "memfd", "read-implies-exec")
             quiet = [a.run("map-code", "named:" + named, "mmap"),
                      a.run("map-code", "memfd", "read"), a.run("map-code", "-", "anon")]
-        self.assertEqual([r[-1] for r in (rm, rp, rk, rt, ru)], ["0"] * 5)
+        self.assertEqual([r[-1] for r in (rm, rp, rk, rt, ru, rr)], ["0"] * 6)
         self.assertEqual(rd[-1], "-13")
         memfd = "/memfd:as-code (deleted)"
+        self.fields(self.one(a, pr, "mmap"), evt__res="SUCCESS", evt__arg__prot="PROT_READ",
+                    evt__arg__path=memfd)
         self.fields(self.one(a, pm, "mmap"), evt__res="SUCCESS", evt__arg__prot="PROT_READ|PROT_EXEC",
                     evt__arg__flags="MAP_PRIVATE", evt__arg__fd=rm[0], evt__arg__path=memfd,
                     evt__arg__length="4096", fs__path__name=memfd)
