@@ -264,6 +264,7 @@ class Escapes(unittest.TestCase):
         os.makedirs(os.path.join(self.tmp, "fd", "1"))  # a decoy: a real directory fd/1
         self.decoy = (self.tmp + "/fd/1/" + "../" * (len(self.tmp.strip("/").split("/")) + 2) +
                       "proc/self/fd/")
+        open(os.path.join(self.tmp, "su"), "w").close()
         self.tmpfile = os.path.join(self.tmp, "mine")
         open(self.tmpfile, "w").close()
         dst = "127.0.0.1:%d" % uport
@@ -411,6 +412,16 @@ class Escapes(unittest.TestCase):
             ("keep root as saved uid", ["keep-root", "1000", "setresuid", "-1", "0", "-1"],
              [(PRIV, "user.uid", 1000), (PRIV, "user.uid", 0)]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
+            # a setuid or setgid bit, or file capabilities, under /tmp too (a
+            # root shell left for any local user); outside it is one alert,
+            # the privilege one. A mode without them is nothing under /tmp
+            ("setuid bit in tmp", ["chmod", os.path.join(self.tmp, "su"), "04755"],
+             [(PRIV, "evt.arg.mode", "04755")]),
+            ("setgid bit outside", ["chmod", o("m"), "02755"], [(PRIV, "fs.path.name", o("m"))]),
+            ("file capabilities in tmp", ["setxattr", os.path.join(self.tmp, "su"),
+                                          "security.capability", "v"],
+             [(PRIV, "path", None)]),
+            ("plain chmod in tmp", ["chmod", os.path.join(self.tmp, "su"), "0755"], []),
             ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
             # the same code mapped by the dynamic loader run as a program: the
             # kernel execs only the loader (one alert: not also a spawn)
