@@ -390,6 +390,10 @@ struct as_exec {
  * its one component. How a loader, or a copy of it, maps code that no
  * exec names: "ld.so /proc/self/fd/N" opens it. */
 #define AS_OF_NOLINK (1u << 14)
+/* An anonymous pipe reached through a path (a /proc/PID/fd/N link) that
+ * none of the caller's other descriptors holds (either end): another
+ * process's pipe, its stdin a writer can feed commands to */
+#define AS_OF_PIPE_FOREIGN (1u << 15)
 #define AS_OF_PATH_SHIFT 4 /* AS_PATH_* of the resolved path << shift */
 #define AS_OF_BASE_SHIFT 8 /* AS_PATH_* of the base << shift */
 

@@ -45,6 +45,49 @@ static __always_inline int as_trunc_same(__u32 c)
 	       !cfg_open_filter.needs[t] && cfg_open_filter.excls[c] == cfg_open_filter.excls[t];
 }
 
+/* How many of the caller's descriptors an open of an anonymous pipe
+ * through a path looks through for its own hold on that pipe */
+#define AS_PIPE_SCAN_MAX 1024
+
+struct as_pipe_scan {
+	__u64 task;
+	__u64 ino;
+	__s64 skip; /* the descriptor the open made */
+	__u64 n; /* the table's size */
+	int held;
+	__u32 _pad0;
+};
+
+static long as_pipe_scan_step(__u32 i, void *ctx)
+{
+	struct as_pipe_scan *c = ctx;
+	struct file *g;
+
+	if (i >= c->n)
+		return 1;
+	if ((__s64)i == c->skip)
+		return 0;
+	g = (struct file *)as_task_file_p(c->task, i);
+	if (g && (__u64)BPF_CORE_READ(g, f_inode) == c->ino) {
+		c->held = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Does the caller hold the pipe of inode ino (either end) by another
+ * descriptor than fd? /dev/stdout, /dev/fd/63 of >(...), /proc/self/fd/N:
+ * yes. /proc/PID/fd/0 of a process that reads commands from a pipe: no.
+ * Only an anonymous pipe opened by a path pays for the look. */
+static __always_inline int as_pipe_held(struct task_struct *task, struct inode *ino, long fd)
+{
+	struct as_pipe_scan c = { .task = (__u64)task, .ino = (__u64)ino, .skip = fd,
+				  .n = BPF_CORE_READ(task, files, fdt, max_fds) };
+
+	bpf_loop(AS_PIPE_SCAN_MAX, as_pipe_scan_step, &c, 0);
+	return c.held || c.n > AS_PIPE_SCAN_MAX; /* past the look: not said */
+}
+
 /*
  * One record per open attempt. A successful open reports the opened file's
  * own path (dentry and mount walk, as the process sees it), and when a rule
@@ -160,9 +203,11 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 		o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
 		ino = BPF_CORE_READ(f, f_inode);
 		o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
-		if ((BPF_CORE_READ(ino, i_mode) & AS_S_IFMT) == AS_S_IFIFO)
+		if ((BPF_CORE_READ(ino, i_mode) & AS_S_IFMT) == AS_S_IFIFO) {
 			o->pflags |= AS_OF_FIFO;
-		else if (!BPF_CORE_READ(ino, __i_nlink)) {
+			if ((pf & AS_PATH_DETACHED) && upath && !as_pipe_held(task, ino, ret))
+				o->pflags |= AS_OF_PIPE_FOREIGN;
+		} else if (!BPF_CORE_READ(ino, __i_nlink)) {
 			o->pflags |= AS_OF_NOLINK;
 			if (!o->path_len && (pf & AS_PATH_DETACHED))
 				o->path_len = as_put_detached_name(buf, off, f);

@@ -265,6 +265,10 @@ class Escapes(unittest.TestCase):
         self.decoy = (self.tmp + "/fd/1/" + "../" * (len(self.tmp.strip("/").split("/")) + 2) +
                       "proc/self/fd/")
         open(os.path.join(self.tmp, "su"), "w").close()
+        self.reader = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        self.addCleanup(self.reader.wait)
+        self.addCleanup(self.reader.kill)
+        self.addCleanup(self.reader.stdin.close)
         self.tmpfile = os.path.join(self.tmp, "mine")
         open(self.tmpfile, "w").close()
         dst = "127.0.0.1:%d" % uport
@@ -473,6 +477,11 @@ class Escapes(unittest.TestCase):
             ("proc sys", ["open-write", "/proc/sys/kernel/core_pattern"],
              [(PROCW, "fd.name", "/proc/sys/kernel/core_pattern")]),
             ("proc own", ["open-write", "/proc/self/comm"], []),
+            # the pipe a process outside reads commands from, through its
+            # fd link: what is written there runs outside the tree
+            ("another's pipe", ["open-write", "/proc/%d/fd/0" % self.reader.pid],
+             [(PROCW, "fd.name", "pipe:[%d]" % os.fstat(self.reader.stdin.fileno()).st_ino)]),
+            ("own pipe", ["open-write", "/dev/stdout"], []),
             ("proc oom", ["open-write", "/proc/%d/oom_score_adj" % os.getpid()], []),
             # a device node under /tmp opens the device behind it (here the
             # null device: 1, 3); a fifo there is no device

@@ -711,6 +711,29 @@ class Files(EventCase):
         self.assertEqual(e["evt.res"], "SUCCESS")
         self.assertEqual(set(e["evt.arg.flags"].split("|")), {"O_RDONLY", "O_TRUNC"}, e)
 
+    def test_another_process_pipe(self):
+        """An anonymous pipe opened through another process's /proc fd link
+        is fd.is_foreign_pipe: none of the opener's descriptors holds it
+        (a process reading commands from it runs what is written). Its own
+        stdout pipe, through /dev/stdout or /proc/self/fd/1, is not."""
+        victim = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        ino = os.fstat(victim.stdin.fileno()).st_ino
+        try:
+            with Acts("evt.type = openat and proc.name = as-acts and fd.typechar = p",
+                      ["fd.name", "fd.is_foreign_pipe", "evt.arg.flags"]) as a:
+                p1, r1 = a.run("open-write", "/proc/%d/fd/0" % victim.pid)
+                p2, r2 = a.run("open-write", "/dev/stdout")
+                p3, r3 = a.run("open-write", "/proc/self/fd/1")
+        finally:
+            victim.kill()
+            victim.wait()
+        self.fields(self.one(a, p1, "openat"), fd__name="pipe:[%d]" % ino,
+                    fd__is_foreign_pipe=True)
+        for p in (p2, p3):
+            e = self.one(a, p, "openat")
+            self.assertIs(e["fd.is_foreign_pipe"], False, e)
+            self.assertNotEqual(e["fd.name"], "pipe:[%d]" % ino, e)
+
     def test_read_only_open_that_creates(self):
         """O_RDONLY|O_CREAT makes a file when there is none: the kernel marks
         that open O_F_CREATED (FMODE_CREATED), as Falco does, and the same

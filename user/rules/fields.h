@@ -95,6 +95,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_DIRECTORY, "fd.directory", T_STR, FF_BUF, "Directory of a file path") \
 	FIELD(FD_FILENAME, "fd.filename", T_STR, 0, "Last component of a file path") \
 	FIELD(FD_IS_DELETED, "fd.is_deleted", T_BOOL, 0, "Not in Falco: an opened file with no link left (a memfd, a deleted file, an O_TMPFILE); fd.name then ends with \" (deleted)\", as /proc shows it") \
+	FIELD(FD_IS_FOREIGN_PIPE, "fd.is_foreign_pipe", T_BOOL, 0, "Not in Falco: an anonymous pipe opened through a path (a /proc/PID/fd/N link) that none of the opener's other descriptors holds: another process's pipe (fd.name pipe:[INODE])") \
 	FIELD(FD_PROCPID, "fd.procpid", T_NUM, 0, "Not in Falco: an opened file under /proc/<N>/ (fd.name; /proc/self and /proc/thread-self resolve to it): N, the process whose entry it is, in the pid namespace of that /proc") \
 	FIELD(FD_SIP, "fd.sip", T_STR, FF_BUF | FF_IP, "Server IP address") \
 	FIELD(FD_SPORT, "fd.sport", T_NUM, 0, "Server port") \

@@ -176,6 +176,9 @@ static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, ch
 	case F_FD_IS_DELETED:
 		set_bool(v, ev->u.open->pflags & AS_OF_NOLINK);
 		break;
+	case F_FD_IS_FOREIGN_PIPE:
+		set_bool(v, ev->u.open->pflags & AS_OF_PIPE_FOREIGN);
+		break;
 	default:
 		break;
 	}

@@ -32,8 +32,9 @@
  *               open_by_handle_at is tested by neither the classes nor the
  *               path, all reach the rules
  *   P(not fd.name startswith X): every class, X excluded
- *   P(fd.is_deleted = true): every class, "/" excluded: the kernel keeps a
- *               file with no link before it tests a prefix
+ *   P(fd.is_deleted = true), P(fd.is_foreign_pipe = true): every class, "/"
+ *               excluded: the kernel keeps a file with no link, and an
+ *               anonymous pipe, before it tests a prefix
  *   P(fd.name contains "/a/b/"): every class, the name b; contains "/a":
  *               a name starting with a; no whole name inside: anything
  *   P(fd.name = X | in (...)), P(fd.filename = X | in (...)),
@@ -549,9 +550,11 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 		o->classes = (uint16_t)kfo_fdnum(a->op, n, neg);
 		return;
 	case F_FD_IS_DELETED:
+	case F_FD_IS_FOREIGN_PIPE:
 		/* the kernel keeps every tested open of a file with no link
-		 * before its names and prefixes are read (as_file_dropped): a
-		 * term excluding "/", every path, holds of those alone */
+		 * before its names and prefixes are read (as_file_dropped), and
+		 * of an anonymous pipe, whose walk reaches no root: a term
+		 * excluding "/", every path, holds of those alone */
 		if (kfo_truth(a, neg) == 1) {
 			int i = kfo_intern(o, "/");
 
