@@ -387,8 +387,8 @@ struct as_exec {
 /* The opened file has no link (nlink 0): a memfd, a deleted file, an
  * O_TMPFILE; /proc shows its path with " (deleted)". A nameless one (a
  * memfd, past the task's root) carries its dentry name ("memfd:NAME") as
- * its one component. How a loader, or a copy of it, maps code that no
- * exec names: "ld.so /proc/self/fd/N" opens it. */
+ * its one component. (The mapping of such a file as code is an event of
+ * its own: mmap, mprotect, AS_SYF_NOLINK.) */
 #define AS_OF_NOLINK (1u << 14)
 /* An anonymous pipe reached through a path (a /proc/PID/fd/N link) that
  * none of the caller's other descriptors holds (either end): another
