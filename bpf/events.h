@@ -394,6 +394,16 @@ struct as_exec {
  * none of the caller's other descriptors holds (either end): another
  * process's pipe, its stdin a writer can feed commands to */
 #define AS_OF_PIPE_FOREIGN (1u << 15)
+/* The opened file is a device that reads storage or memory raw, past every
+ * path and permission of the files on it: a block device, or /dev/mem,
+ * /dev/kmem, /dev/port, a SCSI generic /dev/sg* (as_rawdev) */
+#define AS_OF_RAWDEV (1u << 16)
+/* An open that writes, truncates or made its file, whose mode has the setuid
+ * bit, or the setgid bit with group execute (as_setid) */
+#define AS_OF_SETID (1u << 17)
+/* An entry of /proc/PID (mem, environ, ...) of a process the opener traces
+ * (ptrace: the entry's task's tracer is one of the opener's threads) */
+#define AS_OF_TRACEE (1u << 18)
 #define AS_OF_PATH_SHIFT 4 /* AS_PATH_* of the resolved path << shift */
 #define AS_OF_BASE_SHIFT 8 /* AS_PATH_* of the base << shift */
 

@@ -88,6 +88,25 @@ static __always_inline int as_pipe_held(struct task_struct *task, struct inode *
 	return c.held || c.n > AS_PIPE_SCAN_MAX; /* past the look: not said */
 }
 
+/* Does the opener trace the process whose /proc/PID entry ino is (the
+ * entry's task: its pid's PIDTYPE_PID task)? A debugger reads and writes
+ * its debuggee's mem; that it attached is the ptrace event's to tell. */
+static __always_inline int as_proc_tracee(struct task_struct *task, struct inode *ino)
+{
+	struct proc_inode *pi = (void *)ino - bpf_core_field_offset(struct proc_inode, vfs_inode);
+	struct pid *pid = BPF_CORE_READ(pi, pid);
+	struct hlist_node *first;
+	struct task_struct *t;
+
+	if (!pid)
+		return 0; /* not a process's entry: /proc/sys, /proc/meminfo */
+	first = BPF_CORE_READ(pid, tasks[0].first); /* PIDTYPE_PID */
+	if (!first)
+		return 0; /* the process is gone */
+	t = (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
+	return BPF_CORE_READ(t, ptrace) && BPF_CORE_READ(t, parent, tgid) == BPF_CORE_READ(task, tgid);
+}
+
 /*
  * One record per open attempt. A successful open reports the opened file's
  * own path (dentry and mount walk, as the process sees it), and when a rule
@@ -99,7 +118,7 @@ static __always_inline int as_pipe_held(struct task_struct *task, struct inode *
  */
 static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 {
-	__u32 sc = as_sc_of(ctx->id), off, pf = 0, class, mode;
+	__u32 sc = as_sc_of(ctx->id), off, pf = 0, class, mode, imode;
 	struct task_struct *task;
 	__u64 args[AS_SYSCALL_ARGS], flags;
 	struct file *f = 0;
@@ -203,7 +222,8 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 		o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
 		ino = BPF_CORE_READ(f, f_inode);
 		o->pflags = AS_OF_RESOLVED | pf << AS_OF_PATH_SHIFT;
-		if ((BPF_CORE_READ(ino, i_mode) & AS_S_IFMT) == AS_S_IFIFO) {
+		imode = BPF_CORE_READ(ino, i_mode);
+		if ((imode & AS_S_IFMT) == AS_S_IFIFO) {
 			o->pflags |= AS_OF_FIFO;
 			if ((pf & AS_PATH_DETACHED) && upath && !as_pipe_held(task, ino, ret))
 				o->pflags |= AS_OF_PIPE_FOREIGN;
@@ -212,6 +232,13 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 			if (!o->path_len && (pf & AS_PATH_DETACHED))
 				o->path_len = as_put_detached_name(buf, off, f);
 		}
+		if (as_rawdev(imode, (imode & AS_S_IFMT) == AS_S_IFCHR ? BPF_CORE_READ(ino, i_rdev) : 0))
+			o->pflags |= AS_OF_RAWDEV;
+		if ((class & (AS_OPEN_WRITE | AS_OPEN_TRUNC)) && as_setid(imode))
+			o->pflags |= AS_OF_SETID;
+		if (BPF_CORE_READ(ino, i_sb, s_magic) == AS_PROC_SUPER_MAGIC &&
+		    as_proc_tracee(task, ino))
+			o->pflags |= AS_OF_TRACEE;
 		o->dev = as_ino_dev(ino);
 		o->ino = BPF_CORE_READ(ino, i_ino);
 		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));

@@ -75,6 +75,39 @@ static __always_inline int as_prot_code(__u64 prot)
 #define AS_AF_INET6 10
 #define AS_AF_NETLINK 16
 #define AS_S_IFIFO 0010000
+#define AS_S_IFCHR 0020000
+#define AS_S_IFBLK 0060000
+#define AS_S_ISUID 0004000
+#define AS_S_ISGID 0002000
+#define AS_S_IXGRP 0000010
+#define AS_PROC_SUPER_MAGIC 0x9fa0
+/* character devices that read memory or storage raw: major 1's mem (1),
+ * kmem (2) and port (4); SCSI generic (major 21, SG_IO reads any block) */
+#define AS_MEM_MAJOR 1
+#define AS_MEM_RAW_MINORS ((1u << 1) | (1u << 2) | (1u << 4))
+#define AS_SCSI_GENERIC_MAJOR 21
+#define AS_KDEV_MINOR_BITS 20 /* the kernel's dev_t: MINORBITS */
+
+/* AS_OF_RAWDEV of an inode's mode and i_rdev (read by the caller for a
+ * character device only) */
+static __always_inline int as_rawdev(__u32 mode, __u32 rdev)
+{
+	__u32 major = rdev >> AS_KDEV_MINOR_BITS, minor = rdev & ((1u << AS_KDEV_MINOR_BITS) - 1);
+
+	if ((mode & AS_S_IFMT) == AS_S_IFBLK)
+		return 1;
+	if ((mode & AS_S_IFMT) != AS_S_IFCHR)
+		return 0;
+	return major == AS_SCSI_GENERIC_MAJOR ||
+	       (major == AS_MEM_MAJOR && minor < 32 && (AS_MEM_RAW_MINORS >> minor) & 1);
+}
+
+/* AS_OF_SETID's mode test: setuid, or setgid with group execute (setgid
+ * alone marks mandatory locking, no privilege) */
+static __always_inline int as_setid(__u32 mode)
+{
+	return (mode & AS_S_ISUID) || (mode & (AS_S_ISGID | AS_S_IXGRP)) == (AS_S_ISGID | AS_S_IXGRP);
+}
 
 /* Clamp v with a mask the compiler cannot drop, so the verifier sees the bound
  * even where clang already proved a tighter one and elided a plain '&'. */

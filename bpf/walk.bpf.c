@@ -1130,8 +1130,9 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 	struct as_scratch *s = as_scratch();
 	__u64 lm[2]; /* the name lengths an atom can match: none, or alen_* */
 	struct vfsmount *root_m;
+	struct inode *ino;
 	struct mount *mnt;
-	__u32 i, n, needs;
+	__u32 i, n, needs, mode;
 
 	if (!s)
 		return 0;
@@ -1141,10 +1142,18 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 	lm[0] = cfg_open_filter.alen_any & -(((__u64)needs | -(__u64)needs) >> 63);
 	lm[1] = cfg_open_filter.alen_base & -(((__u64)needs | -(__u64)needs) >> 63);
 	d = AS_RD(f, f_path.dentry);
+	ino = AS_RD(d, d_inode);
 	/* a file with no link (a deleted one, an O_TMPFILE, a memfd) has no
 	 * path a prefix can speak for: kept, for the rules to judge
 	 * (fd.is_deleted, AS_OF_NOLINK) */
-	if (!AS_RD2(d, d_inode, __i_nlink))
+	if (!AS_RD(ino, __i_nlink))
+		return 0;
+	/* nor has a device that reads a disk or memory raw (every file on it,
+	 * whatever its name: fd.is_rawdev), nor a setid file written or made
+	 * (fd.is_setid): kept wherever they are */
+	mode = AS_RD(ino, i_mode);
+	if (as_rawdev(mode, (mode & AS_S_IFMT) == AS_S_IFCHR ? AS_RD(ino, i_rdev) : 0) ||
+	    ((c & (AS_OPEN_WRITE | AS_OPEN_TRUNC)) && as_setid(mode)))
 		return 0;
 	/* struct mount around the vfsmount: the difference as a number, then
 	 * typed; from here on the vfsmount is always &mnt->mnt, one type for

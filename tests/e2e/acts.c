@@ -38,6 +38,8 @@
  *            open-rdwr PATH (O_RDWR: a FIFO's open that waits for no reader)
  *            open-read PATH (O_RDONLY; nothing is read)
  *            open-creat-ro PATH (O_RDONLY|O_CREAT: makes the file if missing)
+ *            open-creat PATH MODE (O_WRONLY|O_CREAT with MODE)
+ *            mknod-mode PATH MODE (MODE's type bits as given: 0104755 a setuid file)
  *            lsetxattr PATH NAME VALUE | fsetxattr PATH NAME VALUE | removexattr PATH NAME
  *            utimes PATH | open_tree PATH
  *            setxattrat DIR REL NAME VALUE FLAGS | removexattrat DIR REL NAME FLAGS (Linux 6.13;
@@ -66,6 +68,8 @@
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
  *            ptrace-traceme (PTRACE_TRACEME: the parent, python or a shell, becomes the tracer)
  *            ptrace-pid PID (PTRACE_ATTACH) | finit_module PATH | delete_module NAME
+ *            traced-mem PID (a child PTRACE_ATTACHed, its /proc mem opened O_RDWR,
+ *            then PID's, not traced; one result line each)
  *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | userfaultfd FLAGS | perf_event_open (own task
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
  *            mount-tmpfs DIR | newmount-tmpfs DIR (fsopen ... move_mount) | umount2 DIR FLAGS
@@ -827,6 +831,38 @@ static int process_vm_write(void)
 	return 0;
 }
 
+/* traced-mem PID: a child traced (PTRACE_ATTACH), its /proc mem opened for
+ * reading and writing, then PID's that it does not trace */
+static int traced_mem(const char *other)
+{
+	char path[64];
+	pid_t child = fork();
+	long r;
+
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	if (child < 0)
+		return report(-errno);
+	note("child", child);
+	r = res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)child, NULL, NULL));
+	if (r == 0) {
+		waitpid(child, NULL, __WALL);
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+		r = res(syscall(SYS_openat, AT_FDCWD, path, O_RDWR, 0));
+		report(r);
+		snprintf(path, sizeof(path), "/proc/%s/mem", other);
+		report(res(syscall(SYS_openat, AT_FDCWD, path, O_RDWR, 0)));
+		ptrace(PTRACE_DETACH, child, NULL, NULL);
+	} else {
+		report(r);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return 0;
+}
+
 static int ptrace_attach(void)
 {
 	pid_t child = fork();
@@ -989,6 +1025,8 @@ static int priv_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "ptrace-attach") && argc == 1)
 		return ptrace_attach();
+	if (!strcmp(op, "traced-mem") && argc == 2)
+		return traced_mem(argv[1]);
 	if (!strcmp(op, "ptrace-traceme") && argc == 1) /* a debugger-shy program's first act */
 		return report(res(syscall(SYS_ptrace, (long)PTRACE_TRACEME, 0L, NULL, NULL)));
 	if (!strcmp(op, "mount-tmpfs") && argc == 2) {
@@ -1376,6 +1414,8 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "mknod") && argc == 3)
 		return report(res(syscall(SYS_mknod, argv[1], S_IFIFO | (mode_t)num(argv[2]), 0)));
+	if (!strcmp(op, "mknod-mode") && argc == 3) /* MODE with its type bits as given */
+		return report(res(syscall(SYS_mknod, argv[1], (mode_t)num(argv[2]), 0)));
 	if (!strcmp(op, "bind-unix") && argc == 2) { /* a unix socket bound at PATH: a file */
 		struct sockaddr_un sun = { .sun_family = AF_UNIX };
 
@@ -1521,6 +1561,9 @@ static int file_op(int argc, char **argv)
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDONLY, 0)));
 	if (!strcmp(op, "open-creat-ro") && argc == 2) /* read-only, made if missing */
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDONLY | O_CREAT, 0644)));
+	if (!strcmp(op, "open-creat") && argc == 3) /* written, made if missing, with MODE */
+		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_WRONLY | O_CREAT,
+					  (mode_t)num(argv[2]))));
 	return -1;
 }
 

@@ -734,6 +734,50 @@ class Files(EventCase):
             self.assertIs(e["fd.is_foreign_pipe"], False, e)
             self.assertNotEqual(e["fd.name"], "pipe:[%d]" % ino, e)
 
+    def test_raw_device_and_setid_opens(self):
+        """A block device opened is fd.is_rawdev, whatever its node's name
+        or place (one made here); a character device is not. A file made by
+        an open with the setuid bit, or setgid with group execute, is
+        fd.is_setid, and so is an open that writes one that has it; a read
+        open of it, a plain mode or setgid alone are not. The filter names
+        the two fields only: the kernel keeps these opens before any path
+        test, and drops the others."""
+        names = sorted(os.listdir("/sys/class/block"), key=lambda n: (not n.startswith("loop"), n))
+        self.assertTrue(names, "no block device in /sys/class/block")
+        with open("/sys/class/block/%s/dev" % names[0]) as f:
+            major, minor = f.read().split(":")
+        disk = self.p("disk")
+        os.mknod(disk, stat.S_IFBLK | 0o600, os.makedev(int(major), int(minor)))
+        old = os.umask(0o022)
+        try:
+            with Acts("evt.type = openat and proc.name = as-acts and "
+                      "(fd.is_rawdev = true or fd.is_setid = true)",
+                      ["fd.name", "fd.is_rawdev", "fd.is_setid", "evt.arg.mode",
+                       "evt.arg.flags"]) as a:
+                p1, r1 = a.run("open-read", disk)
+                p2, r2 = a.run("open-read", "/dev/null")
+                p3, r3 = a.run("open-creat", self.p("su"), "04755")
+                p4, r4 = a.run("open-creat", self.p("sg"), "02750")
+                p5, r5 = a.run("open-creat", self.p("sgl"), "02640")
+                p6, r6 = a.run("open-creat", self.p("pl"), "0755")
+                p7, r7 = a.run("open-write", self.p("su"))
+                p8, r8 = a.run("open-read", self.p("su"))
+        finally:
+            os.umask(old)
+        for r in (r1, r2, r3, r4, r5, r6, r7, r8):
+            self.assertGreaterEqual(int(r[-1]), 0, r)
+        self.fields(self.one(a, p1, "openat"), fd__name=disk, fd__is_rawdev=True,
+                    fd__is_setid=False, evt__arg__flags="O_RDONLY")
+        self.fields(self.one(a, p3, "openat"), fd__name=self.p("su"), fd__is_rawdev=False,
+                    fd__is_setid=True, evt__arg__mode="04755",
+                    evt__arg__flags="O_WRONLY|O_CREAT|O_F_CREATED")
+        self.fields(self.one(a, p4, "openat"), fd__name=self.p("sg"), fd__is_setid=True,
+                    evt__arg__mode="02750")
+        self.fields(self.one(a, p7, "openat"), fd__name=self.p("su"), fd__is_setid=True,
+                    evt__arg__flags="O_WRONLY")
+        for p in (p2, p5, p6, p8):
+            self.assertEqual([e for e in a.alerts if e.get("proc.pid") == p], [])
+
     def test_read_only_open_that_creates(self):
         """O_RDONLY|O_CREAT makes a file when there is none: the kernel marks
         that open O_F_CREATED (FMODE_CREATED), as Falco does, and the same
@@ -1236,6 +1280,22 @@ class Privilege(EventCase):
         with self.priv_acts() as a:
             pc, rc = a.run("clone", CLONE_NEWUTS)
         self.fields(self.one(a, pc, "clone"), evt__arg__child_pid=rc[0])
+
+    def test_tracee_memory(self):
+        """The /proc mem of a process the opener traces (PTRACE_ATTACH, as a
+        debugger does) is fd.is_tracee; another process's, not traced, is not,
+        whoever opens it."""
+        with Acts("evt.type = openat and proc.name = as-acts and fd.filename = mem",
+                  ["fd.name", "fd.is_tracee", "fd.procpid", "evt.arg.flags"]) as a:
+            p, r = a.run("traced-mem", os.getpid())
+        child = int([x for x in r if x.startswith("child ")][0].split()[1])
+        res = [int(x) for x in r if re.fullmatch(r"-?\d+", x)]
+        self.assertEqual(len(res), 2, r)
+        self.assertTrue(all(x >= 0 for x in res), r)
+        self.fields(self.one(a, p, "openat", fd__procpid=child),
+                    fd__name="/proc/%d/mem" % child, fd__is_tracee=True, evt__arg__flags="O_RDWR")
+        self.fields(self.one(a, p, "openat", fd__procpid=os.getpid()),
+                    fd__name="/proc/%d/mem" % os.getpid(), fd__is_tracee=False)
 
     def test_ptrace_mount_chroot_bpf(self):
         mnt = self.p("mnt")

@@ -178,6 +178,7 @@ static size_t build_record(const char *line, void *rec)
 	uint64_t flags = 0;
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
 	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, fifo = 0, nl = 0, ownns = 0;
+	uint32_t ofl = 0; /* AS_OF_* an open's kernel said */
 	uint16_t nltype[AS_NLMSG_SCAN] = { 0 }, nlproto = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
@@ -232,6 +233,10 @@ static size_t build_record(const char *line, void *rec)
 			h->loginuid = (uint32_t)n;
 		else if (!strcmp(k, "ts"))
 			h->ts = n;
+		else if (!strcmp(k, "seccomp")) /* the thread's seccomp mode: 2 a filter */
+			h->seccomp = (uint8_t)n;
+		else if (!strcmp(k, "nnp")) /* no_new_privs set */
+			h->sflags |= AS_SF_NO_NEW_PRIVS;
 		else if (!strcmp(k, "comm"))
 			snprintf(h->comm, sizeof(h->comm), "%s", v);
 		else if (!strcmp(k, "junk")) /* what follows each comm's NUL */
@@ -299,6 +304,12 @@ static size_t build_record(const char *line, void *rec)
 			nolink = 1;
 		else if (!strcmp(k, "fifo")) /* the opened file is a pipe */
 			fifo = 1;
+		else if (!strcmp(k, "rawdev")) /* a disk or memory device */
+			ofl |= AS_OF_RAWDEV;
+		else if (!strcmp(k, "setid")) /* a setid file written or made */
+			ofl |= AS_OF_SETID;
+		else if (!strcmp(k, "tracee")) /* a /proc entry of the opener's tracee */
+			ofl |= AS_OF_TRACEE;
 		else if (!strcmp(k, "nltype") && nl < AS_NLMSG_SCAN) /* a netlink send's messages */
 			nltype[nl++] = (uint16_t)n;
 		else if (!strcmp(k, "nlproto"))
@@ -374,7 +385,7 @@ static size_t build_record(const char *line, void *rec)
 		o->flags = flags;
 		o->mode = mode;
 		o->dirfd = -100;
-		o->pflags = (nolink ? AS_OF_NOLINK : 0) | (fifo ? AS_OF_FIFO : 0); /* an absolute user string, not resolved */
+		o->pflags = (nolink ? AS_OF_NOLINK : 0) | (fifo ? AS_OF_FIFO : 0) | ofl; /* an absolute user string, not resolved */
 		memcpy(o + 1, path, n);
 		o->path_len = (uint16_t)n;
 		h->size = (uint32_t)(sizeof(*o) + n);
@@ -437,6 +448,7 @@ static size_t build_record(const char *line, void *rec)
 		break;
 	}
 	case AS_EV_FILE:
+	case AS_EV_URING: /* a0 the opcode, a4 the user_data */
 	case AS_EV_SYS: { /* the generic record; path= is slot 0 as the file behind an fd */
 		struct as_sys *y = rec;
 

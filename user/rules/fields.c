@@ -534,7 +534,7 @@ int fields_direct(const struct event *ev, int f, int32_t idx, struct fval *v)
 		if (h->type != AS_EV_OPEN)
 			return 0;
 		*v = (struct fval){ .type = T_STR };
-		fields_get_fd_open(ev, f, v, NULL, 0);
+		fields_get_fd_path(ev, ev->u.open->pflags, f, v, NULL, 0);
 		return 1;
 	default:
 		return 0;

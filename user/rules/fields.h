@@ -96,6 +96,9 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_FILENAME, "fd.filename", T_STR, 0, "Last component of a file path") \
 	FIELD(FD_IS_DELETED, "fd.is_deleted", T_BOOL, 0, "Not in Falco: an opened file with no link left (a memfd, a deleted file, an O_TMPFILE); fd.name then ends with \" (deleted)\", as /proc shows it") \
 	FIELD(FD_IS_FOREIGN_PIPE, "fd.is_foreign_pipe", T_BOOL, 0, "Not in Falco: an anonymous pipe opened through a path (a /proc/PID/fd/N link) that none of the opener's other descriptors holds: another process's pipe (fd.name pipe:[INODE])") \
+	FIELD(FD_IS_RAWDEV, "fd.is_rawdev", T_BOOL, 0, "Not in Falco: an opened device that reads storage or memory raw, past every path and permission of the files on it: a block device, /dev/mem, /dev/kmem, /dev/port, a SCSI generic /dev/sg*") \
+	FIELD(FD_IS_SETID, "fd.is_setid", T_BOOL, 0, "Not in Falco: an open that writes, truncates or made its file, and the file's mode after it has the setuid bit, or the setgid bit with group execute (false on other opens: the kernel looks only there)") \
+	FIELD(FD_IS_TRACEE, "fd.is_tracee", T_BOOL, 0, "Not in Falco: an opened /proc/PID entry (mem, environ, ...) of a process the opener traces with ptrace: a debugger's debuggee") \
 	FIELD(FD_PROCPID, "fd.procpid", T_NUM, 0, "Not in Falco: an opened file under /proc/<N>/ (fd.name; /proc/self and /proc/thread-self resolve to it): N, the process whose entry it is, in the pid namespace of that /proc") \
 	FIELD(FD_SIP, "fd.sip", T_STR, FF_BUF | FF_IP, "Server IP address") \
 	FIELD(FD_SPORT, "fd.sport", T_NUM, 0, "Server port") \

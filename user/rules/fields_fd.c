@@ -120,9 +120,11 @@ static int fields_sentinel_entry(const struct event *ev, const struct proctable 
 	return v.present && fields_names_self(me, (int32_t)v.n, (int32_t)v.n);
 }
 
-/* fd.* of an open; the path holds no NUL, so memrchr over its length is
- * strrchr. */
-static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, char *buf, size_t cap)
+/* fd.* of an open, or of an io_uring request on a path as of one; pflags
+ * the open's AS_OF_* (a request has none: its record's bytes there are the
+ * request's). The path holds no NUL, so memrchr over its length is strrchr. */
+static void fields_get_fd_path(const struct event *ev, uint32_t pflags, int f, struct fval *v,
+			       char *buf, size_t cap)
 {
 	const char *p = ev->path.s, *slash;
 
@@ -144,13 +146,13 @@ static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, ch
 		set_bool(v, 0);
 		break;
 	case F_FD_TYPECHAR: /* a pipe (named, or /dev/stdout onto one) is no file */
-		if (ev->u.open->pflags & AS_OF_FIFO)
+		if (pflags & AS_OF_FIFO)
 			set_str(v, "p", 1);
 		else
 			set_str(v, "f", 1);
 		break;
 	case F_FD_TYPE:
-		if (ev->u.open->pflags & AS_OF_FIFO)
+		if (pflags & AS_OF_FIFO)
 			set_str(v, "pipe", 4);
 		else
 			set_str(v, "file", 4);
@@ -174,10 +176,19 @@ static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, ch
 		fields_procpid(ev, p, ev->path.len, v);
 		break;
 	case F_FD_IS_DELETED:
-		set_bool(v, ev->u.open->pflags & AS_OF_NOLINK);
+		set_bool(v, pflags & AS_OF_NOLINK);
 		break;
 	case F_FD_IS_FOREIGN_PIPE:
-		set_bool(v, ev->u.open->pflags & AS_OF_PIPE_FOREIGN);
+		set_bool(v, pflags & AS_OF_PIPE_FOREIGN);
+		break;
+	case F_FD_IS_RAWDEV:
+		set_bool(v, pflags & AS_OF_RAWDEV);
+		break;
+	case F_FD_IS_SETID:
+		set_bool(v, pflags & AS_OF_SETID);
+		break;
+	case F_FD_IS_TRACEE:
+		set_bool(v, pflags & AS_OF_TRACEE);
 		break;
 	default:
 		break;
@@ -195,7 +206,7 @@ static void extract_fd_uring(const struct event *ev, int f, struct fval *v, char
 						     (int32_t)ev->u.sys->arg[1]);
 		return;
 	}
-	fields_get_fd_open(ev, f, v, buf, cap);
+	fields_get_fd_path(ev, 0, f, v, buf, cap);
 }
 
 /* fd.lip, fd.lport, fd.port, fd.net, fd.cnet ...: the address or port
@@ -243,7 +254,7 @@ static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, siz
 	const struct event *ev = c->ev;
 
 	if (ev->hdr->type == AS_EV_OPEN) {
-		fields_get_fd_open(ev, f, v, buf, cap);
+		fields_get_fd_path(ev, ev->u.open->pflags, f, v, buf, cap);
 		return;
 	}
 	/* an io_uring request on a file: fd.* as for an open of it */

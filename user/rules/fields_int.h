@@ -120,8 +120,8 @@ static void fields_get_arg(struct evctx *c, const char *arg, struct fval *v, cha
 
 /* fields_fd.c */
 static void fields_fd_name_connect(const struct as_connect *k, char *buf, size_t cap);
-static void fields_get_fd_open(const struct event *ev, int f, struct fval *v, char *buf,
-			       size_t cap);
+static void fields_get_fd_path(const struct event *ev, uint32_t pflags, int f, struct fval *v,
+			       char *buf, size_t cap);
 static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, size_t cap);
 static void fields_get_fspath(const struct event *ev, int f, struct fval *v);
 

@@ -351,7 +351,8 @@ int engine_kfilter_pass(const struct engine_kfilter *kf, const struct event *ev)
 	if (h->type == AS_EV_OPEN && !(h->flags & AS_HF_COMPAT) &&
 	    h->syscall != AS_SC_OPEN_BY_HANDLE_AT &&
 	    !kfopen_pass(&kf->open, engine_open_class(ev), ev->path.s,
-			 ev->res >= 0 && (ev->u.open->pflags & AS_OF_NOLINK)))
+			 ev->res >= 0 &&
+				 (ev->u.open->pflags & (AS_OF_NOLINK | AS_OF_RAWDEV | AS_OF_SETID))))
 		return 0;
 	if (d == ENGINE_KF_ANY || d == ENGINE_KF_LINEAGE)
 		return 1; /* the kernel's lineage test: not in the record */

@@ -32,9 +32,11 @@
  *               open_by_handle_at is tested by neither the classes nor the
  *               path, all reach the rules
  *   P(not fd.name startswith X): every class, X excluded
- *   P(fd.is_deleted = true), P(fd.is_foreign_pipe = true): every class, "/"
- *               excluded: the kernel keeps a file with no link, and an
- *               anonymous pipe, before it tests a prefix
+ *   P(fd.is_deleted = true), P(fd.is_foreign_pipe = true),
+ *   P(fd.is_rawdev = true): every class, "/" excluded: the kernel keeps a
+ *               file with no link, an anonymous pipe and a raw device
+ *               before it tests a prefix; P(fd.is_setid = true): the same
+ *               in the classes that write or truncate, which alone have one
  *   P(fd.name contains "/a/b/"): every class, the name b; contains "/a":
  *               a name starting with a; no whole name inside: anything
  *   P(fd.name = X | in (...)), P(fd.filename = X | in (...)),
@@ -549,12 +551,18 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 			return;
 		o->classes = (uint16_t)kfo_fdnum(a->op, n, neg);
 		return;
+	case F_FD_IS_SETID:
 	case F_FD_IS_DELETED:
 	case F_FD_IS_FOREIGN_PIPE:
+	case F_FD_IS_RAWDEV:
 		/* the kernel keeps every tested open of a file with no link
-		 * before its names and prefixes are read (as_file_dropped), and
-		 * of an anonymous pipe, whose walk reaches no root: a term
-		 * excluding "/", every path, holds of those alone */
+		 * before its names and prefixes are read (as_file_dropped), of
+		 * a raw device, of a setid file (in the classes that write or
+		 * truncate: no other has one), and of an anonymous pipe, whose
+		 * walk reaches no root: a term excluding "/", every path, holds
+		 * of those alone */
+		if (f == F_FD_IS_SETID && kfo_truth(a, neg) == 1)
+			o->classes = (uint16_t)(kfo_with(AS_OPEN_WRITE, 1) | kfo_with(AS_OPEN_TRUNC, 1));
 		if (kfo_truth(a, neg) == 1) {
 			int i = kfo_intern(o, "/");
 
@@ -662,14 +670,14 @@ static uint16_t kfo_path_atoms(const struct engine_kfopen *o, const char *path)
 	return m;
 }
 
-int kfopen_pass(const struct engine_kfopen *o, unsigned class, const char *path, int nolink)
+int kfopen_pass(const struct engine_kfopen *o, unsigned class, const char *path, int kept)
 {
 	uint16_t pm = 0, am;
 
 	class &= AS_OPEN_CLASSES - 1;
 	if (!(o->classes & (1u << class)))
 		return 0;
-	if (!o->nterm[class] || nolink) /* no link: kept before the path test */
+	if (!o->nterm[class] || kept) /* kept before the path test */
 		return 1;
 	for (unsigned i = 0; i < o->nprefix; i++)
 		if (!strncmp(path, o->prefix[i], strlen(o->prefix[i])))

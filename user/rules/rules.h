@@ -397,9 +397,10 @@ void kf_walk(const struct kf_algebra *alg, const struct ast *a, int neg, int dep
 void kfopen_derive(const struct ast *a, struct engine_kfopen *o);
 void kfopen_all(struct engine_kfopen *o);
 void kfopen_union(struct engine_kfopen *a, const struct engine_kfopen *b);
-/* Does an open of this class with this fd.name (of a file with no link
- * left when nolink) pass? */
-int kfopen_pass(const struct engine_kfopen *o, unsigned cls, const char *path, int nolink);
+/* Does an open of this class with this fd.name pass? kept: the kernel keeps
+ * its file before the path test (no link left, a raw device, a setid file
+ * written or made: bpf/walk.bpf.c as_file_dropped). */
+int kfopen_pass(const struct engine_kfopen *o, unsigned cls, const char *path, int kept);
 
 struct rule {
 	char *name;
