@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import subprocess
 import tempfile
 import unittest
@@ -163,10 +164,22 @@ DEV = "Agent Created a Device Node"
 NETCHG = "Agent Changed the Host Network"
 RENCRED = "Agent Renamed a Credential File"
 MON = "Agent Tampered With the Monitor"
+RAWDEV = "Agent Opened a Raw Disk or Memory Device"
 LAUNCH = "Agent Started the Sandbox Launcher"
-PRIO = {LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+PRIO = {RAWDEV: "Error", LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
+
+
+def block_device():
+    """The device number of a block device of this machine (a loop device's
+    when there is one: reading one that is not set up reads nothing)."""
+    names = sorted(os.listdir("/sys/class/block"), key=lambda n: (not n.startswith("loop"), n))
+    if not names:
+        raise AssertionError("no block device in /sys/class/block to make a node of")
+    with open("/sys/class/block/%s/dev" % names[0]) as f:
+        major, minor = f.read().split(":")
+    return os.makedev(int(major), int(minor))
 
 
 def cgroup2_root():
@@ -251,6 +264,10 @@ class Escapes(unittest.TestCase):
 
         def cr(name):
             return os.path.join(self.tmp, "cr", name)
+
+        def t(name):
+            return os.path.join(self.tmp, name)
+        os.mknod(t("disk"), stat.S_IFBLK | 0o600, block_device())
         for n in (".env", ".env.prod", ".netrc", ".pgpass", ".pypirc"):
             with open(cr(n), "w") as f:
                 f.write("SECRET=1")
@@ -389,6 +406,22 @@ class Escapes(unittest.TestCase):
             ("setgroups", ["setgroups", "0"], [(PRIV, "evt.type", "setgroups")]),
             ("unshare", ["unshare", "0x10000000"], [(PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
             ("ptrace", ["ptrace-attach"], [(PRIV, "evt.arg.request", "PTRACE_ATTACH")]),
+            # memory reached through /proc: the tracer's own tracee's is
+            # its own (the attach is the alert); a process it does not trace
+            # (this test) is another's, whatever the opener is
+            ("traced mem", ["traced-mem", str(os.getpid())],
+             [(PRIV, "evt.arg.request", "PTRACE_ATTACH"),
+              (PROCW, "fd.name", "/proc/%d/mem" % os.getpid())]),
+            # a setuid file made under /tmp by an open or a mknod; a plain one
+            # is not
+            ("open-creat setuid", ["open-creat", t("osu"), "04755"],
+             [(PRIV, "fs.path.name", t("osu"))]),
+            ("open-creat plain", ["open-creat", t("pl"), "0755"], []),
+            ("mknod setuid file", ["mknod-mode", t("sm"), "0104755"],
+             [(PRIV, "fs.path.name", t("sm"))]),
+            ("mknod plain file", ["mknod-mode", t("pm"), "0100755"], []),
+            # a disk read raw through a node of its own under /tmp
+            ("raw disk", ["open-read", t("disk")], [(RAWDEV, "fd.name", t("disk"))]),
             ("mount", ["mount-tmpfs", o("d")],
              [(PRIV, "evt.type", "unshare"), (PRIV, "evt.type", "mount"),
               (PRIV, "evt.type", "mount")]),
