@@ -268,7 +268,10 @@ class Escapes(unittest.TestCase):
         def t(name):
             return os.path.join(self.tmp, name)
         os.mknod(t("disk"), stat.S_IFBLK | 0o600, block_device())
-        for n in (".env", ".env.prod", ".netrc", ".pgpass", ".pypirc"):
+        for n in (".env", ".env.prod", ".netrc", ".pgpass", ".pypirc", "h1/.ssh/id_rsa",
+                  "h2/.ssh/id_rsa", "h2/.ssh/kh.tmp", "h3/.config/gcloud/adc.json",
+                  "h4/gcloud/x"):
+            os.makedirs(os.path.dirname(cr(n)), exist_ok=True)
             with open(cr(n), "w") as f:
                 f.write("SECRET=1")
         self.fdlink = os.path.join(self.out, "fdlink")
@@ -374,6 +377,18 @@ class Escapes(unittest.TestCase):
              [(RENCRED, "fs.path.source", cr("notes"))]),
             ("link .pgpass as .netrc", ["link", cr(".pgpass"), cr(".netrc2")],
              [(RENCRED, "fs.path.source", cr(".netrc2"))]),
+            # a credential directory renamed, a key moved out of one; a
+            # key's temporary file renamed into place inside one (ssh's
+            # known_hosts), a directory that only shares a name, are not
+            ("rename a .ssh dir", ["rename", cr("h1/.ssh"), cr("h1/keys")],
+             [(RENCRED, "fs.path.target", cr("h1/keys"))]),
+            ("rename a key out of .ssh", ["rename", cr("h2/.ssh/id_rsa"), cr("h2/idr")],
+             [(RENCRED, "fs.path.source", cr("h2/.ssh/id_rsa"))]),
+            ("rename inside .ssh", ["rename", cr("h2/.ssh/kh.tmp"), cr("h2/.ssh/known_hosts")],
+             []),
+            ("rename gcloud's config dir", ["rename", cr("h3/.config/gcloud"), cr("h3/gc")],
+             [(RENCRED, "fs.path.target", cr("h3/gc"))]),
+            ("rename a dir named gcloud", ["rename", cr("h4/gcloud"), cr("h4/g2")], []),
             ("uring-renameat .env.bak", ["uring-renameat", cr(".env.bak"), cr("bak.txt")],
              [(URING, "proc.pid", None), (RENCRED, "fs.path.target", cr("bak.txt"))]),
             ("uring-linkat .pypirc", ["uring-linkat", cr(".pypirc"), cr("pp")],
