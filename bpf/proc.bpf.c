@@ -604,6 +604,7 @@ int BPF_PROG(tp_task_rename, struct task_struct *task, const char *comm)
 #define AS_CLONE_VM 0x100
 #define AS_CLONE_VFORK 0x4000
 #define AS_CLONE_NEWTIME 0x80 /* clone3 only */
+#define AS_CLONE_INTO_CGROUP 0x200000000ull /* clone3 only */
 /* CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET */
 #define AS_CLONE_NEW_ANY 0x7e020000ull
 
@@ -637,6 +638,17 @@ static __always_inline __u64 as_clone_new_ns(struct task_struct *parent,
 	    BPF_CORE_READ(pn, time_ns_for_children) != BPF_CORE_READ(cn, time_ns_for_children))
 		f |= AS_CLONE_NEWTIME;
 	return f;
+}
+
+/* CLONE_INTO_CGROUP as the kernel did it: the child starts in another cgroup
+ * (v2) than its parent's, which only that flag does (a process made to
+ * pass for one of the agent sandbox's cgroup, or to leave its limits). */
+static __always_inline __u64 as_clone_into_cgroup(struct task_struct *parent,
+						  struct task_struct *child)
+{
+	return BPF_CORE_READ(parent, cgroups, dfl_cgrp) != BPF_CORE_READ(child, cgroups, dfl_cgrp) ?
+		       AS_CLONE_INTO_CGROUP :
+		       0;
 }
 
 /* tp_btf gives the child task as a trusted pointer, which the classic
@@ -696,8 +708,10 @@ int BPF_PROG(rtp_sched_process_fork, struct task_struct *parent, struct task_str
 		switch (sc) {
 		case AS_SC_CLONE3:
 			bpf_probe_read_user(&flags, sizeof(flags), (const void *)arg0);
-			flags = (flags & ~(AS_CLONE_NEW_ANY | AS_CLONE_NEWTIME)) |
+			flags = (flags & ~(AS_CLONE_NEW_ANY | AS_CLONE_NEWTIME | AS_CLONE_INTO_CGROUP)) |
 				as_clone_new_ns(parent, child);
+			if (pid == tgid)
+				flags |= as_clone_into_cgroup(parent, child);
 			break;
 		case AS_SC_FORK:
 			flags = AS_SIGCHLD;

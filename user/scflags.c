@@ -34,6 +34,7 @@ static const struct flagname clone_flags[] = {
 	FN(0x00004000, "CLONE_VFORK"),	  FN(0x02000000, "CLONE_NEWCGROUP"),
 	/* not in Falco's table: */
 	FN(0x00000080, "CLONE_NEWTIME"),  FN(0x00001000, "CLONE_PIDFD"),
+	FN(0x200000000, "CLONE_INTO_CGROUP"),
 };
 
 static const struct flagname rename_flags[] = {

@@ -108,6 +108,7 @@
  *            own-mntns DIR OP ARGS... (a mount namespace of its own, cwd DIR, then OP:
  *            a monitor in another namespace cannot read its /proc links as it does)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
+ *            clone3-into-cgroup DIR (the same, CLONE_INTO_CGROUP: started in DIR's cgroup)
  *            clone-nr-hi FLAGS (clone with the syscall number's upper half set)
  *            clone-thread FLAGS (a CLONE_THREAD thread with FLAGS too: CLONE_NEWUTS, ...)
  *            clone3-flipped N (N clone3 calls while a second thread flips their
@@ -1265,6 +1266,22 @@ static int priv_op(int argc, char **argv)
 			? syscall(nr, (unsigned long)num(argv[1]) | SIGCHLD, NULL, NULL, NULL, 0UL)
 			: syscall(SYS_clone3, &ca, sizeof(ca));
 
+		if (child == 0)
+			_exit(0);
+		report(res(child));
+		if (child > 0)
+			waitpid((pid_t)child, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(op, "clone3-into-cgroup") && argc == 2) { /* a child started in DIR's cgroup */
+		int cg = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		struct clone_args ca = { .flags = CLONE_INTO_CGROUP, .exit_signal = SIGCHLD };
+		long child;
+
+		if (cg < 0)
+			return report(-errno);
+		ca.cgroup = (unsigned)cg;
+		child = syscall(SYS_clone3, &ca, sizeof(ca));
 		if (child == 0)
 			_exit(0);
 		report(res(child));

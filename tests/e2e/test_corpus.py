@@ -421,6 +421,12 @@ class Escapes(unittest.TestCase):
             ("setgroups", ["setgroups", "0"], [(PRIV, "evt.type", "setgroups")]),
             ("unshare", ["unshare", "0x10000000"], [(PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
             ("ptrace", ["ptrace-attach"], [(PRIV, "evt.arg.request", "PTRACE_ATTACH")]),
+            # a child started in the sandbox's cgroup (made below, before
+            # the acts run), to pass for sandboxed work
+            ("clone3 into the sandbox cgroup",
+             ["clone3-into-cgroup", os.path.join(cgroup2_root(),
+                                                 "agent-sandbox-esc-%d" % os.getpid())],
+             [(PRIV, "evt.arg.flags", "CLONE_INTO_CGROUP")]),
             # memory reached through /proc: the tracer's own tracee's is
             # its own (the attach is the alert); a process it does not trace
             # (this test) is another's, whatever the opener is

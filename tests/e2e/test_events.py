@@ -1297,6 +1297,26 @@ class Privilege(EventCase):
         self.fields(self.one(a, p, "openat", fd__procpid=os.getpid()),
                     fd__name="/proc/%d/mem" % os.getpid(), fd__is_tracee=False)
 
+    def test_clone3_into_a_cgroup(self):
+        """clone3 with CLONE_INTO_CGROUP starts the child in another cgroup:
+        the flag is what the kernel did (the child's cgroup is not its
+        parent's), not what the caller's memory says; a plain clone3 has none."""
+        with open("/proc/mounts") as f:
+            roots = [l.split()[1] for l in f if l.split()[2] == "cgroup2"]
+        self.assertTrue(roots, "no cgroup2 mount")
+        cg = os.path.join(roots[0], "as-ev-cg-%d" % os.getpid())
+        os.mkdir(cg)
+        try:
+            with Acts("evt.type = clone3 and proc.name = as-acts",
+                      ["evt.arg.flags", "evt.rawres"]) as a:
+                p1, r1 = a.run("clone3-into-cgroup", cg)
+                p2, r2 = a.run("clone3", "0")
+        finally:
+            os.rmdir(cg)
+        self.assertGreater(int(r1[-1]), 0, r1)
+        self.fields(self.one(a, p1, "clone3"), evt__arg__flags="CLONE_INTO_CGROUP")
+        self.fields(self.one(a, p2, "clone3"), evt__arg__flags="0")
+
     def test_ptrace_mount_chroot_bpf(self):
         mnt = self.p("mnt")
         os.mkdir(mnt)
