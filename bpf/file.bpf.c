@@ -217,6 +217,7 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 	off = sizeof(*o);
 
 	if (f) {
+		struct super_block *sb;
 		struct inode *ino;
 
 		o->path_len = as_put_task_path(buf, off, &f->f_path, task, &pf);
@@ -236,10 +237,11 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 			o->pflags |= AS_OF_RAWDEV;
 		if ((class & (AS_OPEN_WRITE | AS_OPEN_TRUNC)) && as_setid(imode))
 			o->pflags |= AS_OF_SETID;
-		if (BPF_CORE_READ(ino, i_sb, s_magic) == AS_PROC_SUPER_MAGIC &&
-		    as_proc_tracee(task, ino))
+		/* the superblock once: its device, and whether it is /proc */
+		sb = BPF_CORE_READ(ino, i_sb);
+		if (BPF_CORE_READ(sb, s_magic) == AS_PROC_SUPER_MAGIC && as_proc_tracee(task, ino))
 			o->pflags |= AS_OF_TRACEE;
-		o->dev = as_ino_dev(ino);
+		o->dev = as_dev_encode(BPF_CORE_READ(sb, s_dev));
 		o->ino = BPF_CORE_READ(ino, i_ino);
 		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));
 		if (cfg_open_filter.raw && upath) {
