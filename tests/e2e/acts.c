@@ -832,58 +832,64 @@ static int process_vm_write(void)
 	return 0;
 }
 
-/* traced-mem PID: a child traced (PTRACE_ATTACH), its /proc mem opened for
- * reading and writing, then PID's that it does not trace */
-static int traced_mem(const char *other)
+/* A child that waits forever, PTRACE_ATTACHed ("child N" printed); the
+ * attach's result, 0 when it stopped and is traced */
+static long traced_child(pid_t *child)
 {
-	char path[64];
-	pid_t child = fork();
 	long r;
 
-	if (child == 0) {
+	*child = fork();
+	if (*child == 0) {
 		for (;;)
 			pause();
 	}
+	if (*child < 0)
+		return -errno;
+	note("child", *child);
+	r = res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)*child, NULL, NULL));
+	if (r == 0)
+		waitpid(*child, NULL, __WALL);
+	return r;
+}
+
+static void traced_child_end(pid_t child, long attached)
+{
+	if (attached == 0)
+		ptrace(PTRACE_DETACH, child, NULL, NULL);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+/* traced-mem PID: a traced child's /proc mem opened for reading and
+ * writing, then PID's, which it does not trace */
+static int traced_mem(const char *other)
+{
+	char path[64];
+	pid_t child;
+	long r = traced_child(&child);
+
 	if (child < 0)
-		return report(-errno);
-	note("child", child);
-	r = res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)child, NULL, NULL));
+		return report(r);
 	if (r == 0) {
-		waitpid(child, NULL, __WALL);
 		snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
-		r = res(syscall(SYS_openat, AT_FDCWD, path, O_RDWR, 0));
-		report(r);
+		report(res(syscall(SYS_openat, AT_FDCWD, path, O_RDWR, 0)));
 		snprintf(path, sizeof(path), "/proc/%s/mem", other);
 		report(res(syscall(SYS_openat, AT_FDCWD, path, O_RDWR, 0)));
-		ptrace(PTRACE_DETACH, child, NULL, NULL);
 	} else {
 		report(r);
 	}
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
+	traced_child_end(child, r);
 	return 0;
 }
 
 static int ptrace_attach(void)
 {
-	pid_t child = fork();
-	long r;
+	pid_t child;
+	long r = traced_child(&child);
 
-	if (child == 0) {
-		for (;;)
-			pause();
-	}
-	if (child < 0)
-		return report(-errno);
-	note("child", child);
-	r = res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)child, NULL, NULL));
 	report(r);
-	if (r == 0) {
-		waitpid(child, NULL, __WALL);
-		ptrace(PTRACE_DETACH, child, NULL, NULL);
-	}
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
+	if (child > 0)
+		traced_child_end(child, r);
 	return 0;
 }
 

@@ -561,10 +561,12 @@ static void kfo_cmp(const struct ast *a, int neg, struct engine_kfopen *o)
 		 * truncate: no other has one), and of an anonymous pipe, whose
 		 * walk reaches no root: a term excluding "/", every path, holds
 		 * of those alone */
-		if (f == F_FD_IS_SETID && kfo_truth(a, neg) == 1)
-			o->classes = (uint16_t)(kfo_with(AS_OPEN_WRITE, 1) | kfo_with(AS_OPEN_TRUNC, 1));
 		if (kfo_truth(a, neg) == 1) {
 			int i = kfo_intern(o, "/");
+
+			if (f == F_FD_IS_SETID)
+				o->classes = (uint16_t)(kfo_with(AS_OPEN_WRITE, 1) |
+							kfo_with(AS_OPEN_TRUNC, 1));
 
 			if (i >= 0)
 				for (unsigned k = 0; k < AS_OPEN_CLASSES; k++)
