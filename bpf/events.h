@@ -347,6 +347,9 @@ struct as_hdr {
 #define AS_XF_EXE_WRITABLE (1u << 19) /* its mode lets the process's user write it */
 #define AS_XF_EXE_UPPER (1u << 20) /* on an overlayfs upper layer (written in the container) */
 #define AS_XF_PREV (1u << 21) /* prev_* hold the credentials before the exec */
+/* the environment sets LD_PRELOAD, LD_AUDIT or LD_LIBRARY_PATH (or was too
+ * large to read whole): the loader may run code that is not the program's */
+#define AS_XF_LD_ENV (1u << 22)
 
 struct as_exec {
 	struct as_hdr hdr;

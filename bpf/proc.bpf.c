@@ -41,8 +41,15 @@ static __always_inline __u32 as_put_exec_tail(__u8 *buf, __u32 off, struct as_ex
 
 #define AS_SESSION_KEY "AGENT_SESSION_ID="
 #define AS_SESSION_KEY_LEN (sizeof(AS_SESSION_KEY) - 1)
-/* a match needs the key and its value's first byte (an empty value is none) */
+/* The dynamic loader's variables that put code into any program it starts:
+ * LD_PRELOAD= and LD_AUDIT= (libraries loaded first), LD_LIBRARY_PATH= (the
+ * directories searched before the system's). Shortest: "LD_AUDIT=". */
+#define AS_LD_KEY_MIN (sizeof("LD_AUDIT=") - 1)
+/* a match needs its key and its value's first byte (an empty value is
+ * none): the longest key's bytes past a string start are read for every
+ * start, the shortest's must lie in the block for a start to be tested */
 #define AS_ENV_NEED (AS_SESSION_KEY_LEN + 1)
+#define AS_ENV_NEED_MIN (AS_LD_KEY_MIN + 1)
 /* steps (groups of string starts) that cover AS_ENV_SCAN_MAX bytes */
 #define AS_ENV_STEPS (AS_ENV_SCAN_MAX / AS_ENV_GROUP)
 _Static_assert(AS_ENV_CHUNK % AS_ENV_GROUP == 0 && AS_ENV_CHUNK_FIRST % AS_ENV_GROUP == 0,
@@ -56,8 +63,14 @@ _Static_assert(AS_ENV_CHUNK % AS_ENV_GROUP == 0 && AS_ENV_CHUNK_FIRST % AS_ENV_G
 #define AS_KEY_W0 AS_LE8('A', 'G', 'E', 'N', 'T', '_', 'S', 'E')
 #define AS_KEY_W1 AS_LE8('S', 'S', 'I', 'O', 'N', '_', 'I', 'D')
 #define AS_KEY_LAST '=' /* AS_SESSION_KEY[16] */
+#define AS_LD_PRELOAD_W0 AS_LE8('L', 'D', '_', 'P', 'R', 'E', 'L', 'O') /* then "AD=" */
+#define AS_LD_AUDIT_W0 AS_LE8('L', 'D', '_', 'A', 'U', 'D', 'I', 'T') /* then "=" */
+#define AS_LD_LIBRARY_W0 AS_LE8('L', 'D', '_', 'L', 'I', 'B', 'R', 'A')
+#define AS_LD_LIBRARY_W1 AS_LE8('R', 'Y', '_', 'P', 'A', 'T', 'H', '=')
 #define AS_BYTES_1 0x0101010101010101ull
 #define AS_BYTES_A (AS_BYTES_1 * 'A')
+#define AS_BYTES_L (AS_BYTES_1 * 'L')
+#define AS_BYTES_D (AS_BYTES_1 * 'D')
 #define AS_BYTES_HIGH (AS_BYTES_1 * 0x80)
 /* The high bit of every zero byte of x is set (and maybe that of a 0x01 byte
  * above a zero one): word-at-a-time string scanning, as strlen does it. A
@@ -69,23 +82,28 @@ _Static_assert(AS_SESSION_KEY_LEN == 17, "the key is two words and one byte");
 
 /*
  * The session id from the environment block [env_start, env_end), as exec
- * left it: a run of NUL-terminated strings. The block is read a chunk at a
- * time (one bpf_probe_read_user each, instead of one read per string: ~140
- * ns per string), and each chunk is tested AS_ENV_GROUP bytes per step, a
- * word at a time, for a string start (a byte after a NUL) holding 'A', the
- * key's first byte, which few strings start with; only a group with one is
- * looked at closely. Two bpf_loop() levels (groups, reading the next chunk
- * where one ends; bytes of a word with a hit) keep the verifier's work
- * small; the scan's state is in the scratch map (struct as_envscan).
+ * left it: a run of NUL-terminated strings, and whether the loader's
+ * variables are among them. The block is read a chunk at a time (one
+ * bpf_probe_read_user each, instead of one read per string: ~140 ns per
+ * string), and each chunk is tested AS_ENV_GROUP bytes per step, a word at
+ * a time, for a string start (a byte after a NUL) holding 'A' (the session
+ * key's first byte) or "LD", which few strings start with; only a group
+ * with one is looked at closely. Two bpf_loop() levels (groups, reading the
+ * next chunk where one ends; bytes of a word with a hit) keep the
+ * verifier's work small; the scan's state is in the scratch map (struct
+ * as_envscan).
  */
-/* The string starts holding 'A' in the 8 bytes at p: 0x80 in their bytes (and
- * maybe in others: each is checked). */
-static __always_inline __u64 as_env_starts_a(const __u8 *p)
+/* The string starts holding 'A' or "LD" in the 8 bytes at p: 0x80 in their
+ * bytes (and maybe in others: each is checked). */
+static __always_inline __u64 as_env_starts(const __u8 *p)
 {
 	/* unaligned loads: fine on the architectures we build for (x86) */
 	__u64 w = *(const __u64 *)p, before = *(const __u64 *)(p - 1);
+	__u64 next = *(const __u64 *)(p + 1);
 
-	return AS_ZERO_BYTES(before | (w ^ AS_BYTES_A)) & AS_BYTES_HIGH;
+	return (AS_ZERO_BYTES(before | (w ^ AS_BYTES_A)) |
+		AS_ZERO_BYTES(before | (w ^ AS_BYTES_L) | (next ^ AS_BYTES_D))) &
+	       AS_BYTES_HIGH;
 }
 
 /* Does the string at p start "AGENT_SESSION_ID=" and a value? */
@@ -95,7 +113,21 @@ static __always_inline int as_env_is_key(const __u8 *p)
 	       p[16] == AS_KEY_LAST && p[17];
 }
 
-/* Byte index of the word at env.word: does the key start there? */
+/* Does the string at p set one of the loader's variables (a value)? */
+static __always_inline int as_env_is_ld(const __u8 *p)
+{
+	__u64 w = *(const __u64 *)p;
+
+	if (p[-1])
+		return 0;
+	if (w == AS_LD_PRELOAD_W0)
+		return p[8] == 'A' && p[9] == 'D' && p[10] == '=' && p[11];
+	if (w == AS_LD_AUDIT_W0)
+		return p[8] == '=' && p[9];
+	return w == AS_LD_LIBRARY_W0 && *(const __u64 *)(p + 8) == AS_LD_LIBRARY_W1 && p[16];
+}
+
+/* Byte index of the word at env.word: does a key start there? */
 static long as_env_byte(__u32 index, void *ctx)
 {
 	struct as_scratch *sc = as_scratch();
@@ -111,32 +143,42 @@ static long as_env_byte(__u32 index, void *ctx)
 		return 1;
 	AS_VERIFIER_MASK(pos, 32767); /* pos < AS_ENV_CHUNK already */
 	p = sc->buf + AS_ENV_DATA + pos;
-	if (!as_env_is_key(p))
-		return 0;
-	s->value = s->base + pos + AS_SESSION_KEY_LEN;
-	return 1;
+	if (!s->value && as_env_is_key(p))
+		s->value = s->base + pos + AS_SESSION_KEY_LEN;
+	else if (as_env_is_ld(p))
+		s->ld = 1;
+	return 0;
 }
 
 /* The chunk whose string starts begin at env.base: read it, the byte before
- * it and what the last key there needs. Nonzero at the end of the block. */
+ * it and what the longest key at its last start needs (zeros past the
+ * block's end). Nonzero at the end of the block, or where it cannot be read
+ * (env.partial). */
 static __always_inline int as_env_read(struct as_scratch *sc)
 {
 	struct as_envscan *s = &sc->env;
 	__u64 len = s->limit > s->base ? s->limit - s->base : 0;
 	/* a first chunk as small as most environments: the read costs its size */
 	__u64 most = s->base > s->start ? AS_ENV_CHUNK : AS_ENV_CHUNK_FIRST;
+	__u32 tail;
 
-	if (len < AS_ENV_NEED)
+	if (len < AS_ENV_NEED_MIN)
 		return 1;
 	if (len > most + AS_ENV_NEED - 1)
 		len = most + AS_ENV_NEED - 1;
-	s->starts = len - AS_ENV_NEED + 1;
+	s->starts = len - AS_ENV_NEED_MIN + 1 < most ? len - AS_ENV_NEED_MIN + 1 : most;
 	/* the byte before the block is in the stack's mapping too (argv's
 	 * strings, or the pointers below them) */
-	if (bpf_probe_read_user(sc->buf + AS_ENV_DATA - 1, len + 1, (void *)(s->base - 1)))
+	if (bpf_probe_read_user(sc->buf + AS_ENV_DATA - 1, len + 1, (void *)(s->base - 1))) {
+		s->partial = 1;
 		return 1;
+	}
 	if (s->base == s->start)
 		sc->buf[AS_ENV_DATA - 1] = 0; /* the block's first byte starts a string */
+	/* a start near the block's end reads a longer key's bytes past it */
+	tail = len;
+	AS_VERIFIER_MASK(tail, 32767);
+	__builtin_memset(sc->buf + AS_ENV_DATA + tail, 0, AS_ENV_NEED);
 	return 0;
 }
 
@@ -165,9 +207,9 @@ static long as_env_step(__u32 index, void *ctx)
 	off = at - s->base;
 	AS_VERIFIER_MASK(off, 32767); /* off < AS_ENV_CHUNK already */
 	p = sc->buf + AS_ENV_DATA + off;
-#pragma unroll
+#pragma unroll 8
 	for (i = 0; i < AS_ENV_GROUP; i += 8)
-		hit |= as_env_starts_a(p + i);
+		hit |= as_env_starts(p + i);
 	if (!hit)
 		return 0;
 	/* the words with one, tested again in line (a bpf_loop() over the
@@ -175,12 +217,12 @@ static long as_env_step(__u32 index, void *ctx)
 	 * starts with 'A', of which agents' environments have several) */
 #pragma unroll
 	for (i = 0; i < AS_ENV_GROUP; i += 8) {
-		if (!as_env_starts_a(p + i))
+		if (!as_env_starts(p + i))
 			continue;
 		s->word = off + i;
 		bpf_loop(8, as_env_byte, 0, 0);
-		if (s->value)
-			return 1;
+		if (s->value && s->ld)
+			return 1; /* nothing left to find */
 	}
 	return 0;
 }
@@ -190,30 +232,42 @@ static long as_env_step(__u32 index, void *ctx)
  * keeps the session it inherited. The first string that starts with the
  * key and has a non-empty value counts, if the key and the value's first
  * byte lie in the environment's first AS_ENV_SCAN_MAX bytes; the value is
- * cut to AS_SESSION_MAX - 1 bytes. */
-static __always_inline void as_session_from_env(struct task_struct *task)
+ * cut to AS_SESSION_MAX - 1 bytes. Returns AS_XF_LD_ENV when the loader's
+ * variables are set, or when part of the block went unread (an environment
+ * past the scan's reach could hide them). */
+static __always_inline __u32 as_session_from_env(struct task_struct *task)
 {
 	struct as_scratch *sc = as_scratch();
 	struct as_session sess = {};
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct as_envscan *s;
+	__u32 ld;
 	__u64 end;
 
 	if (!sc)
-		return;
+		return 0;
 	s = &sc->env;
 	s->start = s->base = BPF_CORE_READ(task, mm, env_start);
 	s->starts = 0; /* no chunk read yet */
 	s->word = 0;
 	s->value = 0;
+	s->ld = 0;
+	s->partial = 0;
 	end = BPF_CORE_READ(task, mm, env_end);
-	s->limit = end - s->start > AS_ENV_SCAN_MAX ? s->start + AS_ENV_SCAN_MAX : end;
+	if (end - s->start > AS_ENV_SCAN_MAX) {
+		s->limit = s->start + AS_ENV_SCAN_MAX;
+		s->partial = 1;
+	} else {
+		s->limit = end;
+	}
 	bpf_loop(AS_ENV_STEPS, as_env_step, 0, 0);
+	ld = s->ld || s->partial ? AS_XF_LD_ENV : 0;
 	if (!s->value)
-		return;
+		return ld;
 	/* up to the string's NUL: exec ends every one, the last at env_end */
 	bpf_probe_read_user_str(sess.id, sizeof(sess.id), (void *)s->value);
 	bpf_map_update_elem(&sessions, &tgid, &sess, BPF_ANY);
+	return ld;
 }
 
 /* ---- lineage (struct as_lineage, bpf/events.h) ------------------------ */
@@ -378,6 +432,7 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	struct mm_struct *mm;
 	struct as_exec *e;
 	__u64 arg_start, len;
+	__u32 ld;
 	__u8 *buf;
 	long n;
 
@@ -399,11 +454,12 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 			st->exec_sc = AS_SC_NONE;
 		return 0;
 	}
-	as_session_from_env(task); /* uses the scratch buffer: before the record */
+	/* uses the scratch buffer: before the record */
+	ld = as_session_from_env(task);
 	e = (struct as_exec *)buf;
 	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
 	e->res = 0;
-	e->pflags = 0;
+	e->pflags = ld;
 	e->_pad0 = 0;
 	e->prev_uid = e->prev_gid = e->prev_euid = e->prev_egid = 0;
 	e->prev_cap_permitted = e->prev_cap_effective = 0;

@@ -179,6 +179,8 @@ struct as_envscan {
 	__u64 value; /* user address of the session id; 0: none found yet */
 	__u32 starts; /* string starts in the chunk tested: positions [0, starts) */
 	__u32 word; /* position in the chunk of the word looked at byte by byte */
+	__u32 ld; /* a loader variable (LD_PRELOAD, LD_AUDIT, LD_LIBRARY_PATH) is set */
+	__u32 partial; /* part of the block went unread */
 };
 
 /* How the compat program (bpf/compat.bpf.c) reads the arguments of the

@@ -83,23 +83,32 @@ static void parse_status_ids(const char *status, const char *key, uint32_t *r, u
 	}
 }
 
-/* AGENT_SESSION_ID from /proc/PID/environ into h->session (AS_HF_SESSION);
- * only the n bytes read are searched (the buffer is not touched beyond). */
-static void read_session(int rootfd, uint32_t pid, struct as_hdr *h)
+/* The environment of a process alive at start, /proc/PID/environ: its
+ * AGENT_SESSION_ID into h->session (AS_HF_SESSION), and AS_XF_LD_ENV into
+ * *xflags when it sets a loader variable, as the exec scan reads it
+ * (bpf/proc.bpf.c), or is too large to read whole. Only the n bytes read
+ * are searched (the buffer is not touched beyond). */
+static void read_env(int rootfd, uint32_t pid, struct as_hdr *h, uint32_t *xflags)
 {
 	static const char key[] = "AGENT_SESSION_ID=";
+	static const char *const ld_keys[] = { "LD_PRELOAD=", "LD_AUDIT=", "LD_LIBRARY_PATH=" };
 	static char env[PROCSCAN_ENVIRON_MAX];
 	ssize_t n = procscan_read(rootfd, pid, "environ", env, sizeof(env) - 1);
 
 	if (n <= 0)
 		return;
+	if ((size_t)n == sizeof(env) - 1)
+		*xflags |= AS_XF_LD_ENV;
 	env[n] = 0;
 	for (char *p = env; p < env + n; p += strlen(p) + 1) {
-		if (strncmp(p, key, sizeof(key) - 1) == 0 && p[sizeof(key) - 1]) {
+		if (!(h->flags & AS_HF_SESSION) && strncmp(p, key, sizeof(key) - 1) == 0 &&
+		    p[sizeof(key) - 1]) {
 			snprintf(h->session, sizeof(h->session), "%s", p + sizeof(key) - 1);
 			h->flags |= AS_HF_SESSION;
-			return;
 		}
+		for (size_t i = 0; i < sizeof(ld_keys) / sizeof(ld_keys[0]); i++)
+			if (strncmp(p, ld_keys[i], strlen(ld_keys[i])) == 0 && p[strlen(ld_keys[i])])
+				*xflags |= AS_XF_LD_ENV;
 	}
 }
 
@@ -497,7 +506,7 @@ static long procscan_build(struct procscan_cache *c, int rootfd, struct kdev_map
 	h->pid = h->tid = h->vpid = pid;
 	h->ppid = (uint32_t)ppid;
 	if (!kthread)
-		read_session(rootfd, pid, h);
+		read_env(rootfd, pid, h, &x->pflags);
 	k = procscan_cache_find(c, pid);
 	if (k && k->depth) { /* worked out in a descendant's walk */
 		x->lin = k->lin;

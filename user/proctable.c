@@ -406,7 +406,9 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 		memcpy(e->session, from->session, sizeof(e->session));
 	entry_header(e, h);
 	e->start_ts = ev->ts;
-	e->exe_flags = h->type == AS_EV_EXEC ? ev->u.exec->pflags & PROCTABLE_EXE_FLAGS : 0;
+	e->exe_flags = h->type == AS_EV_EXEC || h->type == AS_EV_PROC ?
+			       ev->u.exec->pflags & PROCTABLE_EXE_FLAGS :
+			       0;
 	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, v2, all);
 	if (err)
 		return err;

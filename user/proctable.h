@@ -18,7 +18,8 @@
 #define PROCTABLE_MAX_ENTRIES 131072
 #define PROCTABLE_CONTAINER_ID_LEN 12 /* Falco's short container id */
 /* the exec's flags an entry keeps, for proc.is_exe_* of later events */
-#define PROCTABLE_EXE_FLAGS (AS_XF_EXE_MEMFD | AS_XF_EXE_DELETED | AS_XF_EXE_WRITABLE | AS_XF_EXE_UPPER)
+#define PROCTABLE_EXE_FLAGS \
+	(AS_XF_EXE_MEMFD | AS_XF_EXE_DELETED | AS_XF_EXE_WRITABLE | AS_XF_EXE_UPPER | AS_XF_LD_ENV)
 
 struct proc_entry {
 	uint32_t pid;

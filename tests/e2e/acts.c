@@ -81,6 +81,9 @@
  *            address, in a network namespace of its own)
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            | exec-env PATH [VAR=VALUE | pad:N]... [-- ARGS...] (PATH run with
+ *              exactly that environment; pad:N is N bytes of filler strings, the
+ *              stack limit raised for them)
  *            kill PID SIG | tkill TID SIG | tgkill PID TID SIG | sigqueue PID SIG
  *            (rt_sigqueueinfo) | pidfd-signal PID SIG (pidfd_open, then
  *            pidfd_send_signal through it) | procdir-signal PID SIG (the same
@@ -206,6 +209,54 @@ extern char **environ;
 static long res(long r)
 {
 	return r < 0 ? -errno : r;
+}
+
+#define EXEC_ENV_PAD_STR (100 * 1000) /* one filler string: under MAX_ARG_STRLEN */
+#define EXEC_ENV_MAX 256 /* variables and filler strings */
+
+/* exec PATH with exactly the strings of env before a "--" for its
+ * environment, those after it its arguments; "pad:N" stands for N bytes of
+ * filler strings (the stack's soft limit raised to its hard one first: the
+ * kernel lets argv and envp take a quarter of it) */
+static int exec_env(const char *path, char **env, int n)
+{
+	static char *envp[EXEC_ENV_MAX + 1];
+	static char *args[EXEC_ENV_MAX + 2];
+	struct rlimit rl;
+	int k = 0, a = 0;
+
+	args[a++] = (char *)path;
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(env[i], "--")) {
+			for (i++; i < n && a < EXEC_ENV_MAX + 1; i++)
+				args[a++] = env[i];
+			break;
+		}
+		long pad = strncmp(env[i], "pad:", 4) ? -1 : strtol(env[i] + 4, NULL, 0);
+
+		for (; pad > 0 && k < EXEC_ENV_MAX; pad -= EXEC_ENV_PAD_STR) {
+			size_t len = pad < EXEC_ENV_PAD_STR ? (size_t)pad : EXEC_ENV_PAD_STR;
+			char *s = malloc(len);
+
+			if (!s || len < 3)
+				return report(-EINVAL);
+			memset(s, 'x', len - 1);
+			memcpy(s, "P=", 2);
+			s[len - 1] = 0; /* len bytes with the NUL */
+			envp[k++] = s;
+		}
+		if (pad < 0 && k < EXEC_ENV_MAX)
+			envp[k++] = env[i];
+	}
+	envp[k] = NULL;
+	if (!getrlimit(RLIMIT_STACK, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_STACK, &rl);
+	}
+	fflush(stdout);
+	args[a] = NULL;
+	execve(path, args, envp);
+	return report(-errno);
 }
 
 
@@ -1263,6 +1314,8 @@ static int priv_op(int argc, char **argv)
 		execv(argv[1], argv + 1);
 		return report(-errno);
 	}
+	if (!strcmp(op, "exec-env") && argc >= 2)
+		return exec_env(argv[1], argv + 2, argc - 2);
 	if ((!strcmp(op, "clone") || !strcmp(op, "clone3") || !strcmp(op, "clone-nr-hi")) &&
 	    argc == 2) {
 		struct clone_args ca = { .flags = num(argv[1]), .exit_signal = SIGCHLD };

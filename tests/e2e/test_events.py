@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import re
+import resource
 import shutil
 import socket
 import stat
@@ -1662,6 +1663,33 @@ class Code(EventCase):
                     evt__arg__flags="MFD_CLOEXEC", evt__arg__fd=r[0])
         self.fields(self.one(a, p, "execveat"), evt__res="SUCCESS", proc__is_exe_from_memfd=True)
         self.fields(self.one(a, pn, "execve"), proc__is_exe_from_memfd=False)
+
+    def test_loader_variables_in_the_environment(self):
+        """proc.is_ld_env: the kernel's scan of the exec's environment finds
+        LD_PRELOAD, LD_AUDIT or LD_LIBRARY_PATH with a value anywhere in it
+        (first, last, past the first chunk), not an empty one or a longer
+        name; an environment past the scan's reach counts as set; the
+        session id beside them is still found."""
+        true = os.path.realpath("/bin/true")
+        lib = os.path.realpath("/lib/x86_64-linux-gnu/libc.so.6")
+        cases = [(["LD_PRELOAD=" + lib, "A=1"], True),
+                 (["A=1", "LD_AUDIT=x"], True),  # the last string, 11 bytes
+                 (["pad:5000", "LD_LIBRARY_PATH=/tmp"], True),  # the second chunk
+                 (["AGENT_SESSION_ID=ld-s1", "LD_PRELOAD="], False),
+                 (["LD_PRELOADX=1", "XLD_AUDIT=1", "LD_LIBRARY_PAT=/tmp", "LANG=C"], False),
+                 ([], False)]
+        hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+        if hard == resource.RLIM_INFINITY or hard >= 12 << 20:
+            cases.append((["pad:%d" % (2200 << 10)], True))  # past AS_ENV_SCAN_MAX
+        else:
+            sys.stderr.write("stack hard limit %d: no environment past 2 MiB\n" % hard)
+        with Acts("evt.type = execve and proc.exepath = %s" % true,
+                  ["proc.is_ld_env", "agent.session"]) as a:
+            runs = [(a.run("exec-env", true, *env), want) for env, want in cases]
+        for ((p, r), want), (env, _) in zip(runs, cases):
+            self.assertEqual(r, [], env)  # true ran
+            self.fields(self.one(a, p, "execve"), evt__res="SUCCESS", proc__is_ld_env=want,
+                        agent__session="ld-s1" if env[:1] == ["AGENT_SESSION_ID=ld-s1"] else None)
 
     def test_code_mapped_from_a_file_with_no_link(self):
         """mmap, mprotect and pkey_mprotect are events when they make the

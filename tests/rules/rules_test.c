@@ -179,6 +179,7 @@ static size_t build_record(const char *line, void *rec)
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
 	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, fifo = 0, nl = 0, ownns = 0;
 	uint32_t ofl = 0; /* AS_OF_* an open's kernel said */
+	uint32_t xfl = 0; /* AS_XF_* an exec's kernel said */
 	uint16_t nltype[AS_NLMSG_SCAN] = { 0 }, nlproto = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
@@ -310,6 +311,8 @@ static size_t build_record(const char *line, void *rec)
 			ofl |= AS_OF_SETID;
 		else if (!strcmp(k, "tracee")) /* a /proc entry of the opener's tracee */
 			ofl |= AS_OF_TRACEE;
+		else if (!strcmp(k, "ldenv")) /* an exec's environment sets LD_PRELOAD... */
+			xfl |= AS_XF_LD_ENV;
 		else if (!strcmp(k, "nltype") && nl < AS_NLMSG_SCAN) /* a netlink send's messages */
 			nltype[nl++] = (uint16_t)n;
 		else if (!strcmp(k, "nlproto"))
@@ -361,6 +364,7 @@ static size_t build_record(const char *line, void *rec)
 		size_t n;
 
 		x->res = res;
+		x->pflags = xfl;
 		n = strlen(filename) + 1;
 		memcpy(t, filename, n);
 		x->filename_len = (uint16_t)n;

@@ -201,13 +201,13 @@ static void fields_get_aexe(struct evctx *c, int32_t idx, struct fval *v, char *
 		set_str(v, buf, pos);
 }
 
-/* proc.is_exe_*: the exec's own flags, else what the table kept from it */
+/* proc.is_exe_*, proc.is_ld_env: the exec's own flags, else what the table kept from it */
 static void fields_get_exe_kind(struct evctx *c, int f, struct fval *v)
 {
 	const struct proc_entry *pe;
 	uint32_t fl;
 
-	if (c->ev->hdr->type == AS_EV_EXEC) {
+	if (c->ev->hdr->type == AS_EV_EXEC || c->ev->hdr->type == AS_EV_PROC) {
 		fl = c->ev->u.exec->pflags;
 	} else {
 		pe = entry(c);
@@ -218,6 +218,7 @@ static void fields_get_exe_kind(struct evctx *c, int f, struct fval *v)
 	set_bool(v, !!(fl & (f == F_PROC_IS_EXE_FROM_MEMFD  ? AS_XF_EXE_MEMFD :
 			     f == F_PROC_IS_EXE_WRITABLE    ? AS_XF_EXE_WRITABLE :
 			     f == F_PROC_IS_EXE_UPPER_LAYER ? AS_XF_EXE_UPPER :
+			     f == F_PROC_IS_LD_ENV	    ? AS_XF_LD_ENV :
 							      AS_XF_EXE_DELETED)));
 }
 
