@@ -512,6 +512,11 @@ struct as_open_filter {
  * change is said there. */
 #define AS_CF_NLMSG (1u << 5)
 #define AS_NLMSG_SCAN 8 /* 16 bytes of daddr: eight u16 types */
+/* The send holds messages the record does not: more than AS_NLMSG_SCAN, or
+ * past what the kernel could read (a header split across iovecs, more
+ * iovecs or messages than it walks). Any of them may change the kernel's
+ * state. */
+#define AS_CF_NLMSG_MORE (1u << 6)
 
 struct as_connect {
 	struct as_hdr hdr;

@@ -24,8 +24,10 @@ static __always_inline struct socket *as_task_socket(struct task_struct *task, _
 }
 
 #define AS_CAP_NET_ADMIN 12
+#define AS_CAP_AUDIT_CONTROL 30 /* the audit netlink socket's changes */
 
-/* fd is a netlink socket and the current task holds CAP_NET_ADMIN: a send
+/* fd is a netlink socket and the current task holds CAP_NET_ADMIN (or
+ * CAP_AUDIT_CONTROL, audit's rules and settings): a send
  * on it without an address may still change the network. Asked only of
  * sends without one, and the capability first: most tasks lack it. */
 static __always_inline int as_netlink_admin(__s32 fd)
@@ -36,7 +38,7 @@ static __always_inline int as_netlink_admin(__s32 fd)
 	struct socket *sock;
 
 	bpf_probe_read_kernel(&caps, sizeof(caps), &cred->cap_effective);
-	if (!(caps & (1ull << AS_CAP_NET_ADMIN)))
+	if (!(caps & (1ull << AS_CAP_NET_ADMIN | 1ull << AS_CAP_AUDIT_CONTROL)))
 		return 0;
 	sock = as_task_socket(task, fd);
 	return sock && BPF_CORE_READ(sock, sk, __sk_common.skc_family) == AS_AF_NETLINK;
@@ -323,52 +325,136 @@ static __always_inline long as_read_msghdr(struct as_msghdr *m, __u64 uaddr, int
 }
 
 /* The netlink message headers of a send to a netlink socket (AS_CF_NLMSG):
- * the first AS_NLMSG_SCAN messages of its buffer (sendto's, or the first
- * iovec of the msghdr at msg), their types in daddr and their flags in
- * saddr (u16s), their count in dport. A buffer may carry several (an
- * nftables batch, or a read and then a change): userspace says which of
- * them change the kernel's state (user/scflags.c). */
+ * its messages walked as the kernel's netlink_rcv_skb takes them, through
+ * the buffer (sendto's) or each iovec of a msghdr in turn, their types in
+ * daddr and their flags in saddr (u16s: the first AS_NLMSG_SCAN - 1 and the
+ * latest), their count in dport; AS_CF_NLMSG_MORE when some went unrecorded
+ * or unread. A buffer may carry
+ * several (an nftables batch, or a read and then a change): userspace says
+ * which of them change the kernel's state (user/scflags.c). */
 #define AS_NLMSG_HDRLEN 16
-static __always_inline void as_put_nlmsg(struct as_connect *c, __u64 data, __u64 len, __u64 msg,
-					 int compat)
-{
-	struct { __u32 len; __u16 type, flags; } nh;
-	__u64 iov[2] = {}; /* iov_base, iov_len */
-	__u32 off = 0, n = 0;
+#define AS_NL_IOV_MAX 16 /* iovecs of a sendmsg walked */
+#define AS_NLMSG_WALK 64 /* messages walked */
 
+struct as_nl_walk {
+	__u64 vec; /* the caller's iovec array (0: the one buffer in base, len) */
+	__u64 n_iov; /* its length */
+	__u64 base; /* the iovec being walked */
+	__u64 len;
+	__u64 off; /* the next message's offset in it */
+	__u32 cur; /* its index */
+	__u32 compat; /* struct compat_iovec: two u32s */
+	__u32 n; /* messages walked */
+	__u32 more; /* AS_CF_NLMSG_MORE */
+};
+
+/* iovec cur of the walk into base and len; nonzero when there is none */
+static __always_inline int as_nl_iov(struct as_nl_walk *w)
+{
+	if (w->cur >= w->n_iov || w->cur >= AS_NL_IOV_MAX)
+		return 1;
+	if (w->compat) {
+		__u32 ci[2] = {};
+
+		if (bpf_probe_read_user(ci, sizeof(ci), (const void *)(w->vec + w->cur * 8)))
+			return 1;
+		w->base = ci[0];
+		w->len = ci[1];
+	} else {
+		__u64 iov[2] = {};
+
+		if (bpf_probe_read_user(iov, sizeof(iov), (const void *)(w->vec + w->cur * 16)))
+			return 1;
+		w->base = iov[0];
+		w->len = iov[1];
+	}
+	return 0;
+}
+
+/* One step of the walk: the next message's header, recorded while there is
+ * room; or, where the iovec is used up, the next iovec (a step of its own:
+ * the verifier then checks one path per step). */
+static long as_nl_step(__u32 i, struct as_nl_walk *w)
+{
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+	struct { __u32 len; __u16 type, flags; } nh; /* the header's first 8 bytes */
+	__u32 slot;
+
+	if (!c)
+		return 1;
+	if (w->off >= w->len) {
+		w->off -= w->len;
+		w->cur++;
+		if (!w->vec || as_nl_iov(w)) {
+			/* iovecs past those walked may hold data */
+			if (w->vec && w->cur < w->n_iov)
+				w->more = AS_CF_NLMSG_MORE;
+			return 1;
+		}
+		return 0;
+	}
+	if (w->off + sizeof(nh) > w->len) {
+		/* the head of a header split across iovecs (the kernel joins
+		 * them); at the end of the last, the rest of no message */
+		if (w->vec && w->cur + 1 < w->n_iov)
+			w->more = AS_CF_NLMSG_MORE;
+		return 1;
+	}
+	if (bpf_probe_read_user(&nh, sizeof(nh), (const void *)(w->base + w->off))) {
+		w->more = AS_CF_NLMSG_MORE;
+		return 1;
+	}
+	/* past the room: the last slot holds the latest message (padding
+	 * before a change does not push it out) */
+	slot = w->n < AS_NLMSG_SCAN ? w->n : AS_NLMSG_SCAN - 1;
+	if (w->n >= AS_NLMSG_SCAN)
+		w->more = AS_CF_NLMSG_MORE;
+	__builtin_memcpy(&c->daddr[(slot * 2) & 15], &nh.type, 2);
+	__builtin_memcpy(&c->saddr[(slot * 2) & 15], &nh.flags, 2);
+	w->n++;
+	if (nh.len < AS_NLMSG_HDRLEN)
+		return 1; /* the kernel takes no message after one this short */
+	w->off += ((__u64)nh.len + 3) & ~3ull;
+	return 0;
+}
+
+/* The messages of the buffer data of len bytes, or of the iovecs of the
+ * msghdr at msg, into this CPU's record. A global function: checked once. */
+__noinline int as_put_nlmsg(__u64 data, __u64 len, __u64 msg, int compat)
+{
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+	struct as_nl_walk w = { .base = data, .len = len, .n_iov = 1, .compat = compat };
+
+	if (!c)
+		return 0;
 	if (msg) {
 		if (compat) {
-			__u32 p = 0, ci[2] = {};
+			__u32 v[2] = {}; /* msg_iov, msg_iovlen */
 
-			bpf_probe_read_user(&p, sizeof(p), (const void *)(msg + 8));
-			bpf_probe_read_user(ci, sizeof(ci), (const void *)(__u64)p);
-			iov[0] = ci[0];
-			iov[1] = ci[1];
+			bpf_probe_read_user(v, sizeof(v), (const void *)(msg + 8));
+			w.vec = v[0];
+			w.n_iov = v[1];
 		} else {
-			__u64 p = 0;
+			__u64 v[2] = {};
 
-			bpf_probe_read_user(&p, sizeof(p), (const void *)(msg + 16));
-			bpf_probe_read_user(iov, sizeof(iov), (const void *)p);
+			bpf_probe_read_user(v, sizeof(v), (const void *)(msg + 16));
+			w.vec = v[0];
+			w.n_iov = v[1];
 		}
-		data = iov[0];
-		len = iov[1];
+		if (!w.vec || as_nl_iov(&w))
+			return 0;
 	}
-	if (!data)
-		return;
-	for (int i = 0; i < AS_NLMSG_SCAN; i++) {
-		if (off + AS_NLMSG_HDRLEN > len ||
-		    bpf_probe_read_user(&nh, sizeof(nh), (const void *)(data + off)))
-			break;
-		__builtin_memcpy(&c->daddr[(i * 2) & 15], &nh.type, 2);
-		__builtin_memcpy(&c->saddr[(i * 2) & 15], &nh.flags, 2);
-		n = i + 1;
-		if (nh.len < AS_NLMSG_HDRLEN || nh.len > AS_PATH_MAX)
-			break;
-		off += (nh.len + 3) & ~3u;
-	}
-	c->dport = n;
-	if (n)
-		c->cflags |= AS_CF_NLMSG;
+	if (!w.base && !w.vec)
+		return 0;
+	/* a step per message, and one per iovec moved on to; all of them
+	 * taken: maybe more, not walked */
+	if (bpf_loop(AS_NLMSG_WALK + AS_NL_IOV_MAX, as_nl_step, &w, 0) ==
+	    AS_NLMSG_WALK + AS_NL_IOV_MAX)
+		w.more = AS_CF_NLMSG_MORE;
+	c->dport = w.n < AS_NLMSG_SCAN ? w.n : AS_NLMSG_SCAN;
+	if (w.n || w.more)
+		c->cflags |= AS_CF_NLMSG | w.more;
+	return 0;
 }
 
 /* sendmmsg messages whose destinations are events: every message a call
@@ -450,6 +536,35 @@ static long as_mmsg_noted_step(__u32 j, struct as_mmsg_walk *w)
 	if (as_send_dest(0, w->fd, j) != 1)
 		return 1;
 	return as_mmsg_put(w, j, 0, 0);
+}
+
+/* Message i of a sendmmsg on a netlink socket of a task that may change the
+ * network: an event of its own with its messages (and its destination,
+ * where it names one); the last one walked says when the call sent more. */
+#define AS_NL_MMSG_MAX 16
+static long as_mmsg_nl_step(__u32 i, struct as_mmsg_walk *w)
+{
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+	__u64 hdr = w->vec + (__u64)i * (w->compat ? AS_COMPAT_MMSGHDR_SIZE : AS_MMSGHDR_SIZE);
+	struct as_msghdr m = {};
+
+	if (!c || i >= w->n || as_read_msghdr(&m, hdr, w->compat))
+		return 1;
+	c->family = AS_AF_NETLINK;
+	c->dport = 0;
+	c->path_len = 0;
+	c->cflags &= AS_CF_LOCAL | AS_CF_NETNS_OWN; /* the socket's */
+	__builtin_memset(c->daddr, 0, sizeof(c->daddr));
+	__builtin_memset(c->saddr, 0, sizeof(c->saddr));
+	__builtin_memset(c->path, 0, sizeof(c->path));
+	if (m.name)
+		as_put_addr(m.name, m.namelen);
+	as_put_nlmsg(0, 0, hdr, w->compat);
+	if (i + 1 == AS_NL_MMSG_MAX && w->ret > AS_NL_MMSG_MAX)
+		c->cflags |= AS_CF_NLMSG_MORE;
+	if (m.name || (c->cflags & AS_CF_NLMSG))
+		as_emit((__u8 *)c, sizeof(*c));
+	return 0;
 }
 
 #define AS_EAGAIN 11
@@ -570,6 +685,12 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 					  .ret = ret, .fd = sockfd, .flags = args[3] };
 
 		as_put_sock(sockfd, AS_SOCK_LOCAL);
+		if (c->family == AS_AF_NETLINK && as_netlink_admin(sockfd)) {
+			/* (a netlink send is no datagram: no notes) */
+			bpf_loop(ret > 0 ? (ret < AS_NL_MMSG_MAX ? ret : AS_NL_MMSG_MAX) : 1,
+				 as_mmsg_nl_step, &w, 0);
+			return 0;
+		}
 		if (noted) {
 			struct as_scratch *s = as_scratch();
 
@@ -588,7 +709,7 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 			    (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG) && ret >= 0	? AS_SOCK_SENT :
 											  AS_SOCK_LOCAL);
 	if (c->family == AS_AF_NETLINK && (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG))
-		as_put_nlmsg(c, sc == AS_SC_SENDTO ? args[1] : 0, args[2],
+		as_put_nlmsg(sc == AS_SC_SENDTO ? args[1] : 0, args[2],
 			     sc == AS_SC_SENDMSG ? args[1] : 0, compat);
 	as_emit(buf, sizeof(*c));
 	if (noted)

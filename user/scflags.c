@@ -204,7 +204,22 @@ static const struct flagname nlmsg_types[] = {
 	FN(NLMSG(6, 0x14), "XFRM_MSG_DELPOLICY"),  FN(NLMSG(6, 0x15), "XFRM_MSG_GETPOLICY"),
 	FN(NLMSG(6, 0x19), "XFRM_MSG_UPDPOLICY"),  FN(NLMSG(6, 0x1a), "XFRM_MSG_UPDSA"),
 	FN(NLMSG(6, 0x1c), "XFRM_MSG_FLUSHSA"),	   FN(NLMSG(6, 0x1d), "XFRM_MSG_FLUSHPOLICY"),
+	/* audit (NETLINK_AUDIT, 9: include/uapi/linux/audit.h): its settings
+	 * (enabled, failure mode, the daemon's pid, rate and backlog limits),
+	 * its rules, tty auditing */
+	FN(NLMSG(9, 1000), "AUDIT_GET"),	   FN(NLMSG(9, 1001), "AUDIT_SET"),
+	FN(NLMSG(9, 1003), "AUDIT_ADD"),	   FN(NLMSG(9, 1004), "AUDIT_DEL"),
+	FN(NLMSG(9, 1005), "AUDIT_USER"),	   FN(NLMSG(9, 1010), "AUDIT_SIGNAL_INFO"),
+	FN(NLMSG(9, 1011), "AUDIT_ADD_RULE"),	   FN(NLMSG(9, 1012), "AUDIT_DEL_RULE"),
+	FN(NLMSG(9, 1013), "AUDIT_LIST_RULES"),   FN(NLMSG(9, 1014), "AUDIT_TRIM"),
+	FN(NLMSG(9, 1015), "AUDIT_MAKE_EQUIV"),   FN(NLMSG(9, 1016), "AUDIT_TTY_GET"),
+	FN(NLMSG(9, 1017), "AUDIT_TTY_SET"),	   FN(NLMSG(9, 1018), "AUDIT_SET_FEATURE"),
+	FN(NLMSG(9, 1019), "AUDIT_GET_FEATURE"),
 };
+
+/* The audit messages that change its state (NETLINK_AUDIT): the SETs, the
+ * old and new rule calls, a tree trimmed, a watch made equivalent. */
+static const uint16_t audit_changes[] = { 1001, 1003, 1004, 1011, 1012, 1014, 1015, 1017, 1018 };
 
 /* The GETs of nftables (NFNL_SUBSYS_NFTABLES 10 << 8 | NFT_MSG_*, Linux
  * 6.18): they read; every other message of the subsystem changes. */
@@ -212,6 +227,7 @@ static const uint8_t nft_reads[] = { 1, 4, 7, 10, 13, 16, 17, 19, 21, 23, 25, 33
 
 #define NETLINK_ROUTE_FAM 0
 #define NETLINK_XFRM_FAM 6
+#define NETLINK_AUDIT_FAM 9
 #define NETLINK_NETFILTER_FAM 12
 #define NFNL_SUBSYS_CTNETLINK 1
 #define NFNL_SUBSYS_CTNETLINK_EXP 2
@@ -227,6 +243,11 @@ int sctable_nlmsg_change(unsigned family, unsigned type)
 	case NETLINK_XFRM_FAM: /* XFRM_MSG_*: its GETs */
 		return type >= 0x10 && type != 0x12 && type != 0x15 && type != 0x1f &&
 		       type != 0x23 && type != 0x25 && type != 0x28;
+	case NETLINK_AUDIT_FAM:
+		for (size_t i = 0; i < sizeof(audit_changes) / sizeof(audit_changes[0]); i++)
+			if (type == audit_changes[i])
+				return 1;
+		return 0;
 	case NETLINK_NETFILTER_FAM:
 		if (subsys == NFNL_SUBSYS_NFTABLES) {
 			for (size_t i = 0; i < sizeof(nft_reads); i++)

@@ -81,6 +81,7 @@
  *            address, in a network namespace of its own)
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
+ *            | netns-newaddr split|iov2|pad|long|mmsg|write | audit-set-nothing
  *            | exec-env PATH [VAR=VALUE | pad:N]... [-- ARGS...] (PATH run with
  *              exactly that environment; pad:N is N bytes of filler strings, the
  *              stack limit raised for them)
@@ -259,6 +260,127 @@ static int exec_env(const char *path, char **env, int n)
 	return report(-errno);
 }
 
+
+#define NL_PAD_GETS 8 /* netns-newaddr pad: read messages before the change */
+#define NL_LONG_GET 5000 /* netns-newaddr long: a read message's length */
+
+/* rtnetlink RTM_NEWADDR for 10.7.7.1/24 on lo (in the namespace's own lo) */
+struct nl_newaddr {
+	struct nlmsghdr n;
+	struct ifaddrmsg a;
+	struct rtattr rta;
+	unsigned char addr[4];
+};
+
+static void nl_newaddr_fill(struct nl_newaddr *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->n.nlmsg_len = sizeof(*r);
+	r->n.nlmsg_type = RTM_NEWADDR;
+	r->n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK;
+	r->a.ifa_family = AF_INET;
+	r->a.ifa_prefixlen = 24;
+	r->a.ifa_index = if_nametoindex("lo");
+	r->rta.rta_type = IFA_LOCAL;
+	r->rta.rta_len = RTA_LENGTH(4);
+	inet_pton(AF_INET, "10.7.7.1", r->addr);
+}
+
+/* an RTM_GETLINK of lo (no dump) of len bytes at m: what reads */
+static void nl_getlink_fill(void *m, size_t len)
+{
+	struct nlmsghdr *n = m;
+	struct ifinfomsg *i = NLMSG_DATA(n);
+
+	memset(m, 0, len);
+	n->nlmsg_len = (uint32_t)len;
+	n->nlmsg_type = RTM_GETLINK;
+	n->nlmsg_flags = NLM_F_REQUEST;
+	i->ifi_family = AF_UNSPEC;
+	i->ifi_index = (int)if_nametoindex("lo");
+}
+
+/*
+ * In a network namespace of its own, the address change of netns-newaddr-send
+ * hidden as the kernel still takes it: HOW is
+ *   split  the header split across two iovecs of a sendmsg
+ *   iov2   a read in the first iovec, the change in the second
+ *   pad    NL_PAD_GETS reads, then the change, in one buffer
+ *   long   a read NL_LONG_GET bytes long (padding after its header), then the change
+ *   mmsg   sendmmsg: a read, then the change, as two messages
+ *   write  write(2) of the change, no send call at all
+ */
+static long netns_newaddr(const char *how)
+{
+	static unsigned char buf[NL_LONG_GET + sizeof(struct nl_newaddr)];
+	struct nl_newaddr req;
+	size_t get = NLMSG_SPACE(sizeof(struct ifinfomsg));
+	struct msghdr mh = { 0 };
+	struct iovec iov[2];
+	int fd;
+
+	if (unshare(CLONE_NEWNET))
+		return -errno;
+	if ((fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)) < 0)
+		return -errno;
+	nl_newaddr_fill(&req);
+	mh.msg_iov = iov;
+	mh.msg_iovlen = 2;
+	if (!strcmp(how, "split")) {
+		iov[0] = (struct iovec){ &req, 6 };
+		iov[1] = (struct iovec){ (char *)&req + 6, sizeof(req) - 6 };
+		return res(sendmsg(fd, &mh, 0));
+	}
+	if (!strcmp(how, "iov2")) {
+		nl_getlink_fill(buf, get);
+		iov[0] = (struct iovec){ buf, get };
+		iov[1] = (struct iovec){ &req, sizeof(req) };
+		return res(sendmsg(fd, &mh, 0));
+	}
+	if (!strcmp(how, "pad") || !strcmp(how, "long")) {
+		size_t n = !strcmp(how, "pad") ? NL_PAD_GETS : 1, len = n == 1 ? NL_LONG_GET : get;
+
+		for (size_t i = 0; i < n; i++)
+			nl_getlink_fill(buf + i * len, len);
+		memcpy(buf + n * len, &req, sizeof(req));
+		return res(send(fd, buf, n * len + sizeof(req), 0));
+	}
+	if (!strcmp(how, "mmsg")) {
+		struct mmsghdr mm[2];
+
+		nl_getlink_fill(buf, get);
+		memset(mm, 0, sizeof(mm));
+		iov[0] = (struct iovec){ buf, get };
+		iov[1] = (struct iovec){ &req, sizeof(req) };
+		mm[0].msg_hdr.msg_iov = &iov[0];
+		mm[0].msg_hdr.msg_iovlen = 1;
+		mm[1].msg_hdr.msg_iov = &iov[1];
+		mm[1].msg_hdr.msg_iovlen = 1;
+		return res(sendmmsg(fd, mm, 2, 0));
+	}
+	if (!strcmp(how, "write"))
+		return res(write(fd, &req, sizeof(req)));
+	return -EINVAL;
+}
+
+/* An AUDIT_SET that changes nothing (an empty mask), as auditctl sends its
+ * settings: the kernel's audit is asked, and stays as it was. */
+static long audit_set_nothing(void)
+{
+	struct {
+		struct nlmsghdr n;
+		uint32_t status[10]; /* struct audit_status: mask first, 0 */
+	} req;
+	int fd = socket(AF_NETLINK, SOCK_RAW, 9 /* NETLINK_AUDIT */);
+
+	if (fd < 0)
+		return -errno;
+	memset(&req, 0, sizeof(req));
+	req.n.nlmsg_len = sizeof(req);
+	req.n.nlmsg_type = 1001; /* AUDIT_SET */
+	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	return res(send(fd, &req, sizeof(req), 0));
+}
 
 /* Linux 6.13's *xattrat calls: the same number on x86_64 and arm64 */
 #define ACTS_NR_SETXATTRAT 463
@@ -1201,6 +1323,10 @@ static int priv_op(int argc, char **argv)
 		inet_pton(AF_INET, "10.7.7.1", req.addr);
 		return report(res(send(fd, &req, sizeof(req), 0)));
 	}
+	if (!strcmp(op, "netns-newaddr") && argc == 2)
+		return report(netns_newaddr(argv[1]));
+	if (!strcmp(op, "audit-set-nothing") && argc == 1)
+		return report(audit_set_nothing());
 	if (!strcmp(op, "acct") && argc == 2) {
 		/* process accounting into PATH, then off again */
 		long r = res(syscall(SYS_acct, argv[1]));

@@ -1112,6 +1112,36 @@ class Network(Peers, EventCase):
                      ("as-acts", "RTM_NEWADDR", "true", False)):
             self.assertIn(want, got)
 
+    def test_netlink_messages_the_kernel_takes_however_sent(self):
+        """A change the kernel takes from a netlink send is seen however the
+        send is shaped: behind a read in the first iovec, after a read
+        padded past 4096 bytes, after eight reads (the latest message is
+        kept), as sendmmsg's second message (an event per message), and
+        with its header split across iovecs (not read: a change, with no
+        type). An audit setting asked for is a change on the host."""
+        hows = ("iov2", "long", "pad", "mmsg", "split")
+        with Sentinel("--trace", "evt.type in (sendto, sendmsg, sendmmsg) and "
+                      "proc.name = as-acts") as s:
+            runs = {h: subprocess.run([AS_ACTS, "netns-newaddr", h], stdout=subprocess.PIPE,
+                                      text=True, check=True) for h in hows}
+            audit = subprocess.run([AS_ACTS, "audit-set-nothing"], stdout=subprocess.PIPE,
+                                   text=True, check=True)
+        self.assertEqual({h: r.stdout.split() for h, r in runs.items()},
+                         {"iov2": ["64"], "long": ["5032"], "pad": ["288"], "mmsg": ["2"],
+                          "split": ["32"]})
+        self.assertEqual(audit.stdout.split(), ["56"])
+        got = sorted((e["evt.type"], e.get("evt.arg.nlmsg_type") or "-",
+                      e.get("evt.arg.nlmsg_change"), e.get("fd.is_host_netns"), e["evt.res"])
+                     for e in s.events())
+        self.assertEqual(got, sorted([
+            ("sendmsg", "RTM_NEWADDR", "true", False, "SUCCESS"),  # iov2
+            ("sendto", "RTM_NEWADDR", "true", False, "SUCCESS"),  # long
+            ("sendto", "RTM_NEWADDR", "true", False, "SUCCESS"),  # pad
+            ("sendmmsg", "RTM_GETLINK", "false", False, "SUCCESS"),
+            ("sendmmsg", "RTM_NEWADDR", "true", False, "SUCCESS"),
+            ("sendmsg", "-", "true", False, "SUCCESS"),  # split: no type read
+            ("sendto", "AUDIT_SET", "true", True, "SUCCESS")]))
+
     def second_udp_port(self):
         self.udp2 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.udp2.bind(("127.0.0.1", 0))

@@ -21,7 +21,7 @@
  *   an event key of note: junk=C sets every comm's bytes after its NUL to C;
  *   nolink=1 says an opened (or mapped) file has no link left (a memfd, a
  *   deleted file);
- *   nltype=N (repeated: its messages) nlproto=P give a netlink send's
+ *   nltype=N (repeated: its messages) nlproto=P nlmore (messages unrecorded) give a netlink send's
  *   message types and netlink family,
  *   ownns=1 a socket in a network namespace not the host's;
  *   a0..a5 are a generic (AS_EV_SYS) record's raw arguments
@@ -181,6 +181,7 @@ static size_t build_record(const char *line, void *rec)
 	uint32_t ofl = 0; /* AS_OF_* an open's kernel said */
 	uint32_t xfl = 0; /* AS_XF_* an exec's kernel said */
 	uint16_t nltype[AS_NLMSG_SCAN] = { 0 }, nlproto = 0;
+	int nlmore = 0;
 	uint16_t dport = 0, sport = 0;
 	uint8_t daddr[16] = { 0 }, saddr[16] = { 0 };
 	uint64_t caps[3] = { 0 };
@@ -317,6 +318,8 @@ static size_t build_record(const char *line, void *rec)
 			nltype[nl++] = (uint16_t)n;
 		else if (!strcmp(k, "nlproto"))
 			nlproto = (uint16_t)n;
+		else if (!strcmp(k, "nlmore")) /* messages the kernel did not record */
+			nlmore = 1;
 		else if (!strcmp(k, "ownns")) /* the socket's network namespace is not the host's */
 			ownns = 1;
 		else if (!strcmp(k, "compat")) /* made through the 32-bit ABI */
@@ -408,9 +411,9 @@ static size_t build_record(const char *line, void *rec)
 		memcpy(c->daddr, daddr, 16);
 		memcpy(c->saddr, saddr, 16);
 		c->cflags = (local ? AS_CF_LOCAL : 0) | (abstract ? AS_CF_ABSTRACT : 0) |
-			    (passed ? AS_CF_ADDR : 0) | (nl ? AS_CF_NLMSG : 0) |
-			    (ownns ? AS_CF_NETNS_OWN : 0);
-		if (nl) {
+			    (passed ? AS_CF_ADDR : 0) | (nl || nlmore ? AS_CF_NLMSG : 0) |
+			    (nlmore ? AS_CF_NLMSG_MORE : 0) | (ownns ? AS_CF_NETNS_OWN : 0);
+		if (nl || nlmore) {
 			c->proto = nlproto;
 			c->dport = (uint16_t)nl;
 			memcpy(c->daddr, nltype, sizeof(nltype));

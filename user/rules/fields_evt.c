@@ -60,7 +60,8 @@ static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
 			   "nlmsg_change" },
 	[AS_SC_SENDMSG] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags",
 			    "nlmsg_change" },
-	[AS_SC_SENDMMSG] = { "res", "tuple", "fd", "flags" },
+	[AS_SC_SENDMMSG] = { "res", "tuple", "fd", "flags", "nlmsg_type", "nlmsg_flags",
+			     "nlmsg_change" },
 	[AS_SC_BIND] = { "res", "addr", "fd" },
 	[AS_SC_LISTEN] = { "res", "fd", "backlog" },
 	[AS_SC_ACCEPT] = { "res", "tuple", "fd" },
@@ -449,13 +450,18 @@ static void fields_get_arg(struct evctx *c, const char *arg, struct fval *v, cha
 
 			memcpy(&t, &k->daddr[i * 2], sizeof(t));
 			memcpy(&f, &k->saddr[i * 2], sizeof(f));
+			if (!k->dport && strcmp(arg, "nlmsg_change"))
+				break; /* no message read (a header split across iovecs) */
 			if (!strcmp(arg, "nlmsg_type"))
 				set_cstr(v, sctable_format(FMT_NLMSG, (int64_t)((uint64_t)k->proto << 16 | t),
 							   buf, cap));
 			else if (!strcmp(arg, "nlmsg_flags"))
 				set_cstr(v, sctable_format(FMT_HEX, f, buf, cap));
-			else if (!strcmp(arg, "nlmsg_change"))
-				set_cstr(v, sctable_nlmsg_change(k->proto, t) ? "true" : "false");
+			else if (!strcmp(arg, "nlmsg_change")) /* or messages unread */
+				set_cstr(v, sctable_nlmsg_change(k->proto, t) ||
+						    (k->cflags & AS_CF_NLMSG_MORE) ?
+					    "true" :
+					    "false");
 		} else if (!strcmp(arg, "backlog") && sc == AS_SC_LISTEN) {
 			set_cstr(v, sctable_format(FMT_DEC, (int32_t)k->aux, buf, cap));
 		} else if (sc == AS_SC_SOCKET && !strcmp(arg, "domain")) {
