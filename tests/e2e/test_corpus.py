@@ -165,8 +165,9 @@ NETCHG = "Agent Changed the Host Network"
 RENCRED = "Agent Renamed a Credential File"
 MON = "Agent Tampered With the Monitor"
 RAWDEV = "Agent Opened a Raw Disk or Memory Device"
+AUDIT = "Agent Changed the Audit Configuration"
 LAUNCH = "Agent Started the Sandbox Launcher"
-PRIO = {RAWDEV: "Error", LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+PRIO = {AUDIT: "Critical", RAWDEV: "Error", LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
 
@@ -465,6 +466,11 @@ class Escapes(unittest.TestCase):
             # namespace of its own here: the ioctl does not say which)
             ("netns ifup", ["netns-ifup"], [(PRIV, "evt.type", "unshare"),
                                             (NETCHG, "evt.arg.request", "0x8914")]),
+            # the kernel's audit asked to change (an empty mask: nothing changes)
+            ("audit set", ["audit-set-nothing"], [(AUDIT, "evt.arg.nlmsg_type", "AUDIT_SET")]),
+            # a route change sent after eight reads: the latest message is kept
+            # (in a namespace of its own: its unshare alone is the alert)
+            ("netlink padded", ["netns-newaddr", "pad"], [(PRIV, "evt.type", "unshare")]),
             # root's id kept as the saved one while running as a user: the
             # drop and the regain each alert (the first act's fields are after it)
             ("keep root as saved uid", ["keep-root", "1000", "setresuid", "-1", "0", "-1"],
