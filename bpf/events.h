@@ -407,6 +407,9 @@ struct as_exec {
 /* An entry of /proc/PID (mem, environ, ...) of a process the opener traces
  * (ptrace: the entry's task's tracer is one of the opener's threads) */
 #define AS_OF_TRACEE (1u << 18)
+/* An entry of /proc/PID opened for writing, of a process that descends from
+ * the opener (its child, grandchild, ...: as_proc_kin) */
+#define AS_OF_DESCENDANT (1u << 19)
 #define AS_OF_PATH_SHIFT 4 /* AS_PATH_* of the resolved path << shift */
 #define AS_OF_BASE_SHIFT 8 /* AS_PATH_* of the base << shift */
 

@@ -88,15 +88,24 @@ static __always_inline int as_pipe_held(struct task_struct *task, struct inode *
 	return c.held || c.n > AS_PIPE_SCAN_MAX; /* past the look: not said */
 }
 
-/* Does the opener trace the process whose /proc/PID entry ino is (the
- * entry's task: its pid's PIDTYPE_PID task)? A debugger reads and writes
- * its debuggee's mem; that it attached is the ptrace event's to tell. */
-static __always_inline int as_proc_tracee(struct task_struct *task, struct inode *ino)
+/* How many generations up from a /proc/PID entry's process the opener is
+ * looked for (as_proc_kin) */
+#define AS_PROC_KIN_DEPTH 8
+
+/* The opener's relation to the process whose /proc/PID entry ino is (the
+ * entry's task: its pid's PIDTYPE_PID task): AS_OF_TRACEE when the opener
+ * traces it (a debugger reads and writes its debuggee's mem; that it
+ * attached is the ptrace event's to tell); AS_OF_DESCENDANT, for an open
+ * that writes (write: nonzero), when the opener is among its
+ * AS_PROC_KIN_DEPTH nearest creators (real_parent: reparenting to init
+ * ends the chain). */
+static __always_inline __u32 as_proc_kin(struct task_struct *task, struct inode *ino, int write)
 {
 	struct proc_inode *pi = (void *)ino - bpf_core_field_offset(struct proc_inode, vfs_inode);
 	struct pid *pid = BPF_CORE_READ(pi, pid);
+	struct task_struct *t, *p;
 	struct hlist_node *first;
-	struct task_struct *t;
+	__u32 me, fl = 0;
 
 	if (!pid)
 		return 0; /* not a process's entry: /proc/sys, /proc/meminfo */
@@ -104,7 +113,23 @@ static __always_inline int as_proc_tracee(struct task_struct *task, struct inode
 	if (!first)
 		return 0; /* the process is gone */
 	t = (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
-	return BPF_CORE_READ(t, ptrace) && BPF_CORE_READ(t, parent, tgid) == BPF_CORE_READ(task, tgid);
+	me = BPF_CORE_READ(task, tgid);
+	if (BPF_CORE_READ(t, ptrace) && BPF_CORE_READ(t, parent, tgid) == me)
+		fl |= AS_OF_TRACEE;
+	if (!write || BPF_CORE_READ(t, tgid) == me)
+		return fl;
+	p = t;
+	for (int i = 0; i < AS_PROC_KIN_DEPTH; i++) {
+		__u32 tg;
+
+		p = BPF_CORE_READ(p, real_parent);
+		tg = p ? BPF_CORE_READ(p, tgid) : 0;
+		if (tg == me)
+			return fl | AS_OF_DESCENDANT;
+		if (tg <= 1)
+			break;
+	}
+	return fl;
 }
 
 /*
@@ -239,8 +264,8 @@ static __always_inline int as_open_exit(struct as_sys_exit *ctx, int compat)
 			o->pflags |= AS_OF_SETID;
 		/* the superblock once: its device, and whether it is /proc */
 		sb = BPF_CORE_READ(ino, i_sb);
-		if (BPF_CORE_READ(sb, s_magic) == AS_PROC_SUPER_MAGIC && as_proc_tracee(task, ino))
-			o->pflags |= AS_OF_TRACEE;
+		if (BPF_CORE_READ(sb, s_magic) == AS_PROC_SUPER_MAGIC)
+			o->pflags |= as_proc_kin(task, ino, class & (AS_OPEN_WRITE | AS_OPEN_TRUNC));
 		o->dev = as_dev_encode(BPF_CORE_READ(sb, s_dev));
 		o->ino = BPF_CORE_READ(ino, i_ino);
 		as_hdr_fill(&o->hdr, task, AS_EV_OPEN, sc | (compat ? AS_SC_COMPAT_BIT : 0));

@@ -82,6 +82,7 @@
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
  *            | netns-newaddr split|iov2|pad|long|mmsg|write | audit-set-nothing
+ *            | descendant-oom DEPTH
  *            | exec-env PATH [VAR=VALUE | pad:N]... [-- ARGS...] (PATH run with
  *              exactly that environment; pad:N is N bytes of filler strings, the
  *              stack limit raised for them)
@@ -1033,6 +1034,44 @@ static void traced_child_end(pid_t child, long attached)
 	waitpid(child, NULL, 0);
 }
 
+/* descendant-oom DEPTH: a line of DEPTH descendants (child, grandchild,
+ * ...), the last one's /proc oom_score_adj opened for writing; its pid
+ * noted as "descendant" */
+static int descendant_oom(int depth)
+{
+	int link[2];
+	pid_t child, last = 0;
+	char path[64];
+	long r;
+
+	if (depth < 1 || pipe(link))
+		return report(-EINVAL);
+	child = fork();
+	if (child == 0) { /* each one starts the next; the last reports and waits */
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* each one ends with its parent */
+		for (int d = 1; d < depth; d++) {
+			if (fork() > 0) { /* until the one after it ends */
+				wait(NULL);
+				_exit(0);
+			}
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+		}
+		last = getpid();
+		if (write(link[1], &last, sizeof(last)) != (ssize_t)sizeof(last))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (child < 0 || read(link[0], &last, sizeof(last)) != (ssize_t)sizeof(last))
+		return report(-ECHILD);
+	note("descendant", last);
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)last);
+	r = res(open(path, O_WRONLY | O_CLOEXEC));
+	kill(last, SIGKILL); /* each one before it then ends, reaped by its own */
+	waitpid(child, NULL, 0);
+	return report(r);
+}
+
 /* traced-mem PID: a traced child's /proc mem opened for reading and
  * writing, then PID's, which it does not trace */
 static int traced_mem(const char *other)
@@ -1755,6 +1794,8 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "open-trunc") && argc == 2)
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_RDONLY | O_TRUNC, 0)));
+	if (!strcmp(op, "descendant-oom") && argc == 2)
+		return descendant_oom(atoi(argv[1]));
 	if (!strcmp(op, "open-write") && argc == 2) /* opened for writing, nothing written */
 		return report(res(syscall(SYS_openat, AT_FDCWD, argv[1], O_WRONLY, 0)));
 	if (!strcmp(op, "open-rdwr") && argc == 2) /* a FIFO's open that waits for no reader */

@@ -530,8 +530,7 @@ class Escapes(unittest.TestCase):
             # stdin is no terminal here (ENOTTY): the attempt is the act
             ("tiocsti", ["tiocsti", "x"], [(TTY, "evt.arg.request", "0x5412")]),
             # /proc: another process's memory and the kernel's settings, opened
-            # for writing (nothing is written); its own entries and another's
-            # OOM score are its to write
+            # for writing (nothing is written); its own entries are its to write
             ("proc mem", ["open-write", "/proc/%d/mem" % os.getpid()],
              [(PROCW, "fd.procpid", os.getpid())]),
             ("proc sys", ["open-write", "/proc/sys/kernel/core_pattern"],
@@ -542,7 +541,11 @@ class Escapes(unittest.TestCase):
             ("another's pipe", ["open-write", "/proc/%d/fd/0" % self.reader.pid],
              [(PROCW, "fd.name", "pipe:[%d]" % os.fstat(self.reader.stdin.fileno()).st_ino)]),
             ("own pipe", ["open-write", "/dev/stdout"], []),
-            ("proc oom", ["open-write", "/proc/%d/oom_score_adj" % os.getpid()], []),
+            # another's OOM score raised makes it the OOM killer's first
+            # choice; a descendant's (a launcher's child, three below) is its own
+            ("proc oom", ["open-write", "/proc/%d/oom_score_adj" % os.getpid()],
+             [(PROCW, "fd.name", "/proc/%d/oom_score_adj" % os.getpid())]),
+            ("descendant oom", ["descendant-oom", "3"], []),
             # a device node under /tmp opens the device behind it (here the
             # null device: 1, 3); a fifo there is no device
             ("mknod-chr", ["mknod-chr", os.path.join(self.tmp, "nulldev"), "1", "3"],

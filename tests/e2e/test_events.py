@@ -1341,6 +1341,28 @@ class Privilege(EventCase):
         self.fields(self.one(a, p, "openat", fd__procpid=os.getpid()),
                     fd__name="/proc/%d/mem" % os.getpid(), fd__is_tracee=False)
 
+    def test_descendant_proc_entries(self):
+        """A /proc/PID entry opened for writing of the opener's child or of a
+        process three generations below it is fd.is_descendant; another
+        process's (this test's, the opener's parent) is not, nor its own;
+        a read asks nothing."""
+        with Acts("evt.type = openat and proc.name = as-acts and fd.name startswith /proc/ "
+                  "and fd.filename = oom_score_adj",
+                  ["fd.name", "fd.is_descendant", "fd.procpid", "evt.arg.flags"]) as a:
+            runs = [a.run("descendant-oom", d) for d in (1, 3)]
+            po, ro = a.run("open-write", "/proc/%d/oom_score_adj" % os.getpid())
+            ps, rs = a.run("open-write", "/proc/self/oom_score_adj")
+            pr, rr = a.run("open-read", "/proc/%d/oom_score_adj" % os.getpid())
+        for p, r in runs:
+            last = int([x for x in r if x.startswith("descendant ")][0].split()[1])
+            self.assertGreaterEqual(int(r[-1]), 0, r)
+            self.fields(self.one(a, p, "openat"), fd__procpid=last, fd__is_descendant=True,
+                        evt__arg__flags="O_WRONLY|O_CLOEXEC")
+        self.assertGreaterEqual(int(ro[-1]), 0, ro)
+        self.fields(self.one(a, po, "openat"), fd__procpid=os.getpid(), fd__is_descendant=False)
+        self.fields(self.one(a, ps, "openat"), fd__procpid=ps, fd__is_descendant=False)
+        self.fields(self.one(a, pr, "openat"), fd__procpid=os.getpid(), fd__is_descendant=False)
+
     def test_clone3_into_a_cgroup(self):
         """clone3 with CLONE_INTO_CGROUP starts the child in another cgroup:
         the flag is what the kernel did (the child's cgroup is not its

@@ -312,6 +312,8 @@ static size_t build_record(const char *line, void *rec)
 			ofl |= AS_OF_SETID;
 		else if (!strcmp(k, "tracee")) /* a /proc entry of the opener's tracee */
 			ofl |= AS_OF_TRACEE;
+		else if (!strcmp(k, "descendant")) /* a /proc entry of the writer's descendant */
+			ofl |= AS_OF_DESCENDANT;
 		else if (!strcmp(k, "ldenv")) /* an exec's environment sets LD_PRELOAD... */
 			xfl |= AS_XF_LD_ENV;
 		else if (!strcmp(k, "nltype") && nl < AS_NLMSG_SCAN) /* a netlink send's messages */

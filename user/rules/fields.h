@@ -99,6 +99,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_IS_RAWDEV, "fd.is_rawdev", T_BOOL, 0, "Not in Falco: an opened device that reads storage or memory raw, past every path and permission of the files on it: a block device, /dev/mem, /dev/kmem, /dev/port, a SCSI generic /dev/sg*") \
 	FIELD(FD_IS_SETID, "fd.is_setid", T_BOOL, 0, "Not in Falco: an open that writes, truncates or made its file, and the file's mode after it has the setuid bit, or the setgid bit with group execute (false on other opens: the kernel looks only there)") \
 	FIELD(FD_IS_TRACEE, "fd.is_tracee", T_BOOL, 0, "Not in Falco: an opened /proc/PID entry (mem, environ, ...) of a process the opener traces with ptrace: a debugger's debuggee") \
+	FIELD(FD_IS_DESCENDANT, "fd.is_descendant", T_BOOL, 0, "Not in Falco: a /proc/PID entry opened for writing (oom_score_adj, ...) of a process that descends from the opener (its child, grandchild, ..., 8 generations)") \
 	FIELD(FD_PROCPID, "fd.procpid", T_NUM, 0, "Not in Falco: an opened file under /proc/<N>/ (fd.name; /proc/self and /proc/thread-self resolve to it): N, the process whose entry it is, in the pid namespace of that /proc") \
 	FIELD(FD_SIP, "fd.sip", T_STR, FF_BUF | FF_IP, "Server IP address") \
 	FIELD(FD_SPORT, "fd.sport", T_NUM, 0, "Server port") \

@@ -190,6 +190,9 @@ static void fields_get_fd_path(const struct event *ev, uint32_t pflags, int f, s
 	case F_FD_IS_TRACEE:
 		set_bool(v, pflags & AS_OF_TRACEE);
 		break;
+	case F_FD_IS_DESCENDANT:
+		set_bool(v, pflags & AS_OF_DESCENDANT);
+		break;
 	default:
 		break;
 	}
