@@ -481,18 +481,25 @@ struct as_mmsg_walk {
 /* The destination in this CPU's scratch (send_dest; for one that is no IP
  * address, the caller's sockaddr at name) as this CPU's record, sent
  * unless it repeats the one before (i: the message or note). */
-static long as_mmsg_put(struct as_mmsg_walk *w, __u32 i, __u64 name, __u32 namelen)
+/* The record of a sendmmsg's previous message cleared for the next one: the
+ * socket's own side stays */
+static __always_inline void as_mmsg_clear(struct as_connect *c)
 {
-	struct as_connect *c = (struct as_connect *)as_scratch_buf();
-
-	if (!c)
-		return 1;
 	c->family = 0;
 	c->dport = 0;
 	c->path_len = 0;
 	c->cflags &= AS_CF_LOCAL | AS_CF_NETNS_OWN; /* the socket's */
 	__builtin_memset(c->daddr, 0, sizeof(c->daddr));
 	__builtin_memset(c->path, 0, sizeof(c->path));
+}
+
+static long as_mmsg_put(struct as_mmsg_walk *w, __u32 i, __u64 name, __u32 namelen)
+{
+	struct as_connect *c = (struct as_connect *)as_scratch_buf();
+
+	if (!c)
+		return 1;
+	as_mmsg_clear(c);
 	as_put_send_dest(c, name, namelen);
 	if (as_send_repeat(AS_SC_SENDMMSG | (w->compat ? AS_SC_COMPAT_BIT : 0), w->fd,
 			   w->flags, w->ret))
@@ -550,13 +557,11 @@ static long as_mmsg_nl_step(__u32 i, struct as_mmsg_walk *w)
 
 	if (!c || i >= w->n || as_read_msghdr(&m, hdr, w->compat))
 		return 1;
+	as_mmsg_clear(c);
 	c->family = AS_AF_NETLINK;
-	c->dport = 0;
-	c->path_len = 0;
-	c->cflags &= AS_CF_LOCAL | AS_CF_NETNS_OWN; /* the socket's */
-	__builtin_memset(c->daddr, 0, sizeof(c->daddr));
+	/* a netlink socket's own side leaves saddr empty: the flags of the
+	 * previous message's headers were there */
 	__builtin_memset(c->saddr, 0, sizeof(c->saddr));
-	__builtin_memset(c->path, 0, sizeof(c->path));
 	if (m.name)
 		as_put_addr(m.name, m.namelen);
 	as_put_nlmsg(0, 0, hdr, w->compat);

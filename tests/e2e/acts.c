@@ -1034,6 +1034,18 @@ static void traced_child_end(pid_t child, long attached)
 	waitpid(child, NULL, 0);
 }
 
+/* After a clone: the child (0) ends at once; the parent reports the call's
+ * result and reaps it */
+static int child_reported(long child)
+{
+	if (child == 0)
+		_exit(0);
+	report(res(child));
+	if (child > 0)
+		waitpid((pid_t)child, NULL, 0);
+	return 0;
+}
+
 /* descendant-oom DEPTH: a line of DEPTH descendants (child, grandchild,
  * ...), the last one's /proc oom_score_adj opened for writing; its pid
  * noted as "descendant" */
@@ -1490,28 +1502,16 @@ static int priv_op(int argc, char **argv)
 			? syscall(nr, (unsigned long)num(argv[1]) | SIGCHLD, NULL, NULL, NULL, 0UL)
 			: syscall(SYS_clone3, &ca, sizeof(ca));
 
-		if (child == 0)
-			_exit(0);
-		report(res(child));
-		if (child > 0)
-			waitpid((pid_t)child, NULL, 0);
-		return 0;
+		return child_reported(child);
 	}
 	if (!strcmp(op, "clone3-into-cgroup") && argc == 2) { /* a child started in DIR's cgroup */
 		int cg = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		struct clone_args ca = { .flags = CLONE_INTO_CGROUP, .exit_signal = SIGCHLD };
-		long child;
 
 		if (cg < 0)
 			return report(-errno);
 		ca.cgroup = (unsigned)cg;
-		child = syscall(SYS_clone3, &ca, sizeof(ca));
-		if (child == 0)
-			_exit(0);
-		report(res(child));
-		if (child > 0)
-			waitpid((pid_t)child, NULL, 0);
-		return 0;
+		return child_reported(syscall(SYS_clone3, &ca, sizeof(ca)));
 	}
 	if (!strcmp(op, "clone3-flipped") && argc == 2)
 		return clone3_flipped(atoi(argv[1]));
