@@ -183,7 +183,12 @@ enum as_event_type {
 	X(FCNTL, "fcntl", AS_EV_SYS)                \
 	X(MMAP, "mmap", AS_EV_SYS)                  \
 	X(MPROTECT, "mprotect", AS_EV_SYS)          \
-	X(PKEY_MPROTECT, "pkey_mprotect", AS_EV_SYS)
+	X(PKEY_MPROTECT, "pkey_mprotect", AS_EV_SYS) \
+	X(WRITE, "write", AS_EV_CONNECT)            \
+	X(WRITEV, "writev", AS_EV_CONNECT)          \
+	X(PWRITEV2, "pwritev2", AS_EV_CONNECT)      \
+	X(SENDFILE, "sendfile", AS_EV_CONNECT)      \
+	X(SPLICE, "splice", AS_EV_CONNECT)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the

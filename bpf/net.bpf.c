@@ -26,28 +26,34 @@ static __always_inline struct socket *as_task_socket(struct task_struct *task, _
 #define AS_CAP_NET_ADMIN 12
 #define AS_CAP_AUDIT_CONTROL 30 /* the audit netlink socket's changes */
 
-/* fd is a netlink socket and the current task holds CAP_NET_ADMIN (or
- * CAP_AUDIT_CONTROL, audit's rules and settings): a send
- * on it without an address may still change the network. Asked only of
- * sends without one, and the capability first: most tasks lack it. */
-static __always_inline int as_netlink_admin(__s32 fd)
+/* The current task holds CAP_NET_ADMIN (or CAP_AUDIT_CONTROL, audit's
+ * rules and settings): its netlink sends may change the network. */
+static __always_inline int as_may_admin_net(void)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	const struct cred *cred = BPF_CORE_READ(task, cred);
 	__u64 caps = 0; /* kernel_cap_t: one u64 since 6.3, two u32s before */
-	struct socket *sock;
 
 	bpf_probe_read_kernel(&caps, sizeof(caps), &cred->cap_effective);
-	if (!(caps & (1ull << AS_CAP_NET_ADMIN | 1ull << AS_CAP_AUDIT_CONTROL)))
+	return !!(caps & (1ull << AS_CAP_NET_ADMIN | 1ull << AS_CAP_AUDIT_CONTROL));
+}
+
+/* fd is a netlink socket and the current task may change the network
+ * (as_may_admin_net): a send on it without an address may still change
+ * the network. Asked only of sends without one, and the capability first:
+ * most tasks lack it. */
+static __always_inline int as_netlink_admin(__s32 fd)
+{
+	struct socket *sock;
+
+	if (!as_may_admin_net())
 		return 0;
-	sock = as_task_socket(task, fd);
+	sock = as_task_socket((struct task_struct *)bpf_get_current_task(), fd);
 	return sock && BPF_CORE_READ(sock, sk, __sk_common.skc_family) == AS_AF_NETLINK;
 }
 
-static __always_inline void as_put_local(struct as_connect *c, struct socket *sock)
+static __always_inline void as_put_local(struct as_connect *c, struct sock *sk)
 {
-	struct sock *sk = BPF_CORE_READ(sock, sk);
-
 	if (!sk)
 		return;
 	if (!c->family)
@@ -210,7 +216,7 @@ __noinline int as_put_sock(__s32 fd, __u32 how)
 		__builtin_memset(c->daddr, 0, sizeof(c->daddr));
 		__builtin_memset(c->path, 0, sizeof(c->path));
 	}
-	as_put_local(c, sock);
+	as_put_local(c, BPF_CORE_READ(sock, sk));
 	switch (how) {
 	case AS_SOCK_ACCEPTED:
 		/* an accepted socket's tuple, as Falco's */
@@ -418,29 +424,18 @@ static long as_nl_step(__u32 i, struct as_nl_walk *w)
 	return 0;
 }
 
-/* The messages of the buffer data of len bytes, or of the iovecs of the
- * msghdr at msg, into this CPU's record. A global function: checked once. */
-__noinline int as_put_nlmsg(__u64 data, __u64 len, __u64 msg, int compat)
+/* The messages of the buffer data of len bytes, or of the n_iov iovecs at
+ * vec, into this CPU's record. A global function: checked once. */
+__noinline int as_put_nlmsg(__u64 data, __u64 len, __u64 vec, __u64 n_iov, int compat)
 {
 	struct as_connect *c = (struct as_connect *)as_scratch_buf();
 	struct as_nl_walk w = { .base = data, .len = len, .n_iov = 1, .compat = compat };
 
 	if (!c)
 		return 0;
-	if (msg) {
-		if (compat) {
-			__u32 v[2] = {}; /* msg_iov, msg_iovlen */
-
-			bpf_probe_read_user(v, sizeof(v), (const void *)(msg + 8));
-			w.vec = v[0];
-			w.n_iov = v[1];
-		} else {
-			__u64 v[2] = {};
-
-			bpf_probe_read_user(v, sizeof(v), (const void *)(msg + 16));
-			w.vec = v[0];
-			w.n_iov = v[1];
-		}
+	if (vec || n_iov) {
+		w.vec = vec;
+		w.n_iov = n_iov;
 		if (!w.vec || as_nl_iov(&w))
 			return 0;
 	}
@@ -455,6 +450,22 @@ __noinline int as_put_nlmsg(__u64 data, __u64 len, __u64 msg, int compat)
 	if (w.n || w.more)
 		c->cflags |= AS_CF_NLMSG | w.more;
 	return 0;
+}
+
+/* The messages of the iovecs of the msghdr at msg (as_put_nlmsg). */
+static __always_inline void as_put_nlmsg_msg(__u64 msg, int compat)
+{
+	if (compat) {
+		__u32 v[2] = {}; /* msg_iov, msg_iovlen */
+
+		bpf_probe_read_user(v, sizeof(v), (const void *)(msg + 8));
+		as_put_nlmsg(0, 0, v[0], v[1], compat);
+	} else {
+		__u64 v[2] = {};
+
+		bpf_probe_read_user(v, sizeof(v), (const void *)(msg + 16));
+		as_put_nlmsg(0, 0, v[0], v[1], compat);
+	}
 }
 
 /* sendmmsg messages whose destinations are events: every message a call
@@ -564,7 +575,7 @@ static long as_mmsg_nl_step(__u32 i, struct as_mmsg_walk *w)
 	__builtin_memset(c->saddr, 0, sizeof(c->saddr));
 	if (m.name)
 		as_put_addr(m.name, m.namelen);
-	as_put_nlmsg(0, 0, hdr, w->compat);
+	as_put_nlmsg_msg(hdr, w->compat);
 	if (i + 1 == AS_NL_MMSG_MAX && w->ret > AS_NL_MMSG_MAX)
 		c->cflags |= AS_CF_NLMSG_MORE;
 	if (m.name || (c->cflags & AS_CF_NLMSG))
@@ -713,9 +724,10 @@ static __always_inline int as_sock_exit(struct as_sys_exit *ctx, int compat)
 			    sc == AS_SC_CONNECT && (!ret || ret == -AS_EINPROGRESS)	? AS_SOCK_REACHED :
 			    (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG) && ret >= 0	? AS_SOCK_SENT :
 											  AS_SOCK_LOCAL);
-	if (c->family == AS_AF_NETLINK && (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG))
-		as_put_nlmsg(sc == AS_SC_SENDTO ? args[1] : 0, args[2],
-			     sc == AS_SC_SENDMSG ? args[1] : 0, compat);
+	if (c->family == AS_AF_NETLINK && sc == AS_SC_SENDTO)
+		as_put_nlmsg(args[1], args[2], 0, 0, compat);
+	else if (c->family == AS_AF_NETLINK && sc == AS_SC_SENDMSG)
+		as_put_nlmsg_msg(args[1], compat);
 	as_emit(buf, sizeof(*c));
 	if (noted)
 		as_send_notes_done();
@@ -794,6 +806,136 @@ int cg_sendmsg6(struct bpf_sock_addr *ctx)
 {
 	as_send_note(ctx, 1);
 	return 1;
+}
+
+/*
+ * A netlink send made by any other call than sendto, sendmsg and sendmmsg
+ * (whose exits make their events): write, writev or pwritev2 on the
+ * socket, sendfile or splice into it, an io_uring request (SEND, SENDMSG,
+ * WRITE, inline or by io_uring's threads), an AIO write. The kernel takes
+ * each as a sendmsg (sock_sendmsg); this tracepoint fires inside every one,
+ * after the send, in the sender's context. Sends of other families leave at
+ * the first test; a netlink one is kept from a task that may change the
+ * network, as the send calls' are. Its messages are read where the call's
+ * own arguments hold them (write, writev, pwritev2: still in the caller's
+ * memory); elsewhere (a file's or a pipe's pages, an io_uring request) they
+ * are unread: the record says so (AS_CF_NLMSG_MORE), and a change is
+ * assumed.
+ */
+struct as_sock_send_ctx { /* sock:sock_send_length's format */
+	__u64 common;
+	void *sk;
+	__u16 family;
+	__u16 protocol;
+	__s32 ret;
+	__s32 flags;
+};
+
+#if defined(__TARGET_ARCH_x86)
+/* the i386 numbers of the calls named here (asm/unistd_32.h) */
+#define AS_NR_I386_WRITE 4
+#define AS_NR_I386_SOCKETCALL 102
+#define AS_NR_I386_WRITEV 146
+#define AS_NR_I386_SENDFILE 187
+#define AS_NR_I386_SENDFILE64 239
+#define AS_NR_I386_SPLICE 313
+#define AS_NR_I386_SENDMMSG 345
+#define AS_NR_I386_SENDTO 369
+#define AS_NR_I386_SENDMSG 370
+#define AS_NR_I386_PWRITEV2 378
+
+static __always_inline __u32 as_send_call_i386(long nr)
+{
+	switch (nr) {
+	case AS_NR_I386_WRITE:
+		return AS_SC_WRITE;
+	case AS_NR_I386_WRITEV:
+		return AS_SC_WRITEV;
+	case AS_NR_I386_PWRITEV2:
+		return AS_SC_PWRITEV2;
+	case AS_NR_I386_SENDFILE:
+	case AS_NR_I386_SENDFILE64:
+		return AS_SC_SENDFILE;
+	case AS_NR_I386_SPLICE:
+		return AS_SC_SPLICE;
+	case AS_NR_I386_SOCKETCALL:
+	case AS_NR_I386_SENDTO:
+	case AS_NR_I386_SENDMSG:
+	case AS_NR_I386_SENDMMSG:
+		return AS_SC_SENDTO; /* the 32-bit exit's event */
+	default:
+		return AS_SC_NONE;
+	}
+}
+#endif
+
+/* The call a netlink send came through (AS_SC_NONE: none of the named
+ * ones), its arguments into args (compat: through the 32-bit ABI). */
+static __always_inline __u32 as_send_call(__u64 args[AS_SYSCALL_ARGS], int *compat)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs;
+	long nr;
+
+	if (task->flags & AS_PF_IO_WORKER)
+		return AS_SC_NONE; /* an io_uring request run by its threads */
+	regs = as_user_regs();
+	nr = AS_REGS_SYSCALL_NR(regs);
+#if defined(__TARGET_ARCH_x86)
+	if (task->thread_info.status & AS_TS_COMPAT) {
+		*compat = 1;
+		args[0] = (__u32)regs->bx;
+		args[1] = (__u32)regs->cx;
+		args[2] = (__u32)regs->dx;
+		args[3] = (__u32)regs->si;
+		args[4] = (__u32)regs->di;
+		args[5] = (__u32)regs->bp;
+		return as_send_call_i386(nr);
+	}
+#endif
+	as_syscall_args(args);
+	return as_sc_of(nr);
+}
+
+SEC("tracepoint/sock/sock_send_length")
+int tp_sock_send_length(struct as_sock_send_ctx *ctx)
+{
+	struct sock *sk = ctx->sk; /* read apart: not a CO-RE access */
+	__u64 args[AS_SYSCALL_ARGS] = {};
+	struct as_connect *c;
+	int compat = 0;
+	__u32 sc;
+	__u8 *buf;
+
+	if (ctx->family != AS_AF_NETLINK || !as_may_admin_net())
+		return 0;
+	sc = as_send_call(args, &compat);
+	if (sc == AS_SC_SENDTO || sc == AS_SC_SENDMSG || sc == AS_SC_SENDMMSG)
+		return 0; /* their exits' */
+	if (sc != AS_SC_WRITE && sc != AS_SC_WRITEV && sc != AS_SC_PWRITEV2 &&
+	    sc != AS_SC_SENDFILE && sc != AS_SC_SPLICE)
+		sc = AS_SC_NONE;
+	if (!as_prefiltered_owner(AS_EV_CONNECT))
+		return 0;
+	/* a call of none of the named ones: the kernel's sendmsg on the socket */
+	buf = as_exit_hdr(AS_EV_CONNECT, sc != AS_SC_NONE ? sc : AS_SC_SENDMSG, compat);
+	if (!buf)
+		return 0;
+	c = (struct as_connect *)buf;
+	__builtin_memset(&c->res, 0, sizeof(*c) - sizeof(c->hdr));
+	c->res = ctx->ret;
+	c->fd = sc == AS_SC_NONE ? -1 : sc == AS_SC_SPLICE ? (__s32)args[2] : (__s32)args[0];
+	c->family = AS_AF_NETLINK;
+	c->sock_type = BPF_CORE_READ(sk, sk_type);
+	as_put_local(c, sk);
+	if (sc == AS_SC_WRITE)
+		as_put_nlmsg(args[1], args[2], 0, 0, compat);
+	else if (sc == AS_SC_WRITEV || sc == AS_SC_PWRITEV2)
+		as_put_nlmsg(0, 0, args[1], args[2], compat);
+	else /* a file's or a pipe's pages, an io_uring request: not read */
+		c->cflags |= AS_CF_NLMSG | AS_CF_NLMSG_MORE;
+	as_emit(buf, sizeof(*c));
+	return 0;
 }
 
 /* Also attached to the exits of sendto, sendmsg, sendmmsg, bind, listen,

@@ -620,6 +620,28 @@ static __always_inline int as_prefiltered(__u32 type, int compat)
 	return d ? as_depth_pass(d) : !as_skip_self();
 }
 
+#define AS_PF_IO_WORKER 0x10 /* task->flags of io_uring's threads */
+
+/* The pre-filter for an act io_uring's threads (SQPOLL, io-wq workers:
+ * "iou-sqp-N", "iou-wrk-N", named by no rule) do for their ring's owner:
+ * judged as the owner, the leader of its thread group (not cached: such
+ * threads are few); any other thread as as_prefiltered judges it. */
+static __always_inline int as_prefiltered_owner(__u32 type)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u8 d;
+
+	if (type >= AS_EV_MAX || as_skip_self())
+		return 0;
+	d = cfg_filter_depth[type];
+	if (!d)
+		return 1;
+	if (BPF_CORE_READ(task, flags) & AS_PF_IO_WORKER)
+		return as_verdict_compute((__u64)BPF_CORE_READ(task, group_leader),
+					  as_lineage_cur()) < d;
+	return as_depth_pass(d);
+}
+
 /* ---- reading the task ------------------------------------------------- */
 
 struct kernfs_node___old {

@@ -14,7 +14,6 @@
  */
 #include "sentinel.bpf.h"
 
-#define AS_PF_IO_WORKER 0x10 /* task->flags of io_uring's threads */
 
 /* The opcodes whose SQE fd names a file they act on (io_uring/opdef.c's
  * needs_file); NOP, SOCKET, OPENAT, TIMEOUT, ... take none. */
@@ -35,21 +34,6 @@
 	 AS_OP_BIT(IORING_OP_BIND) | AS_OP_BIT(IORING_OP_LISTEN) | AS_OP_BIT(IORING_OP_RECV_ZC) | \
 	 AS_OP_BIT(IORING_OP_EPOLL_WAIT) | AS_OP_BIT(IORING_OP_READV_FIXED) |                    \
 	 AS_OP_BIT(IORING_OP_WRITEV_FIXED))
-
-/* The pre-filter for a request: an SQPOLL thread ("iou-sqp-N", named by no
- * rule) is judged as its ring's owner, the leader of its thread group. Not
- * cached: SQPOLL rings are few. */
-static __always_inline int as_uring_pass(struct task_struct *task)
-{
-	__u8 d = cfg_filter_depth[AS_EV_URING];
-
-	if (!d)
-		return 1;
-	if (BPF_CORE_READ(task, flags) & AS_PF_IO_WORKER)
-		return as_verdict_compute((__u64)BPF_CORE_READ(task, group_leader),
-					  as_lineage_cur()) < d;
-	return as_filter_pass(AS_EV_URING);
-}
 
 /* A kernel string (a struct filename's name) into slot i at off of this
  * CPU's scratch record, with the base directory of dfd when relative;
@@ -178,7 +162,7 @@ int tp_io_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
 	__u8 *buf;
 	int fd;
 
-	if (as_skip_self() || !as_uring_pass(task))
+	if (!as_prefiltered_owner(AS_EV_URING))
 		return 0;
 	buf = as_scratch_buf();
 	if (!buf)

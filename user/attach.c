@@ -49,6 +49,7 @@ static unsigned attach_event_type(const char *name)
 		{ "process_exit", AS_EV_EXIT },
 		{ "io_uring", AS_EV_URING },
 		{ "sendmsg", AS_EV_CONNECT }, /* the cgroup sendmsg hooks */
+		{ "sock_send", AS_EV_CONNECT }, /* the netlink sends of other calls */
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -231,7 +232,7 @@ int attach_plan(struct attach_set *s, struct bpf_object *obj, const char *tracef
 				char tp[ATTACH_TP_MAX];
 
 				if (names_syscall_type(sc) != attach_family[f].type ||
-				    sctable_get(sc)->nr < 0 || sctable_get(sc)->raw_only)
+				    sctable_get(sc)->nr < 0 || sctable_get(sc)->via != VIA_TP)
 					continue;
 				snprintf(tp, sizeof(tp), "%s%s", attach_family[f].prefix,
 					 sctable_get(sc)->tp ? sctable_get(sc)->tp :
@@ -262,6 +263,15 @@ static const char *attach_kind(const struct attach_link *a)
 	return bpf_program__type(a->prog) == BPF_PROG_TYPE_TRACING ? "tp_btf" : "raw_tp";
 }
 
+/* Is a syscall the program of kind via serves wanted? */
+static int attach_wants_via(const struct scset *want_sc, unsigned via)
+{
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++)
+		if (sctable_get(sc)->via == via && scset_has(want_sc, sc))
+			return 1;
+	return 0;
+}
+
 int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *want_sc)
 {
 	s->attached = s->unwanted = 0;
@@ -276,6 +286,8 @@ int attach_apply(struct attach_set *s, uint32_t want_types, const struct scset *
 		else if (want && !strcmp(a->cat, ATTACH_CGROUP_CAT) && want_sc)
 			want = scset_has(want_sc, AS_SC_SENDTO) || scset_has(want_sc, AS_SC_SENDMSG) ||
 			       scset_has(want_sc, AS_SC_SENDMMSG);
+		else if (want && !strcmp(a->name, ATTACH_SOCK_SEND_TP) && want_sc)
+			want = attach_wants_via(want_sc, VIA_SOCK_SEND);
 		if (!want) {
 			bpf_link__destroy(a->link); /* NULL-safe */
 			a->link = NULL;

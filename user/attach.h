@@ -32,6 +32,7 @@ struct attach_link {
 };
 
 #define ATTACH_CGROUP_CAT "cgroup" /* a cgroup program's "category" */
+#define ATTACH_SOCK_SEND_TP "sock_send_length" /* the netlink sends of other calls (bpf/net.bpf.c) */
 
 struct attach_set {
 	struct attach_link links[ATTACH_MAX_LINKS];

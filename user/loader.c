@@ -329,7 +329,7 @@ static void loader_set_compat_spec(struct loader *l)
 
 /* Which x86_64 calls the raw sys_exit program hands on: those whose own
  * exit tracepoint is attached now, so a 32-bit call is traced exactly when
- * the native one is, and those it alone serves (sctable's raw_only) that a
+ * the native one is, and those it alone serves (sctable's VIA_RAW) that a
  * rule wants. */
 static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
 {
@@ -347,7 +347,7 @@ static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
 	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
 		const struct sc_info *si = sctable_get(sc);
 
-		if (si->raw_only && si->nr >= 0 && si->nr < AS_SYS_NR_MAX &&
+		if (si->via == VIA_RAW && si->nr >= 0 && si->nr < AS_SYS_NR_MAX &&
 		    (o->want_types & (1u << names_syscall_type(sc))) && scset_has(&o->want_sc, sc))
 			want[si->nr] = 1;
 	}

@@ -72,6 +72,12 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_DUP] = { .nr = SYS_dup },
 	[AS_SC_DUP2] = { .nr = NR_X86(33) },
 	[AS_SC_DUP3] = { .nr = SYS_dup3 },
+	/* a netlink send by any other call (bpf/net.bpf.c: tp_sock_send_length) */
+	[AS_SC_WRITE] = { .nr = SYS_write, .via = VIA_SOCK_SEND },
+	[AS_SC_WRITEV] = { .nr = SYS_writev, .via = VIA_SOCK_SEND },
+	[AS_SC_PWRITEV2] = { .nr = SYS_pwritev2, .via = VIA_SOCK_SEND },
+	[AS_SC_SENDFILE] = { .nr = SYS_sendfile, .via = VIA_SOCK_SEND },
+	[AS_SC_SPLICE] = { .nr = SYS_splice, .via = VIA_SOCK_SEND },
 	[AS_SC_SETUID] = { .nr = SYS_setuid },
 	[AS_SC_SETGID] = { .nr = SYS_setgid },
 	[AS_SC_SETREUID] = { .nr = SYS_setreuid },
@@ -286,7 +292,7 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * fcntl's F_SETOWN; "owner" is the pid they pass), picked in the kernel by the raw
 	 * sys_exit program (bpf/compat.bpf.c); fs.path.name is the terminal or file */
 	[AS_SC_IOCTL] = { .nr = SYS_ioctl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
-		.raw_only = 1,
+		.via = VIA_RAW,
 		.args = { RES, A("fd", ARG, 0, FD), A("request", ARG, 1, HEX32),
 		  A("argument", ARG, 2, HEX), A("path", PATH, 0, STR), A("owner", EXTRA, 0, INT) } },
 	/* Falco's fcntl event: res, fd, cmd. Only F_SETOWN and F_SETOWN_EX,
@@ -296,7 +302,7 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * "arg": F_SETOWN's pid (a group: negative); "owner_ex": F_SETOWN_EX's struct f_owner_ex
 	 * (type F_OWNER_TID, F_OWNER_PID or F_OWNER_PGRP, then pid) */
 	[AS_SC_FCNTL] = { .nr = SYS_fcntl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
-		.raw_only = 1,
+		.via = VIA_RAW,
 		.args = { RES, A32("fd", 0, FD), A32("cmd", 1, FCNTL_CMD), A32("arg", 2, INT),
 		  A("owner_ex", EXTRA, 0, HEX), A("path", PATH, 0, STR) } },
 	/* Falco's mmap, mprotect (and pkey_mprotect) events, only when they make
@@ -305,15 +311,15 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * "path" is that file (mprotect's: the mapping's at addr), failed calls
 	 * too (fs.path.name: successful ones). mmap's offset is left out */
 	[AS_SC_MMAP] = { .nr = SYS_mmap, .spec = SPEC(N, N, N, N, 4, N), .fspath = FSP_NAME0,
-		.raw_only = 1,
+		.via = VIA_RAW,
 		.args = { RES, A("addr", ARG, 0, HEX), A("length", ARG, 1, DEC), A32("prot", 2, PROT),
 		  A32("flags", 3, MMAP), A32("fd", 4, FD), A("path", PATH, 0, STR) } },
 	[AS_SC_MPROTECT] = { .nr = SYS_mprotect, .spec = NOSPEC, .fspath = FSP_NAME0,
-		.raw_only = 1,
+		.via = VIA_RAW,
 		.args = { RES, A("addr", ARG, 0, HEX), A("length", ARG, 1, DEC), A32("prot", 2, PROT),
 		  A("path", PATH, 0, STR) } },
 	[AS_SC_PKEY_MPROTECT] = { .nr = SYS_pkey_mprotect, .spec = NOSPEC, .fspath = FSP_NAME0,
-		.raw_only = 1,
+		.via = VIA_RAW,
 		.args = { RES, A("addr", ARG, 0, HEX), A("length", ARG, 1, DEC), A32("prot", 2, PROT),
 		  A32("pkey", 3, INT), A("path", PATH, 0, STR) } },
 	/* Signals, and the pidfd a signal can later go through: a tree that

@@ -93,16 +93,26 @@ enum sc_follow {
 	FOL_NONE, /* slot 0 is not walked by the kernel (symlink's target string) */
 };
 
+/* which program makes a syscall's events */
+enum sc_via {
+	VIA_TP, /* its own sys_exit_NAME tracepoint (and the raw sys_exit program's 32-bit calls) */
+	/* the raw sys_exit program alone (bpf/compat.bpf.c), for a few values
+	 * of one argument: a call the host makes all the time gets no
+	 * tracepoint of its own (ioctl: TIOCSTI and TIOCLINUX only) */
+	VIA_RAW,
+	/* sock:sock_send_length alone (bpf/net.bpf.c): only its netlink sends
+	 * by a task that may change the network (write(2) of every other file
+	 * makes no event) */
+	VIA_SOCK_SEND,
+};
+
 struct sc_info {
 	int nr; /* this architecture's syscall number; -1: none here */
 	struct as_sys_spec spec; /* generic record only: what the kernel reads */
 	uint8_t fspath; /* enum sc_fspath */
 	uint8_t follow; /* enum sc_follow */
 	uint8_t follow_arg; /* the flags argument of FOL_UNLESS_NOFOLLOW / FOL_IF_FOLLOW */
-	/* served by the raw sys_exit program alone (bpf/compat.bpf.c), for a
-	 * few values of one argument: a call the host makes all the time gets
-	 * no tracepoint of its own (ioctl: TIOCSTI and TIOCLINUX only) */
-	uint8_t raw_only;
+	uint8_t via; /* enum sc_via: the program that makes its events */
 	struct sc_arg args[SCTABLE_ARGS_MAX];
 	const char *tp; /* the tracepoint's name when it is not sys_exit_<name> */
 };

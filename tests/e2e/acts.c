@@ -81,7 +81,8 @@
  *            address, in a network namespace of its own)
  *            chroot DIR | bpf-prog-load-fail
  *            prctl-setname NAME | prctl-setname-hi NAME (the option's upper half set) | as-user UID OP ARGS... | exec PATH [ARGS...]
- *            | netns-newaddr split|iov2|pad|long|mmsg|write | audit-set-nothing
+ *            | netns-newaddr split|iov2|pad|long|mmsg|write|writev|pwritev2|sendfile|splice|uring
+ *            | audit-set-nothing [send|write|splice]
  *            | descendant-oom DEPTH
  *            | exec-env PATH [VAR=VALUE | pad:N]... [-- ARGS...] (PATH run with
  *              exactly that environment; pad:N is N bytes of filler strings, the
@@ -173,6 +174,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -310,6 +312,11 @@ static void nl_getlink_fill(void *m, size_t len)
  *   long   a read NL_LONG_GET bytes long (padding after its header), then the change
  *   mmsg   sendmmsg: a read, then the change, as two messages
  *   write  write(2) of the change, no send call at all
+ *   writev   writev(2): a read in the first iovec, the change in the second
+ *   pwritev2 the same by pwritev2(2) at the current offset (-1)
+ *   sendfile the change copied from a memfd by sendfile(2)
+ *   splice   the change spliced from a pipe
+ *   uring    the change sent by an io_uring SEND request
  */
 static long netns_newaddr(const char *how)
 {
@@ -361,12 +368,50 @@ static long netns_newaddr(const char *how)
 	}
 	if (!strcmp(how, "write"))
 		return res(write(fd, &req, sizeof(req)));
+	if (!strcmp(how, "writev") || !strcmp(how, "pwritev2")) {
+		nl_getlink_fill(buf, get);
+		iov[0] = (struct iovec){ buf, get };
+		iov[1] = (struct iovec){ &req, sizeof(req) };
+		return res(how[0] == 'w' ? writev(fd, iov, 2) : pwritev2(fd, iov, 2, -1, 0));
+	}
+	if (!strcmp(how, "sendfile")) {
+		int m = memfd_create("nlmsg", MFD_CLOEXEC);
+		off_t off = 0;
+
+		if (m < 0 || write(m, &req, sizeof(req)) != (ssize_t)sizeof(req))
+			return -errno;
+		return res(sendfile(fd, m, &off, sizeof(req)));
+	}
+	if (!strcmp(how, "splice")) {
+		int p[2];
+
+		if (pipe(p) || write(p[1], &req, sizeof(req)) != (ssize_t)sizeof(req))
+			return -errno;
+		return res(splice(p[0], NULL, fd, NULL, sizeof(req), 0));
+	}
+	if (!strcmp(how, "uring")) {
+		struct io_uring ring;
+		struct io_uring_cqe *cqe;
+		long r;
+
+		if ((r = io_uring_queue_init(4, &ring, 0)) < 0)
+			return r;
+		io_uring_prep_send(io_uring_get_sqe(&ring), fd, &req, sizeof(req), 0);
+		r = io_uring_submit(&ring);
+		if (r >= 0)
+			r = io_uring_wait_cqe(&ring, &cqe);
+		if (r >= 0)
+			r = cqe->res;
+		io_uring_queue_exit(&ring);
+		return r;
+	}
 	return -EINVAL;
 }
 
 /* An AUDIT_SET that changes nothing (an empty mask), as auditctl sends its
- * settings: the kernel's audit is asked, and stays as it was. */
-static long audit_set_nothing(void)
+ * settings: the kernel's audit is asked, and stays as it was. HOW: send
+ * (as auditctl), write (write(2) on the socket), splice (from a pipe). */
+static long audit_set_nothing(const char *how)
 {
 	struct {
 		struct nlmsghdr n;
@@ -380,6 +425,15 @@ static long audit_set_nothing(void)
 	req.n.nlmsg_len = sizeof(req);
 	req.n.nlmsg_type = 1001; /* AUDIT_SET */
 	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	if (!strcmp(how, "write"))
+		return res(write(fd, &req, sizeof(req)));
+	if (!strcmp(how, "splice")) {
+		int p[2];
+
+		if (pipe(p) || write(p[1], &req, sizeof(req)) != (ssize_t)sizeof(req))
+			return -errno;
+		return res(splice(p[0], NULL, fd, NULL, sizeof(req), 0));
+	}
 	return res(send(fd, &req, sizeof(req), 0));
 }
 
@@ -1376,8 +1430,8 @@ static int priv_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "netns-newaddr") && argc == 2)
 		return report(netns_newaddr(argv[1]));
-	if (!strcmp(op, "audit-set-nothing") && argc == 1)
-		return report(audit_set_nothing());
+	if (!strcmp(op, "audit-set-nothing") && argc <= 2)
+		return report(audit_set_nothing(argc == 2 ? argv[1] : "send"));
 	if (!strcmp(op, "acct") && argc == 2) {
 		/* process accounting into PATH, then off again */
 		long r = res(syscall(SYS_acct, argv[1]));

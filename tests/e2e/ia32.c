@@ -33,6 +33,9 @@
  *            sendto IP PORT | socketcall-sendto IP PORT | sendmsg IP PORT (UDP,
  *            as-acts' payload "as-acts\n") | bind IP PORT (UDP)
  *            socket DOMAIN TYPE PROTO
+ *            netlink-writev (in a network namespace of its own: writev of an
+ *            RTM_GETLINK of lo, then an RTM_NEWADDR of 10.7.7.1/24 on it, on an
+ *            rtnetlink socket; as-acts' netns-newaddr writev)
  *   isolation and other: unshare FLAGS | prctl-setname NAME | memfd_create NAME FLAGS
  *            mmap2-memfd | mprotect-memfd (a page of a memfd "as-code", made
  *            natively, mapped as code by mmap2 or by mprotect of a native
@@ -64,6 +67,9 @@ int main(void)
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <stdint.h>
@@ -307,11 +313,45 @@ static int cred_op(int argc, char **argv)
 	return -1;
 }
 
+/* netlink-writev: the messages as as-acts' netns-newaddr writev sends them */
+static long netlink_writev32(void)
+{
+	struct {
+		struct nlmsghdr n;
+		struct ifinfomsg i;
+	} get = { { sizeof(get), RTM_GETLINK, NLM_F_REQUEST, 0, 0 }, { 0 } };
+	struct {
+		struct nlmsghdr n;
+		struct ifaddrmsg a;
+		struct rtattr rta;
+		unsigned char addr[4];
+	} add = { { sizeof(add), RTM_NEWADDR,
+		    NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK, 0, 0 },
+		  { AF_INET, 24, 0, 0, 0 }, { RTA_LENGTH(4), IFA_LOCAL }, { 10, 7, 7, 1 } };
+	uint32_t iov[4];
+	int fd;
+
+	if (unshare(CLONE_NEWNET))
+		return -errno;
+	if ((fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)) < 0)
+		return -errno;
+	get.i.ifi_index = (int)if_nametoindex("lo");
+	add.a.ifa_index = (unsigned)get.i.ifi_index;
+	/* compat_iovec: base, len */
+	iov[0] = low_copy(&get, sizeof(get));
+	iov[1] = sizeof(get);
+	iov[2] = low_copy(&add, sizeof(add));
+	iov[3] = sizeof(add);
+	return sys32_3(__NR_writev, (uint32_t)fd, low_copy(iov, sizeof(iov)), 2);
+}
+
 static int net_op(int argc, char **argv)
 {
 	const char *op = argv[0];
 	int fd;
 
+	if (!strcmp(op, "netlink-writev") && argc == 1)
+		return report(netlink_writev32());
 	if (!strcmp(op, "socket") && argc == 4)
 		return report(sys32_3(__NR_socket, (uint32_t)num(argv[1]), (uint32_t)num(argv[2]),
 				      (uint32_t)num(argv[3])));

@@ -355,6 +355,15 @@ class Network(Peers, CompatCase):
         self.check(a)
         self.assertEqual([self.udp.recv(64) for _ in range(6)], [b"as-acts\n"] * 6)
 
+    def test_netlink_change_by_writev(self):
+        """An address change on an rtnetlink socket by writev, behind a
+        read: the same event, messages walked through compat_iovecs."""
+        with self.acts(self.fields_of() + ["evt.arg.nlmsg_type", "evt.arg.nlmsg_change"]) as a:
+            self.twin("writev", (AS_ACTS, "netns-newaddr", "writev"),
+                      (AS_IA32, "netlink-writev"), 64, evt__res="SUCCESS", fd__num=3,
+                      evt__arg__nlmsg_type="RTM_NEWADDR", evt__arg__nlmsg_change="true")
+        self.check(a)
+
     def test_bind_and_socket(self):
         port = free_udp_port()
         with self.acts(self.fields_of()) as a:

@@ -468,9 +468,16 @@ class Escapes(unittest.TestCase):
                                             (NETCHG, "evt.arg.request", "0x8914")]),
             # the kernel's audit asked to change (an empty mask: nothing changes)
             ("audit set", ["audit-set-nothing"], [(AUDIT, "evt.arg.nlmsg_type", "AUDIT_SET")]),
+            # the same by write(2) on the socket, no send call: read as sent;
+            # spliced from a pipe: unread, a change on the host's netlink
+            ("audit set by write", ["audit-set-nothing", "write"],
+             [(AUDIT, "evt.type", "write")]),
+            ("audit set by splice", ["audit-set-nothing", "splice"],
+             [(NETCHG, "evt.type", "splice")]),
             # a route change sent after eight reads: the latest message is kept
             # (in a namespace of its own: its unshare alone is the alert)
             ("netlink padded", ["netns-newaddr", "pad"], [(PRIV, "evt.type", "unshare")]),
+            ("netlink writev", ["netns-newaddr", "writev"], [(PRIV, "evt.type", "unshare")]),
             # root's id kept as the saved one while running as a user: the
             # drop and the regain each alert (the first act's fields are after it)
             ("keep root as saved uid", ["keep-root", "1000", "setresuid", "-1", "0", "-1"],

@@ -1118,29 +1118,42 @@ class Network(Peers, EventCase):
         padded past 4096 bytes, after eight reads (the latest message is
         kept), as sendmmsg's second message (an event per message), and
         with its header split across iovecs (not read: a change, with no
-        type). An audit setting asked for is a change on the host."""
-        hows = ("iov2", "long", "pad", "mmsg", "split")
-        with Sentinel("--trace", "evt.type in (sendto, sendmsg, sendmmsg) and "
-                      "proc.name = as-acts") as s:
+        type). Without a send call too: by write, writev and pwritev2 (the
+        messages read from the caller's buffers), and by sendfile, splice
+        and an io_uring SEND (pages the kernel moves: unread, a change; the
+        request's is the kernel's sendmsg, no fd). An audit setting asked
+        for is a change on the host."""
+        hows = ("iov2", "long", "pad", "mmsg", "split", "write", "writev", "pwritev2",
+                "sendfile", "splice", "uring")
+        with Sentinel("--trace", "evt.type in (sendto, sendmsg, sendmmsg, write, writev, "
+                      "pwritev2, sendfile, splice) and proc.name = as-acts") as s:
             runs = {h: subprocess.run([AS_ACTS, "netns-newaddr", h], stdout=subprocess.PIPE,
                                       text=True, check=True) for h in hows}
             audit = subprocess.run([AS_ACTS, "audit-set-nothing"], stdout=subprocess.PIPE,
                                    text=True, check=True)
         self.assertEqual({h: r.stdout.split() for h, r in runs.items()},
                          {"iov2": ["64"], "long": ["5032"], "pad": ["288"], "mmsg": ["2"],
-                          "split": ["32"]})
+                          "split": ["32"], "write": ["32"], "writev": ["64"], "pwritev2": ["64"],
+                          "sendfile": ["32"], "splice": ["32"], "uring": ["32"]})
         self.assertEqual(audit.stdout.split(), ["56"])
         got = sorted((e["evt.type"], e.get("evt.arg.nlmsg_type") or "-",
-                      e.get("evt.arg.nlmsg_change"), e.get("fd.is_host_netns"), e["evt.res"])
+                      e.get("evt.arg.nlmsg_change"), e.get("fd.is_host_netns"), e["evt.res"],
+                      e.get("fd.num", -1))
                      for e in s.events())
         self.assertEqual(got, sorted([
-            ("sendmsg", "RTM_NEWADDR", "true", False, "SUCCESS"),  # iov2
-            ("sendto", "RTM_NEWADDR", "true", False, "SUCCESS"),  # long
-            ("sendto", "RTM_NEWADDR", "true", False, "SUCCESS"),  # pad
-            ("sendmmsg", "RTM_GETLINK", "false", False, "SUCCESS"),
-            ("sendmmsg", "RTM_NEWADDR", "true", False, "SUCCESS"),
-            ("sendmsg", "-", "true", False, "SUCCESS"),  # split: no type read
-            ("sendto", "AUDIT_SET", "true", True, "SUCCESS")]))
+            ("sendmsg", "RTM_NEWADDR", "true", False, "SUCCESS", 3),  # iov2
+            ("sendto", "RTM_NEWADDR", "true", False, "SUCCESS", 3),  # long
+            ("sendto", "RTM_NEWADDR", "true", False, "SUCCESS", 3),  # pad
+            ("sendmmsg", "RTM_GETLINK", "false", False, "SUCCESS", 3),
+            ("sendmmsg", "RTM_NEWADDR", "true", False, "SUCCESS", 3),
+            ("sendmsg", "-", "true", False, "SUCCESS", 3),  # split: no type read
+            ("write", "RTM_NEWADDR", "true", False, "SUCCESS", 3),
+            ("writev", "RTM_NEWADDR", "true", False, "SUCCESS", 3),
+            ("pwritev2", "RTM_NEWADDR", "true", False, "SUCCESS", 3),
+            ("sendfile", "-", "true", False, "SUCCESS", 3),
+            ("splice", "-", "true", False, "SUCCESS", 3),
+            ("sendmsg", "-", "true", False, "SUCCESS", -1),  # uring
+            ("sendto", "AUDIT_SET", "true", True, "SUCCESS", 3)]))
 
     def second_udp_port(self):
         self.udp2 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

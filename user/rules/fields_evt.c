@@ -70,6 +70,12 @@ static const char *const evt_args[AS_SC_MAX][FIELDS_EVT_ARGS_MAX] = {
 	[AS_SC_DUP] = { "res", "oldfd" },
 	[AS_SC_DUP2] = { "res", "oldfd", "newfd" },
 	[AS_SC_DUP3] = { "res", "oldfd", "newfd" },
+	/* netlink sends only (the socket: fd, splice's fd_out) */
+	[AS_SC_WRITE] = { "res", "fd", "nlmsg_type", "nlmsg_flags", "nlmsg_change" },
+	[AS_SC_WRITEV] = { "res", "fd", "nlmsg_type", "nlmsg_flags", "nlmsg_change" },
+	[AS_SC_PWRITEV2] = { "res", "fd", "nlmsg_type", "nlmsg_flags", "nlmsg_change" },
+	[AS_SC_SENDFILE] = { "res", "fd", "nlmsg_type", "nlmsg_flags", "nlmsg_change" },
+	[AS_SC_SPLICE] = { "res", "fd", "nlmsg_type", "nlmsg_flags", "nlmsg_change" },
 };
 
 /* Which of a netlink send's messages (struct as_connect, AS_CF_NLMSG) its
