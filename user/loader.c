@@ -363,17 +363,18 @@ static void loader_set_compat_on(struct loader *l, const struct loader_opts *o)
 }
 
 /* Verification time of each program, in 0.1 ms, as measured on Linux 6.18
- * (AGENT_SENTINEL_VERIFIER_STATS=1 agent-sentinel -v, the median of five): the two
+ * (AGENT_SENTINEL_VERIFIER_STATS=1 agent-sentinel -v, the median of three): the two
  * loading threads get about the same. A program not listed, or a kernel
  * that verifies differently, only balances worse. */
 static const struct parload_hint loader_verify_cost[] = {
-	{ "tp_sys_exit_openat", 220 },	  { "tp_sched_process_exec", 200 },
-	{ "raw_sys_exit_compat", 200 },	  { "tp_sys_exit_execve", 120 },
-	{ "rtp_sched_process_fork", 120 }, { "tp_io_uring_submit_req", 95 },
-	{ "tp_sys_exit_connect", 80 },	  { "tp_sys_exit_generic", 80 },
-	{ "tp_sched_process_exit", 38 },  { "tp_sys_exit_capset", 38 },
-	{ "tp_sys_exit_setuid", 38 },	  { "tp_sys_enter_execve", 3 },
-	{ NULL, 0 },
+	{ "raw_sys_exit_compat", 355 },	  { "tp_sched_process_exec", 341 },
+	{ "tp_sys_exit_openat", 190 },	  { "tp_sys_exit_connect", 172 },
+	{ "rtp_sched_process_fork", 134 }, { "tp_sock_send_length", 92 },
+	{ "tp_sys_exit_generic", 69 },	  { "tp_io_uring_submit_req", 68 },
+	{ "tp_sys_exit_execve", 43 },	  { "tp_sys_exit_setuid", 19 },
+	{ "tp_sched_process_exit", 17 },  { "tp_sys_exit_capset", 17 },
+	{ "cg_sendmsg4", 10 },		  { "cg_sendmsg6", 8 },
+	{ "tp_sys_enter_execve", 3 },	  { NULL, 0 },
 };
 
 static int loader_load_skel(void *skel)
