@@ -168,7 +168,7 @@ class Lifecycle(unittest.TestCase):
             if "openat2" in tp or "connect" in tp:
                 continue
             os.makedirs(os.path.join(fake, "events/syscalls", tp))
-        for cat in ("sched", "task", "io_uring", "raw_syscalls"):
+        for cat in ("sched", "task", "io_uring", "raw_syscalls", "sock"):
             for tp in os.listdir(os.path.join("/sys/kernel/tracing/events", cat)):
                 os.makedirs(os.path.join(fake, "events", cat, tp))
         # what this kernel lacks already (no module support, say) stays off too
@@ -191,7 +191,7 @@ class Lifecycle(unittest.TestCase):
         # a tracefs view without raw_syscalls: the 32-bit ABI's program
         # cannot attach, and only it is switched off, said at -v
         fake = os.path.join(self.dir, "tracefs")
-        for cat in ("syscalls", "sched", "io_uring"):
+        for cat in ("syscalls", "sched", "io_uring", "sock"):
             for tp in os.listdir(os.path.join("/sys/kernel/tracing/events", cat)):
                 os.makedirs(os.path.join(fake, "events", cat, tp))
         with Sentinel("--trace", "-v", env={"AGENT_SENTINEL_TRACEFS": fake}) as s:
