@@ -17,7 +17,7 @@
 #define AS_EVENTS_H
 
 /* Bumped whenever a struct below changes layout; recorded files carry it. */
-#define AS_ABI_VERSION 5
+#define AS_ABI_VERSION 6
 
 #define AS_COMM_LEN 16 /* TASK_COMM_LEN in the kernel */
 #define AS_MAX_ANCESTORS 12 /* real_parent hops captured per event (>= 8 asked) */
@@ -30,6 +30,7 @@
 #define AS_CGROUP_MAX_DEPTH 16 /* cgroup hierarchy hops walked */
 #define AS_UNIX_PATH_MAX 108 /* sizeof(sockaddr_un.sun_path) */
 #define AS_SESSION_MAX 64 /* AGENT_SESSION_ID value, bytes incl. NUL */
+#define AS_LDPATH_MAX 1024 /* LD_LIBRARY_PATH value carried, bytes incl. NUL */
 #define AS_LINEAGE_MAX 16 /* exec-time identities a lineage keeps (issue 11: "say 16") */
 /* names the kernel pre-filter tests (a hash map of comms, bpf/sentinel.bpf.h):
  * the rules' derivation (user/rules/kfilter.c) keeps at most this many, more
@@ -352,9 +353,18 @@ struct as_hdr {
 #define AS_XF_EXE_WRITABLE (1u << 19) /* its mode lets the process's user write it */
 #define AS_XF_EXE_UPPER (1u << 20) /* on an overlayfs upper layer (written in the container) */
 #define AS_XF_PREV (1u << 21) /* prev_* hold the credentials before the exec */
-/* the environment sets LD_PRELOAD, LD_AUDIT or LD_LIBRARY_PATH (or was too
- * large to read whole): the loader may run code that is not the program's */
+/* the environment sets LD_PRELOAD or LD_AUDIT, or was too large to read
+ * whole, or sets LD_LIBRARY_PATH twice or longer than AS_LDPATH_MAX - 1:
+ * the loader may run code that is not the program's */
 #define AS_XF_LD_ENV (1u << 22)
+/* the environment sets LD_LIBRARY_PATH: its value (ldpath_len bytes with
+ * the NUL) ends the record. Whether its directories could hold a library
+ * that is not the system's is userspace's to judge (user/ldpath.c) */
+#define AS_XF_LD_PATH (1u << 23)
+/* never the kernel's: set in a recording on a record whose LD_LIBRARY_PATH
+ * was judged live to name only root's directories, so that its replay
+ * (which cannot look at them) gives the same verdict */
+#define AS_XF_LD_PATH_ROOT (1u << 24)
 
 struct as_exec {
 	struct as_hdr hdr;
@@ -365,7 +375,7 @@ struct as_exec {
 	__u16 exe_len; /* component list of mm->exe_file */
 	__u16 cwd_len; /* component list of fs->pwd */
 	__u16 cgroup_len; /* component list of the cgroup v2 path */
-	__u16 _pad0;
+	__u16 ldpath_len; /* LD_LIBRARY_PATH's value incl. NUL (AS_XF_LD_PATH), else 0 */
 	/* the credentials before a successful exec (AS_XF_PREV): a setuid or
 	 * setgid bit, or file capabilities, change them on the way */
 	__u32 prev_uid;
@@ -374,12 +384,17 @@ struct as_exec {
 	__u32 prev_egid;
 	__u64 prev_cap_permitted;
 	__u64 prev_cap_effective;
+	/* inode number of the task's mount namespace (0: a snapshot's): where
+	 * userspace looks at the directories of LD_LIBRARY_PATH once the
+	 * process is gone */
+	__u32 mntns;
+	__u32 _pad1;
 	/* the process's lineage after the exec (AS_EV_PROC: from /proc). Only
 	 * exec and proc records carry it: the rest of a process's events find
 	 * it in userspace's process table (fork derives the child's there, as
 	 * the kernel does), so no other record pays for it */
 	struct as_lineage lin;
-	/* followed by filename, args, exe, cwd, cgroup */
+	/* followed by filename, args, exe, cwd, cgroup, ldpath */
 };
 
 /* as_open.pflags */
@@ -705,7 +720,7 @@ _Static_assert(sizeof(struct as_ancestor) == 20, "as_ancestor layout");
 _Static_assert(sizeof(struct as_hdr) == 432, "as_hdr layout");
 _Static_assert(sizeof(struct as_lin_ent) == 40, "as_lin_ent layout");
 _Static_assert(sizeof(struct as_lineage) == 648, "as_lineage layout");
-_Static_assert(sizeof(struct as_exec) == 1136, "as_exec layout");
+_Static_assert(sizeof(struct as_exec) == 1144, "as_exec layout");
 _Static_assert(sizeof(struct as_open) == 480, "as_open layout");
 _Static_assert(sizeof(struct as_connect) == 608, "as_connect layout");
 _Static_assert(sizeof(struct as_open_filter) == 3488, "as_open_filter layout");

@@ -113,7 +113,12 @@ static __always_inline int as_env_is_key(const __u8 *p)
 	       p[16] == AS_KEY_LAST && p[17];
 }
 
-/* Does the string at p set one of the loader's variables (a value)? */
+/* Does the string at p set one of the loader's variables (a value)?
+ * AS_ENV_LD: LD_PRELOAD or LD_AUDIT; AS_ENV_LDPATH: LD_LIBRARY_PATH, whose
+ * value starts AS_LD_LIBRARY_KEY_LEN bytes in. */
+#define AS_ENV_LD 1
+#define AS_ENV_LDPATH 2
+#define AS_LD_LIBRARY_KEY_LEN (sizeof("LD_LIBRARY_PATH=") - 1)
 static __always_inline int as_env_is_ld(const __u8 *p)
 {
 	__u64 w = *(const __u64 *)p;
@@ -121,10 +126,12 @@ static __always_inline int as_env_is_ld(const __u8 *p)
 	if (p[-1])
 		return 0;
 	if (w == AS_LD_PRELOAD_W0)
-		return p[8] == 'A' && p[9] == 'D' && p[10] == '=' && p[11];
+		return p[8] == 'A' && p[9] == 'D' && p[10] == '=' && p[11] ? AS_ENV_LD : 0;
 	if (w == AS_LD_AUDIT_W0)
-		return p[8] == '=' && p[9];
-	return w == AS_LD_LIBRARY_W0 && *(const __u64 *)(p + 8) == AS_LD_LIBRARY_W1 && p[16];
+		return p[8] == '=' && p[9] ? AS_ENV_LD : 0;
+	return w == AS_LD_LIBRARY_W0 && *(const __u64 *)(p + 8) == AS_LD_LIBRARY_W1 && p[16]
+		       ? AS_ENV_LDPATH
+		       : 0;
 }
 
 /* Byte index of the word at env.word: does a key start there? */
@@ -143,10 +150,18 @@ static long as_env_byte(__u32 index, void *ctx)
 		return 1;
 	AS_VERIFIER_MASK(pos, 32767); /* pos < AS_ENV_CHUNK already */
 	p = sc->buf + AS_ENV_DATA + pos;
-	if (!s->value && as_env_is_key(p))
+	if (!s->value && as_env_is_key(p)) {
 		s->value = s->base + pos + AS_SESSION_KEY_LEN;
-	else if (as_env_is_ld(p))
-		s->ld = 1;
+	} else {
+		/* glibc's loader takes the last LD_LIBRARY_PATH, getenv() the
+		 * first: a second one counts as set, whatever its value */
+		int ld = as_env_is_ld(p);
+
+		if (ld == AS_ENV_LD || (ld == AS_ENV_LDPATH && s->ldpath))
+			s->ld = 1;
+		else if (ld == AS_ENV_LDPATH)
+			s->ldpath = s->base + pos + AS_LD_LIBRARY_KEY_LEN;
+	}
 	return 0;
 }
 
@@ -232,10 +247,11 @@ static long as_env_step(__u32 index, void *ctx)
  * keeps the session it inherited. The first string that starts with the
  * key and has a non-empty value counts, if the key and the value's first
  * byte lie in the environment's first AS_ENV_SCAN_MAX bytes; the value is
- * cut to AS_SESSION_MAX - 1 bytes. Returns AS_XF_LD_ENV when the loader's
- * variables are set, or when part of the block went unread (an environment
- * past the scan's reach could hide them). */
-static __always_inline __u32 as_session_from_env(struct task_struct *task)
+ * cut to AS_SESSION_MAX - 1 bytes. Returns AS_XF_LD_ENV when LD_PRELOAD or
+ * LD_AUDIT is set, or when part of the block went unread (an environment
+ * past the scan's reach could hide them); *ldpath is the user address of
+ * LD_LIBRARY_PATH's value, 0 when it is not set. */
+static __always_inline __u32 as_session_from_env(struct task_struct *task, __u64 *ldpath)
 {
 	struct as_scratch *sc = as_scratch();
 	struct as_session sess = {};
@@ -251,6 +267,7 @@ static __always_inline __u32 as_session_from_env(struct task_struct *task)
 	s->starts = 0; /* no chunk read yet */
 	s->word = 0;
 	s->value = 0;
+	s->ldpath = 0;
 	s->ld = 0;
 	s->partial = 0;
 	end = BPF_CORE_READ(task, mm, env_end);
@@ -262,6 +279,7 @@ static __always_inline __u32 as_session_from_env(struct task_struct *task)
 	}
 	bpf_loop(AS_ENV_STEPS, as_env_step, 0, 0);
 	ld = s->ld || s->partial ? AS_XF_LD_ENV : 0;
+	*ldpath = s->ldpath;
 	if (!s->value)
 		return ld;
 	/* up to the string's NUL: exec ends every one, the last at env_end */
@@ -431,7 +449,7 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	__u32 sc, off;
 	struct mm_struct *mm;
 	struct as_exec *e;
-	__u64 arg_start, len;
+	__u64 arg_start, len, ldpath = 0;
 	__u32 ld;
 	__u8 *buf;
 	long n;
@@ -455,12 +473,14 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 		return 0;
 	}
 	/* uses the scratch buffer: before the record */
-	ld = as_session_from_env(task);
+	ld = as_session_from_env(task, &ldpath);
 	e = (struct as_exec *)buf;
 	as_hdr_fill(&e->hdr, task, AS_EV_EXEC, sc);
 	e->res = 0;
 	e->pflags = ld;
-	e->_pad0 = 0;
+	e->ldpath_len = 0;
+	e->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
+	e->_pad1 = 0;
 	e->prev_uid = e->prev_gid = e->prev_euid = e->prev_egid = 0;
 	e->prev_cap_permitted = e->prev_cap_effective = 0;
 	if (st && st->exec_sc != AS_SC_NONE) {
@@ -510,6 +530,15 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	off += len;
 
 	off = as_put_exec_tail(buf, off, e, task);
+	if (ldpath) {
+		/* the loader's search path, for userspace to judge its directories;
+		 * one cut short hides where it ends: counted as set */
+		int trunc = 0;
+
+		e->ldpath_len = as_put_user_str(buf, off, (const void *)ldpath, AS_LDPATH_MAX, &trunc);
+		e->pflags |= AS_XF_LD_PATH | (trunc ? AS_XF_LD_ENV : 0);
+		off += e->ldpath_len;
+	}
 	as_emit(buf, off);
 	return 0;
 }

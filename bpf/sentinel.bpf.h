@@ -177,9 +177,10 @@ struct as_envscan {
 	__u64 base; /* user address of the chunk's first byte (and string start) */
 	__u64 limit; /* the scan's end: env_end, at most AS_ENV_SCAN_MAX past start */
 	__u64 value; /* user address of the session id; 0: none found yet */
+	__u64 ldpath; /* user address of LD_LIBRARY_PATH's value; 0: none found yet */
 	__u32 starts; /* string starts in the chunk tested: positions [0, starts) */
 	__u32 word; /* position in the chunk of the word looked at byte by byte */
-	__u32 ld; /* a loader variable (LD_PRELOAD, LD_AUDIT, LD_LIBRARY_PATH) is set */
+	__u32 ld; /* LD_PRELOAD or LD_AUDIT is set */
 	__u32 partial; /* part of the block went unread */
 };
 

@@ -996,7 +996,7 @@ int agent_run(const struct opts *o)
 		goto out;
 	a.p.sink = agent_sink;
 	a.p.sink_ctx = &a;
-	if (live && !(a.p.pathres = pathres_new())) {
+	if (live && (!(a.p.pathres = pathres_new()) || !(a.p.ldpath = ldpath_new()))) {
 		diag_err("cannot allocate the path resolver: %s", strerror(ENOMEM));
 		goto out;
 	}

@@ -78,12 +78,27 @@ static int decode_exec(const struct as_exec *x, size_t len, struct event *ev,
 		       char err[DECODE_ERR_MAX])
 {
 	const char *p = (const char *)(x + 1);
-	size_t var = (size_t)x->filename_len + x->args_len + x->exe_len + x->cwd_len + x->cgroup_len;
+	size_t var = (size_t)x->filename_len + x->args_len + x->exe_len + x->cwd_len +
+		     x->cgroup_len + x->ldpath_len;
 	int plain = (x->pflags & AS_XF_PLAIN) != 0;
 
 	if (sizeof(*x) + var != len)
 		DECODE_FAIL("exec record: string lengths %zu do not match record size %zu", var,
 			    len - sizeof(*x));
+	/* the loader's search path ends the record */
+	ev->ldpath = NULL;
+	ev->exec_flags = x->pflags;
+	if (!(x->pflags & AS_XF_LD_PATH) != !x->ldpath_len ||
+	    !plain_ok((const char *)x + len - x->ldpath_len, x->ldpath_len))
+		DECODE_FAIL("exec record: LD_LIBRARY_PATH flag and value (%u bytes) disagree or "
+			    "the value is not NUL-terminated",
+			    x->ldpath_len);
+	if (x->ldpath_len) {
+		ev->ldpath = (const char *)x + len - x->ldpath_len;
+		/* until user/ldpath.c judges it, or a recording says it was */
+		if (!(x->pflags & AS_XF_LD_PATH_ROOT))
+			ev->exec_flags |= AS_XF_LD_ENV;
+	}
 	if (put_plain(&ev->filename, ev->filename_buf, sizeof(ev->filename_buf), p,
 		      x->filename_len))
 		DECODE_FAIL("exec record: filename not NUL-terminated");

@@ -49,6 +49,11 @@ struct event {
 	struct event_path cwd;
 	struct event_path cgroup; /* cgroup v2 path, "/" for the root */
 	const char *cgroups; /* proc snapshot only: every hierarchy, "name=path ..."; else NULL */
+	/* the record's AS_XF_* with AS_XF_LD_ENV also set for an LD_LIBRARY_PATH
+	 * until user/ldpath.c finds that only root could have put a library in
+	 * its directories */
+	uint32_t exec_flags;
+	const char *ldpath; /* LD_LIBRARY_PATH's value (AS_XF_LD_PATH), else NULL */
 
 	/* open: the absolute, normalised path as the process sees it; the
 	 * generic record: slot 0's (a plain string as it is) */

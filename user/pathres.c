@@ -348,10 +348,7 @@ static void pathres_root_moved(struct pathres *r, const struct event *ev)
 	}
 }
 
-/* The root the process walked from: its own while it lives (kept open for
- * the next of its records), else that of its mount namespace (ours, or one
- * an ancestor in it showed us). */
-static int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntns)
+int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntns)
 {
 	struct pathres_proc *p = pathres_proc_find(r, h, mntns);
 	char link[48];
@@ -363,6 +360,8 @@ static int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntn
 	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0)
 		return pathres_proc_keep(r, h, mntns, fd);
+	if (!mntns)
+		return -1; /* no namespace known: nothing to fall back on */
 	if (mntns == r->self_mntns)
 		return r->self_root;
 	for (unsigned i = 0; i < PATHRES_NS_MAX; i++)

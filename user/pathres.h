@@ -48,6 +48,12 @@ void pathres_free(struct pathres *r);
  * drops the process's kept root. */
 int pathres_event(struct pathres *r, struct event *ev);
 
+/* The root the process sees: its own while it lives (kept open for the
+ * next of its records), else that of its mount namespace mntns (ours, or
+ * one an ancestor in it showed us; 0: none known). Owned by r; -1 when
+ * there is none. */
+int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntns);
+
 /* The road through a descriptor's link without a walk (a replay, or a
  * walk that could not be made): a slot whose path, as decoded, starts with
  * the caller's own link to the descriptor the kernel read (/proc/self/fd/N,

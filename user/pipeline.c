@@ -28,6 +28,8 @@ void pipeline_fini(struct pipeline *p)
 	proctable_free(p->pt);
 	pathres_free(p->pathres);
 	p->pathres = NULL;
+	ldpath_free(p->ldpath);
+	p->ldpath = NULL;
 	p->ev = NULL;
 	p->pt = NULL;
 }
@@ -41,6 +43,10 @@ static void pipeline_record(struct pipeline *p, const void *rec, size_t len, uin
 		return;
 	memcpy(copy, rec, len);
 	((struct as_hdr *)copy)->ts = ts;
+	/* the verdict on LD_LIBRARY_PATH, which a replay cannot reach */
+	if ((p->ev->hdr->type == AS_EV_EXEC || p->ev->hdr->type == AS_EV_PROC) && p->ev->ldpath &&
+	    !(p->ev->exec_flags & AS_XF_LD_ENV))
+		((struct as_exec *)copy)->pflags |= AS_XF_LD_PATH_ROOT;
 	if (!(((struct as_hdr *)copy)->flags & AS_HF_WALL_START)) {
 		((struct as_hdr *)copy)->start_ns = clock_boot_to_wall(((struct as_hdr *)copy)->start_ns);
 		((struct as_hdr *)copy)->flags |= AS_HF_WALL_START;
@@ -62,6 +68,8 @@ int pipeline_feed(struct pipeline *p, const void *rec, size_t len, int from_kern
 	}
 	if (p->admit && !p->admit(p->admit_ctx, ev))
 		return 0;
+	/* live records and the /proc snapshot: the process is there to look at */
+	ldpath_event(p->ldpath, p->pathres, ev);
 	if (from_kernel) {
 		ev->ts = clock_boot_to_wall(ev->hdr->ts);
 		pathres_event(p->pathres, ev);

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include "event.h"
+#include "ldpath.h"
 #include "pathres.h"
 #include "proctable.h"
 #include "record.h"
@@ -30,6 +31,8 @@ struct pipeline {
 	void *admit_ctx;
 	/* live only: symlinks followed on file changes' paths (NULL: none) */
 	struct pathres *pathres;
+	/* live only: LD_LIBRARY_PATH's directories judged (NULL: it counts as set) */
+	struct ldpath *ldpath;
 	uint64_t num; /* events numbered so far */
 	uint64_t by_type[AS_EV_MAX];
 	uint64_t bad_records;

@@ -84,17 +84,21 @@ static void parse_status_ids(const char *status, const char *key, uint32_t *r, u
 }
 
 /* The environment of a process alive at start, /proc/PID/environ: its
- * AGENT_SESSION_ID into h->session (AS_HF_SESSION), and AS_XF_LD_ENV into
- * *xflags when it sets a loader variable, as the exec scan reads it
- * (bpf/proc.bpf.c), or is too large to read whole. Only the n bytes read
- * are searched (the buffer is not touched beyond). */
-static void read_env(int rootfd, uint32_t pid, struct as_hdr *h, uint32_t *xflags)
+ * AGENT_SESSION_ID into h->session (AS_HF_SESSION), AS_XF_LD_ENV into
+ * *xflags when it sets LD_PRELOAD or LD_AUDIT, as the exec scan reads it
+ * (bpf/proc.bpf.c), or is too large to read whole, or sets LD_LIBRARY_PATH
+ * twice, and LD_LIBRARY_PATH's value into *ldpath (valid until the next call; NULL:
+ * none). Only the n bytes read are searched (the buffer is not touched
+ * beyond). */
+static void read_env(int rootfd, uint32_t pid, struct as_hdr *h, uint32_t *xflags,
+		     const char **ldpath)
 {
-	static const char key[] = "AGENT_SESSION_ID=";
-	static const char *const ld_keys[] = { "LD_PRELOAD=", "LD_AUDIT=", "LD_LIBRARY_PATH=" };
+	static const char key[] = "AGENT_SESSION_ID=", ldpath_key[] = "LD_LIBRARY_PATH=";
+	static const char *const ld_keys[] = { "LD_PRELOAD=", "LD_AUDIT=" };
 	static char env[PROCSCAN_ENVIRON_MAX];
 	ssize_t n = procscan_read(rootfd, pid, "environ", env, sizeof(env) - 1);
 
+	*ldpath = NULL;
 	if (n <= 0)
 		return;
 	if ((size_t)n == sizeof(env) - 1)
@@ -106,10 +110,34 @@ static void read_env(int rootfd, uint32_t pid, struct as_hdr *h, uint32_t *xflag
 			snprintf(h->session, sizeof(h->session), "%s", p + sizeof(key) - 1);
 			h->flags |= AS_HF_SESSION;
 		}
+		/* a second one counts as set (glibc's loader takes the last) */
+		if (strncmp(p, ldpath_key, sizeof(ldpath_key) - 1) == 0 &&
+		    p[sizeof(ldpath_key) - 1]) {
+			if (*ldpath)
+				*xflags |= AS_XF_LD_ENV;
+			*ldpath = p + sizeof(ldpath_key) - 1;
+		}
 		for (size_t i = 0; i < sizeof(ld_keys) / sizeof(ld_keys[0]); i++)
 			if (strncmp(p, ld_keys[i], strlen(ld_keys[i])) == 0 && p[strlen(ld_keys[i])])
 				*xflags |= AS_XF_LD_ENV;
 	}
+}
+
+/* LD_LIBRARY_PATH's value at p, as the exec record carries it: cut to
+ * AS_LDPATH_MAX - 1 bytes, and one cut counts as set. Returns its bytes. */
+static size_t put_ldpath(struct as_exec *x, char *p, const char *ldpath)
+{
+	size_t n = strlen(ldpath);
+
+	if (n >= AS_LDPATH_MAX - 1) { /* the kernel's cut: a full buffer */
+		n = AS_LDPATH_MAX - 1;
+		x->pflags |= AS_XF_LD_ENV;
+	}
+	memcpy(p, ldpath, n);
+	p[n] = 0;
+	x->pflags |= AS_XF_LD_PATH;
+	x->ldpath_len = (uint16_t)(n + 1);
+	return n + 1;
 }
 
 /* /proc/PID/cgroup lines "ID:CONTROLLERS:PATH" to "name=path ..." in out
@@ -453,6 +481,7 @@ static long procscan_build(struct procscan_cache *c, int rootfd, struct kdev_map
 	char *p = (char *)(x + 1), *comm_end;
 	const struct procscan_known *k;
 	struct as_lin_ent own;
+	const char *ldpath = NULL;
 	uint32_t own_ppid = 0;
 	int own_err = 0, own_known, kthread;
 	ssize_t n;
@@ -506,7 +535,7 @@ static long procscan_build(struct procscan_cache *c, int rootfd, struct kdev_map
 	h->pid = h->tid = h->vpid = pid;
 	h->ppid = (uint32_t)ppid;
 	if (!kthread)
-		read_env(rootfd, pid, h, &x->pflags);
+		read_env(rootfd, pid, h, &x->pflags, &ldpath);
 	k = procscan_cache_find(c, pid);
 	if (k && k->depth) { /* worked out in a descendant's walk */
 		x->lin = k->lin;
@@ -542,6 +571,8 @@ static long procscan_build(struct procscan_cache *c, int rootfd, struct kdev_map
 	cg[n > 0 ? n : 0] = 0;
 	x->cgroup_len = (uint16_t)(procscan_cgroups(cg, p, AS_CGROUP_MAX) + 1);
 	p += x->cgroup_len;
+	if (ldpath)
+		p += put_ldpath(x, p, ldpath);
 	h->size = (uint32_t)(p - (char *)buf);
 	return h->size;
 }

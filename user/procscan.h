@@ -12,7 +12,8 @@
 #include "abi.h"
 
 /* One snapshot record: header, argv, exe, cwd, cgroup, with room to spare. */
-#define PROCSCAN_REC_MAX (sizeof(struct as_exec) + AS_ARGS_MAX + 3 * AS_PATH_MAX + AS_CGROUP_MAX)
+#define PROCSCAN_REC_MAX \
+	(sizeof(struct as_exec) + AS_ARGS_MAX + 3 * AS_PATH_MAX + AS_CGROUP_MAX + AS_LDPATH_MAX)
 
 typedef int (*procscan_cb)(const void *rec, size_t len, void *ctx);
 

@@ -407,7 +407,7 @@ static int apply_exec(struct proctable *pt, const struct event *ev)
 	entry_header(e, h);
 	e->start_ts = ev->ts;
 	e->exe_flags = h->type == AS_EV_EXEC || h->type == AS_EV_PROC ?
-			       ev->u.exec->pflags & PROCTABLE_EXE_FLAGS :
+			       ev->exec_flags & PROCTABLE_EXE_FLAGS :
 			       0;
 	err = entry_set_strings(e, ev->exe.s, ev->args, ev->args_len, ev->cwd.s, v2, all);
 	if (err)

@@ -395,6 +395,12 @@ class Escapes(unittest.TestCase):
             ("uring-linkat .pypirc", ["uring-linkat", cr(".pypirc"), cr("pp")],
              [(URING, "proc.pid", None), (RENCRED, "fs.path.source", cr("pp"))]),
             ("read own environ", ["open-read", "/proc/self/environ"], []),
+            # ps aux opens every process's environ and shows none of it; a
+            # library search path of root's own directories (CUDA's kind) is
+            # no code put into it: one more spawn, no credential read
+            ("ps aux, root's LD_LIBRARY_PATH",
+             ["exec-env", "/usr/bin/ps", "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/usr/local/lib",
+              "--", "aux"], [(SPAWN, "proc.pid", None)]),
             ("read a file", ["open-read", o("a")], []),
             ("open_by_handle_at", ["open_by_handle_at", o("h")],
              [(FILE, "evt.type", "open_by_handle_at")]),

@@ -1734,15 +1734,38 @@ class Code(EventCase):
         LD_PRELOAD, LD_AUDIT or LD_LIBRARY_PATH with a value anywhere in it
         (first, last, past the first chunk), not an empty one or a longer
         name; an environment past the scan's reach counts as set; the
-        session id beside them is still found."""
+        session id beside them is still found. LD_LIBRARY_PATH counts only
+        where a user other than root could have put a library on it: a
+        directory anyone writes, the current directory (an empty entry), a
+        relative one, one cut short, or a second LD_LIBRARY_PATH (glibc's
+        loader takes the last); root's own directories, through links too,
+        do not count."""
         true = os.path.realpath("/bin/true")
         lib = os.path.realpath("/lib/x86_64-linux-gnu/libc.so.6")
+        libdir = os.path.dirname(lib)
+        mine = tempfile.mkdtemp(prefix="as-ld-")  # root's, but under /tmp
+        self.addCleanup(os.rmdir, mine)
         cases = [(["LD_PRELOAD=" + lib, "A=1"], True),
                  (["A=1", "LD_AUDIT=x"], True),  # the last string, 11 bytes
                  (["pad:5000", "LD_LIBRARY_PATH=/tmp"], True),  # the second chunk
                  (["AGENT_SESSION_ID=ld-s1", "LD_PRELOAD="], False),
                  (["LD_PRELOADX=1", "XLD_AUDIT=1", "LD_LIBRARY_PAT=/tmp", "LANG=C"], False),
-                 ([], False)]
+                 ([], False),
+                 # root's directories: CUDA's kind, through /lib's link, two
+                 (["LD_LIBRARY_PATH=" + libdir], False),
+                 (["pad:5000", "LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/local/lib"], False),
+                 (["LD_LIBRARY_PATH=/usr/lib/nothere"], False),
+                 # ... but not with the current directory, a relative one, a
+                 # token, a directory under /tmp, a second value, LD_PRELOAD
+                 (["LD_LIBRARY_PATH=" + libdir + ":"], True),
+                 (["LD_LIBRARY_PATH=lib"], True),
+                 (["LD_LIBRARY_PATH=$ORIGIN/lib"], True),
+                 (["LD_LIBRARY_PATH=" + mine], True),
+                 (["LD_LIBRARY_PATH=" + libdir, "LD_LIBRARY_PATH=/tmp"], True),
+                 (["LD_LIBRARY_PATH=/tmp", "LD_LIBRARY_PATH=" + libdir], True),
+                 (["LD_PRELOAD=" + lib, "LD_LIBRARY_PATH=" + libdir], True),
+                 # longer than the kernel carries: cut, so counted
+                 (["LD_LIBRARY_PATH=" + ":".join([libdir] * 60)], True)]
         hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
         if hard == resource.RLIM_INFINITY or hard >= 12 << 20:
             cases.append((["pad:%d" % (2200 << 10)], True))  # past AS_ENV_SCAN_MAX

@@ -149,6 +149,77 @@ static void test_exec_no_exe_and_failed(void **state)
 	free(rec);
 }
 
+/* LD_LIBRARY_PATH's value ends exec and proc records, flagged; the flag and
+ * the value agree and the value is one NUL-terminated string, or the record
+ * is refused. Until judged (user/ldpath.c) it counts as a loader variable. */
+static void test_exec_ldpath(void **state)
+{
+	struct event *ev = ((struct fx *)*state)->ev;
+	struct as_exec x;
+	size_t len;
+	void *rec;
+
+	base_exec(&x, AS_EV_EXEC, AS_SC_EXECVE);
+	x.pflags = AS_XF_LD_PATH;
+	rec = tu_exec_ldpath(&x, PC("/x\0"), PC("x\0"), PC("x\0"), PC_NONE, PC_NONE,
+			     PC("/usr/local/cuda/lib64:/opt/lib\0"), &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->ldpath, "/usr/local/cuda/lib64:/opt/lib");
+	assert_int_equal(ev->exec_flags, AS_XF_LD_PATH | AS_XF_LD_ENV);
+	assert_int_equal(x.pflags, AS_XF_LD_PATH); /* the record itself is left alone */
+	free(rec);
+	/* a recording's record judged live: root's directories only */
+	x.pflags = AS_XF_LD_PATH | AS_XF_LD_PATH_ROOT;
+	rec = tu_exec_ldpath(&x, PC("/x\0"), PC("x\0"), PC("x\0"), PC_NONE, PC_NONE,
+			     PC("/usr/local/cuda/lib64\0"), &len);
+	tu_decode_ok(rec, len, ev);
+	assert_int_equal(ev->exec_flags, AS_XF_LD_PATH | AS_XF_LD_PATH_ROOT);
+	free(rec);
+	/* a snapshot's plain strings, then the value */
+	base_exec(&x, AS_EV_PROC, AS_SC_NONE);
+	x.pflags = AS_XF_PLAIN | AS_XF_LD_PATH;
+	rec = tu_exec_ldpath(&x, PC("\0"), PC("x\0"), PC("/x\0"), PC("/\0"), PC("unified=/\0"),
+			     PC("/lib\0"), &len);
+	tu_decode_ok(rec, len, ev);
+	assert_string_equal(ev->ldpath, "/lib");
+	assert_string_equal(ev->cgroup.s, "/");
+	free(rec);
+	/* none: no value, the record's flags as they are */
+	base_exec(&x, AS_EV_EXEC, AS_SC_EXECVE);
+	x.pflags = AS_XF_EXE_WRITABLE;
+	rec = tu_exec(&x, PC("/x\0"), PC("x\0"), PC("x\0"), PC_NONE, PC_NONE, &len);
+	tu_decode_ok(rec, len, ev);
+	assert_null(ev->ldpath);
+	assert_int_equal(ev->exec_flags, AS_XF_EXE_WRITABLE);
+	free(rec);
+
+	static const struct {
+		uint32_t pflags;
+		struct piece value;
+	} bad[] = {
+		{ AS_XF_LD_PATH, PC_NONE }, /* flagged, no value */
+		{ 0, PC("/lib\0") }, /* a value, not flagged */
+		{ AS_XF_LD_PATH, PC("/lib") }, /* no NUL */
+		{ AS_XF_LD_PATH, PC("/lib\0/tmp\0") }, /* two strings */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		base_exec(&x, AS_EV_EXEC, AS_SC_EXECVE);
+		x.pflags = bad[i].pflags;
+		rec = tu_exec_ldpath(&x, PC("/x\0"), PC("x\0"), PC("x\0"), PC_NONE, PC_NONE,
+				     bad[i].value, &len);
+		expect_einval(rec, len, ev, "LD_LIBRARY_PATH");
+		free(rec);
+	}
+	/* a length past the record */
+	base_exec(&x, AS_EV_EXEC, AS_SC_EXECVE);
+	x.pflags = AS_XF_LD_PATH;
+	rec = tu_exec_ldpath(&x, PC("/x\0"), PC("x\0"), PC("x\0"), PC_NONE, PC_NONE,
+			     PC("/lib\0"), &len);
+	((struct as_exec *)rec)->ldpath_len = 0xffff;
+	expect_einval(rec, len, ev, "do not match record size");
+	free(rec);
+}
+
 static void test_proc_plain_valid(void **state)
 {
 	struct event *ev = ((struct fx *)*state)->ev;
@@ -1029,16 +1100,25 @@ static void test_fuzz_random_records(void **state)
 			if ((type == AS_EV_EXEC || type == AS_EV_PROC) && len >= fixed &&
 			    tu_rand(&seed) % 8) {
 				struct as_exec *x = (struct as_exec *)b;
-				uint16_t l[5];
+				uint16_t l[6];
 
-				split(&seed, len - fixed, l, 5);
+				split(&seed, len - fixed, l, 6);
 				x->filename_len = l[0];
 				x->args_len = l[1];
 				x->exe_len = l[2];
 				x->cwd_len = l[3];
 				x->cgroup_len = l[4];
+				x->ldpath_len = l[5];
 				x->pflags = (uint32_t)tu_rand(&seed);
 				sprinkle_nuls(&seed, b + fixed, len - fixed);
+				/* the search path: flagged as it is there, and a plain string */
+				if (tu_rand(&seed) % 4)
+					x->pflags = (x->pflags & ~AS_XF_LD_PATH) |
+						    (l[5] ? AS_XF_LD_PATH : 0);
+				if (l[5] && tu_rand(&seed) % 4) {
+					memset(b + len - l[5], 'l', l[5]);
+					b[len - 1] = 0;
+				}
 				/* plain strings: a single NUL, at the end */
 				if (l[0]) {
 					memset(b + fixed, 'f', l[0]);
@@ -1203,6 +1283,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exec_valid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exec_flags_and_root_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exec_no_exe_and_failed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exec_ldpath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_proc_plain_valid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_resolved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_pipe, setup, teardown),

@@ -262,6 +262,49 @@ static void test_session_variants(void **state)
 	assert_int_equal(strlen(f->ev->hdr->session), AS_SESSION_MAX - 1);
 }
 
+/* The loader's variables, as the exec scan reads them: LD_PRELOAD and
+ * LD_AUDIT set AS_XF_LD_ENV; LD_LIBRARY_PATH's value ends the record
+ * (AS_XF_LD_PATH), and a second one, or one longer than the kernel
+ * carries, sets AS_XF_LD_ENV too; an empty value is none. */
+static void test_loader_variables(void **state)
+{
+	struct fx *f = *state;
+	static char env[AS_LDPATH_MAX + 64];
+	const struct as_exec *x;
+
+	full_proc(f, 40);
+	PUT(f, 40, "environ", "A=1\0LD_LIBRARY_PATH=/usr/local/cuda/lib64\0B=2\0");
+	assert_true(scan(f, 40) > 0);
+	x = f->ev->u.exec;
+	assert_int_equal(x->pflags & (AS_XF_LD_PATH | AS_XF_LD_ENV), AS_XF_LD_PATH);
+	assert_string_equal(f->ev->ldpath, "/usr/local/cuda/lib64");
+	assert_int_equal(f->ev->exec_flags & AS_XF_LD_ENV, AS_XF_LD_ENV); /* until judged */
+	assert_string_equal(f->ev->cwd.s, "/home/dev/project"); /* the strings before it intact */
+
+	full_proc(f, 41);
+	PUT(f, 41, "environ", "LD_LIBRARY_PATH=/usr/lib\0LD_LIBRARY_PATH=/tmp\0");
+	assert_true(scan(f, 41) > 0);
+	x = f->ev->u.exec;
+	assert_int_equal(x->pflags & (AS_XF_LD_PATH | AS_XF_LD_ENV), AS_XF_LD_PATH | AS_XF_LD_ENV);
+
+	full_proc(f, 42);
+	PUT(f, 42, "environ", "LD_PRELOAD=/x.so\0LD_LIBRARY_PATH=\0");
+	assert_true(scan(f, 42) > 0);
+	x = f->ev->u.exec;
+	assert_int_equal(x->pflags & (AS_XF_LD_PATH | AS_XF_LD_ENV), AS_XF_LD_ENV);
+	assert_null(f->ev->ldpath);
+
+	full_proc(f, 43);
+	memset(env, '/', sizeof(env));
+	memcpy(env, "LD_LIBRARY_PATH=", 16);
+	env[sizeof(env) - 1] = 0;
+	put(f, 43, "environ", env, sizeof(env));
+	assert_true(scan(f, 43) > 0);
+	x = f->ev->u.exec;
+	assert_int_equal(x->pflags & (AS_XF_LD_PATH | AS_XF_LD_ENV), AS_XF_LD_PATH | AS_XF_LD_ENV);
+	assert_int_equal(strlen(f->ev->ldpath), AS_LDPATH_MAX - 1);
+}
+
 static void test_minimal_process(void **state)
 {
 	struct fx *f = *state;
@@ -748,6 +791,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cgroups_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comm_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_variants, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loader_variables, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_minimal_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_cmdline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),

@@ -1113,7 +1113,7 @@ static void test_fuzz_format(void **state)
 		}
 		s1[l1] = 0;
 		s2[l2] = 0;
-		len = fixed + ((type == AS_EV_EXEC || type == AS_EV_PROC) ? 6 * 40 :
+		len = fixed + ((type == AS_EV_EXEC || type == AS_EV_PROC) ? 7 * 40 :
 			       type == AS_EV_OPEN				? 80 :
 										  0);
 		b = calloc(1, len);
@@ -1156,6 +1156,14 @@ static void test_fuzz_format(void **state)
 			x->exe_len = (uint16_t)(l1 + 1);
 			x->cwd_len = (uint16_t)(l2 + 1);
 			x->cgroup_len = (uint16_t)(l1 + 1);
+			/* and sometimes the loader's search path */
+			x->ldpath_len = 0;
+			if (tu_rand(&seed) % 2) {
+				memcpy(p, s2, l2 + 1);
+				p += l2 + 1;
+				x->ldpath_len = (uint16_t)(l2 + 1);
+				x->pflags |= AS_XF_LD_PATH;
+			}
 			len = (size_t)(p - (char *)b);
 			if (type == AS_EV_PROC) {
 				/* plain strings must not hold '\0' inside: they do not */

@@ -92,18 +92,28 @@ static inline void *tu_rec(const void *fixed, size_t fixed_len, const struct pie
 	return b;
 }
 
-/* x: header, res and pflags filled by the caller; the *_len fields are set here. */
-static inline void *tu_exec(struct as_exec *x, struct piece filename, struct piece args,
-			    struct piece exe, struct piece cwd, struct piece cgroup, size_t *len)
+/* x: header, res and pflags filled by the caller; the *_len fields are set
+ * here. ldpath: LD_LIBRARY_PATH's value ending the record (AS_XF_LD_PATH is
+ * the caller's to set). */
+static inline void *tu_exec_ldpath(struct as_exec *x, struct piece filename, struct piece args,
+				   struct piece exe, struct piece cwd, struct piece cgroup,
+				   struct piece ldpath, size_t *len)
 {
-	struct piece pcs[5] = { filename, args, exe, cwd, cgroup };
+	struct piece pcs[6] = { filename, args, exe, cwd, cgroup, ldpath };
 
 	x->filename_len = (uint16_t)filename.n;
 	x->args_len = (uint16_t)args.n;
 	x->exe_len = (uint16_t)exe.n;
 	x->cwd_len = (uint16_t)cwd.n;
 	x->cgroup_len = (uint16_t)cgroup.n;
-	return tu_rec(x, sizeof(*x), pcs, 5, len);
+	x->ldpath_len = (uint16_t)ldpath.n;
+	return tu_rec(x, sizeof(*x), pcs, 6, len);
+}
+
+static inline void *tu_exec(struct as_exec *x, struct piece filename, struct piece args,
+			    struct piece exe, struct piece cwd, struct piece cgroup, size_t *len)
+{
+	return tu_exec_ldpath(x, filename, args, exe, cwd, cgroup, PC_NONE, len);
 }
 
 static inline void *tu_open(struct as_open *o, struct piece path, struct piece base, size_t *len)

@@ -208,7 +208,7 @@ static void fields_get_exe_kind(struct evctx *c, int f, struct fval *v)
 	uint32_t fl;
 
 	if (c->ev->hdr->type == AS_EV_EXEC || c->ev->hdr->type == AS_EV_PROC) {
-		fl = c->ev->u.exec->pflags;
+		fl = c->ev->exec_flags;
 	} else {
 		pe = entry(c);
 		if (!pe)
