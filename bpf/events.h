@@ -384,11 +384,13 @@ struct as_exec {
 	__u32 prev_egid;
 	__u64 prev_cap_permitted;
 	__u64 prev_cap_effective;
-	/* inode number of the task's mount namespace (0: a snapshot's): where
-	 * userspace looks at the directories of LD_LIBRARY_PATH once the
-	 * process is gone */
+	/* inode numbers of the task's mount and user namespaces (0: a
+	 * snapshot's): where userspace looks at the directories of
+	 * LD_LIBRARY_PATH once the process is gone, and whether an owner
+	 * there is root at all (in a user namespace of its own a user's files
+	 * may show as root's, and it may mount and chroot) */
 	__u32 mntns;
-	__u32 _pad1;
+	__u32 userns;
 	/* the process's lineage after the exec (AS_EV_PROC: from /proc). Only
 	 * exec and proc records carry it: the rest of a process's events find
 	 * it in userspace's process table (fork derives the child's there, as

@@ -480,7 +480,7 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	e->pflags = ld;
 	e->ldpath_len = 0;
 	e->mntns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
-	e->_pad1 = 0;
+	e->userns = BPF_CORE_READ(task, cred, user_ns, ns.inum);
 	e->prev_uid = e->prev_gid = e->prev_euid = e->prev_egid = 0;
 	e->prev_cap_permitted = e->prev_cap_effective = 0;
 	if (st && st->exec_sc != AS_SC_NONE) {

@@ -18,22 +18,48 @@
 
 struct ldpath_seen {
 	uint64_t at; /* clock_mono_now() of the verdict; 0: free */
-	dev_t root_dev; /* the root it was judged in */
+	dev_t root_dev; /* the root it was judged in, of that mount namespace */
 	ino_t root_ino;
+	uint32_t mntns;
 	int ok;
 	char value[AS_LDPATH_MAX];
 };
 
 struct ldpath {
+	uint32_t self_userns; /* ours: the initial one, where root is root */
 	unsigned next; /* round-robin eviction */
 	struct ldpath_seen seen[LDPATH_CACHE_MAX];
 	char todo[LDPATH_TODO_MAX];
 	char link[AS_PATH_MAX + 1];
 };
 
+/* The subdirectories glibc's loader also searches under every entry, on
+ * x86_64: glibc-hwcaps (2.33 and later), and before 2.37 the legacy ones,
+ * "tls", then a platform, then a hardware capability, each optional. A walk
+ * checks every directory on its way, so the deepest of each chain is
+ * listed, and each shorter one whose middle may be missing. */
+static const char *const ldpath_subdirs[] = {
+	"glibc-hwcaps/x86-64-v2", "glibc-hwcaps/x86-64-v3", "glibc-hwcaps/x86-64-v4",
+	"tls/haswell/x86_64",	  "tls/haswell/avx512_1",   "tls/xeon_phi/x86_64",
+	"tls/xeon_phi/avx512_1",  "tls/x86_64",		    "tls/avx512_1",
+	"haswell/x86_64",	  "haswell/avx512_1",	    "xeon_phi/x86_64",
+	"xeon_phi/avx512_1",	  "x86_64",		    "avx512_1",
+};
+
+static uint32_t ldpath_ns_of(const char *link)
+{
+	struct stat st;
+
+	return stat(link, &st) == 0 ? (uint32_t)st.st_ino : 0;
+}
+
 struct ldpath *ldpath_new(void)
 {
-	return calloc(1, sizeof(struct ldpath));
+	struct ldpath *lp = calloc(1, sizeof(struct ldpath));
+
+	if (lp)
+		lp->self_userns = ldpath_ns_of("/proc/self/ns/user");
+	return lp;
 }
 
 void ldpath_free(struct ldpath *lp)
@@ -41,12 +67,12 @@ void ldpath_free(struct ldpath *lp)
 	free(lp);
 }
 
-/* A directory only root can put a file in: root's, writable by no other
- * user (group write only for group root). */
+/* A directory only root can put a file in: root's, writable by no group
+ * or other user (not even group root, which OpenShift gives every user;
+ * a POSIX ACL's mask shows in the group bits). */
 static int ldpath_root_only(const struct stat *st)
 {
-	return S_ISDIR(st->st_mode) && st->st_uid == 0 && !(st->st_mode & S_IWOTH) &&
-	       (!(st->st_mode & S_IWGRP) || st->st_gid == 0);
+	return S_ISDIR(st->st_mode) && st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
 static int ldpath_fd_root_only(int fd)
@@ -104,7 +130,7 @@ static int ldpath_entry_ok(int rootfd, const char *entry, size_t len, char *todo
 		if (S_ISLNK(st.st_mode)) {
 			k = readlinkat(cur, comp, link, AS_PATH_MAX);
 			rest = strlen(p);
-			if (k <= 0 || ++links > LDPATH_LINKS_MAX ||
+			if (k <= 0 || k >= AS_PATH_MAX || ++links > LDPATH_LINKS_MAX ||
 			    (size_t)k + 1 + rest + 1 > LDPATH_TODO_MAX)
 				break;
 			memmove(todo + k + 1, p, rest + 1);
@@ -137,14 +163,35 @@ out:
 	return ok;
 }
 
+/* An entry and the subdirectories the loader searches under it. */
+static int ldpath_entry_all_ok(struct ldpath *lp, int rootfd, const char *entry, size_t len)
+{
+	char sub[AS_PATH_MAX];
+
+	if (!ldpath_entry_ok(rootfd, entry, len, lp->todo, lp->link))
+		return 0;
+	for (size_t i = 0; i < sizeof(ldpath_subdirs) / sizeof(ldpath_subdirs[0]); i++) {
+		int n = snprintf(sub, sizeof(sub), "%.*s/%s", (int)len, entry, ldpath_subdirs[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(sub) ||
+		    !ldpath_entry_ok(rootfd, sub, (size_t)n, lp->todo, lp->link))
+			return 0;
+	}
+	return 1;
+}
+
 static int ldpath_judge(struct ldpath *lp, int rootfd, const char *value)
 {
 	const char *p = value;
 
+	/* musl's loader also splits at a newline: no control byte passes */
+	for (const unsigned char *c = (const unsigned char *)value; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return 0;
 	for (;;) {
 		size_t n = strcspn(p, LDPATH_SEPARATORS);
 
-		if (!ldpath_entry_ok(rootfd, p, n, lp->todo, lp->link))
+		if (!ldpath_entry_all_ok(lp, rootfd, p, n))
 			return 0;
 		if (!p[n])
 			return 1;
@@ -164,26 +211,45 @@ int ldpath_trusted(int rootfd, const char *value)
 	return ok;
 }
 
+/* Is the process, as its exec left it and as it is now, in our user
+ * namespace, where an owner root is root? A snapshot's record has none
+ * (0): only the process itself answers. */
+static int ldpath_own_userns(const struct ldpath *lp, const struct event *ev)
+{
+	char link[48];
+	uint32_t now;
+
+	if (!lp->self_userns || (ev->u.exec->userns && ev->u.exec->userns != lp->self_userns))
+		return 0;
+	snprintf(link, sizeof(link), "/proc/%u/ns/user", ev->hdr->pid);
+	now = ldpath_ns_of(link);
+	/* gone: its namespace at exec is what there is (one it entered after
+	 * could only have changed its own root, which is gone with it) */
+	return now ? now == lp->self_userns : ev->u.exec->userns != 0;
+}
+
 void ldpath_event(struct ldpath *lp, struct pathres *roots, struct event *ev)
 {
 	struct ldpath_seen *s;
 	struct stat root;
+	uint32_t mntns;
 	uint64_t now;
 	int fd;
 
 	/* LD_PRELOAD, LD_AUDIT or a cut value already decided it */
 	if (!lp || !roots || (ev->hdr->type != AS_EV_EXEC && ev->hdr->type != AS_EV_PROC) ||
 	    !ev->ldpath || !(ev->exec_flags & AS_XF_LD_ENV) || (ev->u.exec->pflags & AS_XF_LD_ENV) ||
-	    strlen(ev->ldpath) >= sizeof(s->value))
+	    strlen(ev->ldpath) >= sizeof(s->value) || !ldpath_own_userns(lp, ev))
 		return;
-	fd = pathres_root(roots, ev->hdr, ev->u.exec->mntns);
+	mntns = ev->u.exec->mntns;
+	fd = pathres_root(roots, ev->hdr, mntns);
 	if (fd < 0 || fstat(fd, &root))
 		return; /* no view of its directories as it saw them */
 	now = clock_mono_now();
 	for (unsigned i = 0; i < LDPATH_CACHE_MAX; i++) {
 		s = &lp->seen[i];
 		if (s->at && now - s->at < LDPATH_CACHE_NS && s->root_dev == root.st_dev &&
-		    s->root_ino == root.st_ino && !strcmp(s->value, ev->ldpath)) {
+		    s->root_ino == root.st_ino && s->mntns == mntns && !strcmp(s->value, ev->ldpath)) {
 			if (s->ok)
 				ev->exec_flags &= ~AS_XF_LD_ENV;
 			return;
@@ -194,6 +260,7 @@ void ldpath_event(struct ldpath *lp, struct pathres *roots, struct event *ev)
 	s->at = now;
 	s->root_dev = root.st_dev;
 	s->root_ino = root.st_ino;
+	s->mntns = mntns;
 	snprintf(s->value, sizeof(s->value), "%s", ev->ldpath);
 	if (s->ok)
 		ev->exec_flags &= ~AS_XF_LD_ENV;

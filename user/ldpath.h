@@ -7,12 +7,15 @@
  * NVIDIA's container runtime) and harmless where only root could have put a
  * library in it. proc.is_ld_env stays true unless every entry is an
  * absolute path (no empty entry, which is the current directory, no "$"
- * token, no "..") whose every directory on the way, after links, is owned by
- * root and writable by nobody else (group write only for group root),
- * judged in the process's own root (/proc/PID/root, or its mount
- * namespace's once it is gone: user/pathres.c). Where a directory does not
- * exist, the checked one above it is what counts: only root could have
- * made it.
+ * token, no "..", no control byte) whose every directory on the way, after
+ * links, and every subdirectory the loader searches under it
+ * (glibc-hwcaps/..., the legacy tls/, haswell/, x86_64/ ...), is owned by
+ * root and writable by no group or other user, judged in the process's own
+ * root (/proc/PID/root, or its mount namespace's once it is gone:
+ * user/pathres.c). Where a directory does not exist, the checked one above
+ * it is what counts: only root could have made it. Only a process in our
+ * user namespace, at its exec and when judged, is judged at all: in one of
+ * its own a user's files may show as root's, and it may mount and chroot.
  *
  * Judged live only, once, when the exec's record arrives; a recording keeps
  * the verdict (AS_XF_LD_PATH_ROOT) for its replay, whose host is not the

@@ -56,13 +56,24 @@ static int setup(void **state)
 	mk(&t, "wheel", 0775, 0, 0);
 	mk(&t, "opt", 0755, 0, 0);
 	mk(&t, "opt/mine", 0755, NOBODY, 0);
+	/* root's library directories with what the loader searches beneath */
+	mk(&t, "hw", 0755, 0, 0);
+	mk(&t, "hw/glibc-hwcaps", 0755, 0, 0);
+	mk(&t, "hw/glibc-hwcaps/x86-64-v3", 0755, 0, 0);
+	mk(&t, "hwbad", 0755, 0, 0);
+	mk(&t, "hwbad/glibc-hwcaps", 0755, 0, 0);
+	mk(&t, "hwbad/glibc-hwcaps/x86-64-v3", 0777, 0, 0);
+	mk(&t, "legacy", 0755, 0, 0);
+	mk(&t, "legacy/tls", 0755, 0, 0);
+	mk(&t, "legacy/tls/x86_64", 0755, NOBODY, 0);
 	snprintf(p, sizeof(p), "%s/usr/lib/libc.so.6", t.dir);
 	tu_write_file(p, "elf", 3);
 	ln(&t, "usr/lib", "lib"); /* merged /usr: /lib -> usr/lib */
 	ln(&t, "lib", "usr/lib64"); /* relative, within usr */
 	ln(&t, "/usr/lib", "tmp/sys"); /* a link in a directory anyone writes */
 	ln(&t, "/home/u", "usr/ulib"); /* root's link to a user's directory */
-	ln(&t, "../tmp/x", "usr/up");
+	ln(&t, "/tmp/x", "usr/up"); /* root's link into anyone's /tmp */
+	ln(&t, "../lib", "usr/uplib");
 	ln(&t, "/usr/loop", "usr/loop");
 	t.root = open(t.dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	assert_true(t.root >= 0);
@@ -88,8 +99,8 @@ static void test_root_only_directories(void **state)
 	assert_int_equal(ldpath_trusted(root, "/usr/local/cuda/lib64:/usr/lib"), 1);
 	assert_int_equal(ldpath_trusted(root, "/usr/local/cuda/lib64;/usr/lib"), 1);
 	assert_int_equal(ldpath_trusted(root, "/usr//lib/./"), 1);
-	/* group write for group root only */
-	assert_int_equal(ldpath_trusted(root, "/wheel"), 1);
+	/* no group write, not even group root's (OpenShift's users are in it) */
+	assert_int_equal(ldpath_trusted(root, "/wheel"), 0);
 	assert_int_equal(ldpath_trusted(root, "/staff"), 0);
 	/* anyone's /tmp, a directory of root's below one, a user's directory */
 	assert_int_equal(ldpath_trusted(root, "/tmp"), 0);
@@ -117,6 +128,19 @@ static void test_entries_the_loader_reads_elsewhere(void **state)
 	assert_int_equal(ldpath_trusted(root, "$ORIGIN/../lib"), 0);
 	assert_int_equal(ldpath_trusted(root, "/usr/${LIB}"), 0);
 	assert_int_equal(ldpath_trusted(root, "/usr/lib/../lib"), 0);
+	/* musl's loader splits at a newline too; no control byte passes */
+	assert_int_equal(ldpath_trusted(root, "/usr/lib\n/tmp/x"), 0);
+	assert_int_equal(ldpath_trusted(root, "/usr/lib\t"), 0);
+}
+
+static void test_subdirectories_the_loader_searches(void **state)
+{
+	int root = ((struct tree *)*state)->root;
+
+	assert_int_equal(ldpath_trusted(root, "/hw"), 1);
+	assert_int_equal(ldpath_trusted(root, "/hwbad"), 0); /* glibc-hwcaps/x86-64-v3 */
+	assert_int_equal(ldpath_trusted(root, "/legacy"), 0); /* tls/x86_64, nobody's */
+	assert_int_equal(ldpath_trusted(root, "/usr/lib:/hwbad"), 0);
 }
 
 static void test_missing_entries_and_files(void **state)
@@ -146,6 +170,7 @@ static void test_links(void **state)
 	assert_int_equal(ldpath_trusted(root, "/usr/ulib"), 0);
 	assert_int_equal(ldpath_trusted(root, "/usr/ulib/lib"), 0);
 	assert_int_equal(ldpath_trusted(root, "/usr/up"), 0);
+	assert_int_equal(ldpath_trusted(root, "/usr/uplib"), 0); /* ".." in a link: counted */
 	assert_int_equal(ldpath_trusted(root, "/usr/loop"), 0);
 }
 
@@ -159,10 +184,10 @@ static void test_a_root_anyone_writes(void **state)
 	assert_int_equal(ldpath_trusted(t->root, "/usr/lib"), 1);
 }
 
-/* A decoded exec record of pid in mount namespace mntns with
- * LD_LIBRARY_PATH=value and pflags, judged. */
-static uint32_t judged(struct ldpath *lp, uint32_t pid, uint32_t mntns, const char *value,
-		       uint32_t pflags)
+/* A decoded exec record of pid in mount namespace mntns and user
+ * namespace userns with LD_LIBRARY_PATH=value and pflags, judged. */
+static uint32_t judged_in(struct ldpath *lp, uint32_t pid, uint32_t mntns, uint32_t userns,
+			  const char *value, uint32_t pflags)
 {
 	struct pathres *roots = pathres_new();
 	struct event *ev = tu_event_new();
@@ -175,6 +200,7 @@ static uint32_t judged(struct ldpath *lp, uint32_t pid, uint32_t mntns, const ch
 	tu_hdr(&x.hdr, AS_EV_EXEC, AS_SC_EXECVE, pid);
 	x.pflags = pflags | AS_XF_LD_PATH;
 	x.mntns = mntns;
+	x.userns = userns;
 	rec = tu_exec_ldpath(&x, PC("/bin/ps\0"), PC("ps\0"), PC("ps\0bin\0"), PC("\0"), PC("\0"),
 			     pc_str(value), &len);
 	tu_decode_ok(rec, len, ev);
@@ -188,17 +214,30 @@ static uint32_t judged(struct ldpath *lp, uint32_t pid, uint32_t mntns, const ch
 	return out;
 }
 
+static uint32_t ns_of(const char *link)
+{
+	struct stat st;
+
+	assert_int_equal(stat(link, &st), 0);
+	return (uint32_t)st.st_ino;
+}
+
+/* judged_in our own user namespace */
+static uint32_t judged(struct ldpath *lp, uint32_t pid, uint32_t mntns, const char *value,
+		       uint32_t pflags)
+{
+	return judged_in(lp, pid, mntns, ns_of("/proc/self/ns/user"), value, pflags);
+}
+
 static void test_event_verdicts(void **state)
 {
-	struct ldpath *lp = ldpath_new();
-	uint32_t me = (uint32_t)getpid(), gone = 0x7ffffff0, ns;
+	struct ldpath *lp = ldpath_new(), *fresh;
+	uint32_t me = (uint32_t)getpid(), gone = 0x7ffffff0;
+	uint32_t ns = ns_of("/proc/self/ns/mnt"), uns = ns_of("/proc/self/ns/user");
 	const char *sys = "/usr/lib/x86_64-linux-gnu";
-	struct stat st;
 
 	(void)state;
 	assert_non_null(lp);
-	assert_int_equal(stat("/proc/self/ns/mnt", &st), 0);
-	ns = (uint32_t)st.st_ino;
 	/* this process's root is the host's: Debian's own library directory */
 	assert_false(judged(lp, me, ns, sys, 0) & AS_XF_LD_ENV);
 	assert_false(judged(lp, me, ns, sys, 0) & AS_XF_LD_ENV); /* cached */
@@ -206,13 +245,22 @@ static void test_event_verdicts(void **state)
 	assert_true(judged(lp, me, ns, "/usr/lib/x86_64-linux-gnu:", 0) & AS_XF_LD_ENV);
 	/* LD_PRELOAD beside it (or a value cut short) decided it already */
 	assert_true(judged(lp, me, ns, sys, AS_XF_LD_ENV) & AS_XF_LD_ENV);
-	/* a process gone: judged in its mount namespace's root, ours here ... */
-	assert_false(judged(lp, gone, ns, sys, 0) & AS_XF_LD_ENV);
-	assert_true(judged(lp, gone, ns, "/tmp", 0) & AS_XF_LD_ENV);
+	/* a user namespace of its own at exec: not judged, whatever is cached */
+	assert_true(judged_in(lp, me, ns, uns + 1, sys, 0) & AS_XF_LD_ENV);
+	/* a snapshot's record (no namespaces) of a live process: asked of it */
+	assert_false(judged_in(lp, me, 0, 0, sys, 0) & AS_XF_LD_ENV);
+	/* a process gone: judged (nothing cached) in its mount namespace's
+	 * root, ours here ... */
+	fresh = ldpath_new();
+	assert_false(judged(fresh, gone, ns, sys, 0) & AS_XF_LD_ENV);
+	ldpath_free(fresh);
+	fresh = ldpath_new();
+	assert_true(judged(fresh, gone, ns, "/tmp", 0) & AS_XF_LD_ENV);
+	ldpath_free(fresh);
 	/* ... and where that is unknown (another namespace, or a snapshot's
 	 * record, which has none), counted as set */
 	assert_true(judged(lp, gone, ns + 1, sys, 0) & AS_XF_LD_ENV);
-	assert_true(judged(lp, gone, 0, sys, 0) & AS_XF_LD_ENV);
+	assert_true(judged_in(lp, gone, 0, 0, sys, 0) & AS_XF_LD_ENV);
 	/* no stage (a replay): the variable counts as set */
 	assert_true(judged(NULL, me, ns, sys, 0) & AS_XF_LD_ENV);
 	ldpath_free(lp);
@@ -224,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_root_only_directories),
 		cmocka_unit_test(test_entries_the_loader_reads_elsewhere),
 		cmocka_unit_test(test_missing_entries_and_files),
+		cmocka_unit_test(test_subdirectories_the_loader_searches),
 		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_a_root_anyone_writes),
 		cmocka_unit_test(test_event_verdicts),
