@@ -46,19 +46,12 @@ static const char *const ldpath_subdirs[] = {
 	"xeon_phi/avx512_1",	  "x86_64",		    "avx512_1",
 };
 
-static uint32_t ldpath_ns_of(const char *link)
-{
-	struct stat st;
-
-	return stat(link, &st) == 0 ? (uint32_t)st.st_ino : 0;
-}
-
 struct ldpath *ldpath_new(void)
 {
 	struct ldpath *lp = calloc(1, sizeof(struct ldpath));
 
 	if (lp)
-		lp->self_userns = ldpath_ns_of("/proc/self/ns/user");
+		lp->self_userns = pathres_ns_of("/proc/self/ns/user");
 	return lp;
 }
 
@@ -222,7 +215,7 @@ static int ldpath_own_userns(const struct ldpath *lp, const struct event *ev)
 	if (!lp->self_userns || (ev->u.exec->userns && ev->u.exec->userns != lp->self_userns))
 		return 0;
 	snprintf(link, sizeof(link), "/proc/%u/ns/user", ev->hdr->pid);
-	now = ldpath_ns_of(link);
+	now = pathres_ns_of(link);
 	/* gone: its namespace at exec is what there is (one it entered after
 	 * could only have changed its own root, which is gone with it) */
 	return now ? now == lp->self_userns : ev->u.exec->userns != 0;

@@ -40,7 +40,7 @@ struct pathres {
 	char out[AS_SYS_SLOTS][PATHRES_OUT_MAX];
 };
 
-static uint32_t pathres_ns_of(const char *link)
+uint32_t pathres_ns_of(const char *link)
 {
 	struct stat st;
 

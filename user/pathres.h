@@ -53,6 +53,9 @@ int pathres_event(struct pathres *r, struct event *ev);
  * one an ancestor in it showed us; 0: none known). Owned by r; -1 when
  * there is none. */
 int pathres_root(struct pathres *r, const struct as_hdr *h, uint32_t mntns);
+/* The inode number of a namespace link (/proc/PID/ns/mnt, ...): the
+ * namespace's id as the kernel's records carry it; 0 when it cannot be read. */
+uint32_t pathres_ns_of(const char *link);
 
 /* The road through a descriptor's link without a walk (a replay, or a
  * walk that could not be made): a slot whose path, as decoded, starts with
