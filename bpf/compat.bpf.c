@@ -224,6 +224,7 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	s->compat.id16 = sp.id16;
 	s->compat.nargs = sp.nargs;
+	s->compat.split64 = sp.split64;
 	s->compat.sockargs = sockargs;
 	switch (sp.family) {
 	case AS_CFAM_OPEN:

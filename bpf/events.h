@@ -189,7 +189,22 @@ enum as_event_type {
 	X(WRITEV, "writev", AS_EV_CONNECT)          \
 	X(PWRITEV2, "pwritev2", AS_EV_CONNECT)      \
 	X(SENDFILE, "sendfile", AS_EV_CONNECT)      \
-	X(SPLICE, "splice", AS_EV_CONNECT)
+	X(SPLICE, "splice", AS_EV_CONNECT)          \
+	X(SETHOSTNAME, "sethostname", AS_EV_SYS)    \
+	X(SETDOMAINNAME, "setdomainname", AS_EV_SYS) \
+	X(SETTIMEOFDAY, "settimeofday", AS_EV_SYS)  \
+	X(CLOCK_SETTIME, "clock_settime", AS_EV_SYS) \
+	X(ADJTIMEX, "adjtimex", AS_EV_SYS)          \
+	X(CLOCK_ADJTIME, "clock_adjtime", AS_EV_SYS) \
+	X(REBOOT, "reboot", AS_EV_SYS)              \
+	X(SWAPON, "swapon", AS_EV_SYS)              \
+	X(SWAPOFF, "swapoff", AS_EV_SYS)            \
+	X(SYSLOG, "syslog", AS_EV_SYS)              \
+	X(FANOTIFY_INIT, "fanotify_init", AS_EV_SYS) \
+	X(FANOTIFY_MARK, "fanotify_mark", AS_EV_SYS) \
+	X(KEYCTL, "keyctl", AS_EV_SYS)              \
+	X(ADD_KEY, "add_key", AS_EV_SYS)            \
+	X(REQUEST_KEY, "request_key", AS_EV_SYS)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the
@@ -693,7 +708,11 @@ struct as_compat_spec {
 	__u8 nargs; /* arguments the call takes (the rest read as 0; socketcall: the u32s
 		     * behind its pointer); 0: all six */
 	__u8 type; /* enum as_event_type of its events: what the pre-filter asks */
-	__u8 _pad0[2];
+	/* 1 + the argument i386 passes as two registers (low, high) where
+	 * x86_64 takes one 64-bit value, the arguments after it one register
+	 * later (fanotify_mark's mask, truncate64's length); 0: none */
+	__u8 split64;
+	__u8 _pad0;
 };
 
 struct as_exit {

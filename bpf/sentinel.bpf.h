@@ -191,7 +191,8 @@ struct as_compat_ctx {
 	__u64 sockargs; /* socketcall: user address of its u32 arguments; 0: registers */
 	__u8 id16; /* as_compat_spec.id16 */
 	__u8 nargs; /* as_compat_spec.nargs */
-	__u8 _pad0[6];
+	__u8 split64; /* as_compat_spec.split64 */
+	__u8 _pad0[5];
 };
 
 struct as_send_key {

@@ -94,6 +94,10 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 	case AS_SC_SETXATTRAT: /* struct xattr_args: value (u64), size, flags */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)(args[4] + 8));
 		break;
+	case AS_SC_ADJTIMEX: /* struct timex: modes first (0: a read of the clock's state) */
+	case AS_SC_CLOCK_ADJTIME:
+		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_ADJTIMEX ? 0 : 1]);
+		break;
 	case AS_SC_BPF: /* union bpf_attr: map_type or prog_type first */
 	case AS_SC_PERF_EVENT_OPEN: /* struct perf_event_attr: type first */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_BPF ? 1 : 0]);

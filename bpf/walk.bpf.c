@@ -1301,5 +1301,16 @@ __noinline int as_compat_args_load(void)
 			v = (__u16)v == 0xffff ? 0xffffffffu : (__u16)v;
 		s->compat.args[i] = v;
 	}
+	/* a 64-bit argument in two registers: joined, the rest moved up (at
+	 * constant offsets: the verifier takes no variable one into a) */
+	n = s->compat.split64;
+	if (!n || n >= AS_SYSCALL_ARGS)
+		return 0;
+	for (i = 1; i < AS_SYSCALL_ARGS; i++) {
+		if (i == n)
+			s->compat.args[i - 1] |= s->compat.args[i] << 32;
+		if (i >= n)
+			s->compat.args[i] = i + 1 < AS_SYSCALL_ARGS ? s->compat.args[i + 1] : 0;
+	}
 	return 0;
 }

@@ -43,11 +43,16 @@ struct compat_row {
 	uint8_t sc; /* enum as_syscall */
 	uint8_t id16; /* bit i: argument i is a 16-bit id */
 	uint8_t nargs; /* arguments the call takes (the rest read as 0); 0: all six */
+	uint8_t split64; /* as_compat_spec.split64 */
 };
 
-#define ROW(name, id) { __NR_##name, AS_SC_##id, 0, 0 }
-#define ROW16(name, id, mask) { __NR_##name, AS_SC_##id, mask, 0 }
-#define ROWN(name, id, n) { __NR_##name, AS_SC_##id, 0, n }
+#define ROW(name, id) { __NR_##name, AS_SC_##id, 0, 0, 0 }
+#define ROW16(name, id, mask) { __NR_##name, AS_SC_##id, mask, 0, 0 }
+#define ROWN(name, id, n) { __NR_##name, AS_SC_##id, 0, n, 0 }
+/* socketcall's call n: its u32 arguments */
+#define SOCKROW(n, sc, nargs) { n, sc, 0, nargs, 0 }
+/* argument i a 64-bit value in two registers */
+#define ROW64(name, id, i) { __NR_##name, AS_SC_##id, 0, 0, (i) + 1 }
 
 static const struct compat_row compat_rows[] = {
 	/* the open family */
@@ -76,9 +81,9 @@ static const struct compat_row compat_rows[] = {
 	ROW16(chown, CHOWN, 0x6), ROW(chown32, CHOWN), ROW16(lchown, LCHOWN, 0x6),
 	ROW(lchown32, LCHOWN), ROW16(fchown, FCHOWN, 0x6), ROW(fchown32, FCHOWN),
 	ROW(fchownat, FCHOWNAT),
-	/* truncate64's length is two registers: the record has its low half */
-	ROW(truncate, TRUNCATE), ROW(truncate64, TRUNCATE), ROW(ftruncate, FTRUNCATE),
-	ROW(ftruncate64, FTRUNCATE),
+	/* truncate64's length is two registers */
+	ROW(truncate, TRUNCATE), ROW64(truncate64, TRUNCATE, 1), ROW(ftruncate, FTRUNCATE),
+	ROW64(ftruncate64, FTRUNCATE, 1),
 	ROW(setxattr, SETXATTR), ROW(lsetxattr, LSETXATTR), ROW(fsetxattr, FSETXATTR),
 	ROW(removexattr, REMOVEXATTR), ROW(lremovexattr, LREMOVEXATTR),
 	ROW(fremovexattr, FREMOVEXATTR), ROW(setxattrat, SETXATTRAT),
@@ -105,6 +110,14 @@ static const struct compat_row compat_rows[] = {
 	ROW(prlimit64, PRLIMIT64), ROW(setpriority, SETPRIORITY),
 	ROW(sched_setscheduler, SCHED_SETSCHEDULER), ROW(sched_setattr, SCHED_SETATTR),
 	ROW(ioprio_set, IOPRIO_SET),
+	/* the host's state */
+	ROW64(fanotify_mark, FANOTIFY_MARK, 2), ROW(sethostname, SETHOSTNAME), ROW(setdomainname, SETDOMAINNAME),
+	ROW(settimeofday, SETTIMEOFDAY), ROW(clock_settime, CLOCK_SETTIME),
+	ROW(clock_settime64, CLOCK_SETTIME), ROW(adjtimex, ADJTIMEX),
+	ROW(clock_adjtime, CLOCK_ADJTIME), ROW(clock_adjtime64, CLOCK_ADJTIME),
+	ROW(reboot, REBOOT), ROW(swapon, SWAPON), ROW(swapoff, SWAPOFF), ROW(syslog, SYSLOG),
+	ROW(fanotify_init, FANOTIFY_INIT), ROW(keyctl, KEYCTL), ROW(add_key, ADD_KEY),
+	ROW(request_key, REQUEST_KEY),
 	ROW(userfaultfd, USERFAULTFD), ROW(ioctl, IOCTL), /* terminal input only: compat.bpf.c */
 	ROW(fcntl, FCNTL), ROW(fcntl64, FCNTL), /* F_SETOWN, F_SETOWN_EX only: compat.bpf.c */
 	/* code from a file with no link only (sys.bpf.c). i386's old mmap
@@ -115,9 +128,9 @@ static const struct compat_row compat_rows[] = {
 /* socketcall(call, args): call numbers of linux/net.h, u32 arguments of
  * net/socket.c's nargs[] */
 static const struct compat_row compat_sockcall[] = {
-	{ 1, AS_SC_SOCKET, 0, 3 },   { 2, AS_SC_BIND, 0, 3 },	  { 3, AS_SC_CONNECT, 0, 3 },
-	{ 4, AS_SC_LISTEN, 0, 2 },   { 5, AS_SC_ACCEPT, 0, 3 },	  { 11, AS_SC_SENDTO, 0, 6 },
-	{ 16, AS_SC_SENDMSG, 0, 3 }, { 18, AS_SC_ACCEPT4, 0, 4 }, { 20, AS_SC_SENDMMSG, 0, 4 },
+	SOCKROW(1, AS_SC_SOCKET, 3), SOCKROW(2, AS_SC_BIND, 3), SOCKROW(3, AS_SC_CONNECT, 3),
+	SOCKROW(4, AS_SC_LISTEN, 2), SOCKROW(5, AS_SC_ACCEPT, 3), SOCKROW(11, AS_SC_SENDTO, 6),
+	SOCKROW(16, AS_SC_SENDMSG, 3), SOCKROW(18, AS_SC_ACCEPT4, 4), SOCKROW(20, AS_SC_SENDMMSG, 4),
 };
 
 #define COMPAT_NROWS(t) (sizeof(t) / sizeof((t)[0]))
@@ -134,6 +147,7 @@ static int compat_spec_of(const struct compat_row *r, struct as_compat_spec *out
 	out->family = (uint8_t)fam;
 	out->id16 = r->id16;
 	out->nargs = r->nargs;
+	out->split64 = r->split64;
 	out->type = (uint8_t)names_syscall_type(r->sc);
 	return 1;
 }

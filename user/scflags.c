@@ -324,6 +324,42 @@ static const struct flagname fcntl_cmds[] = {
 	FN(F_SETOWN_EX, "F_SETOWN_EX"), FN(F_GETOWN_EX, "F_GETOWN_EX"),
 };
 
+/* linux/reboot.h */
+static const struct flagname reboot_cmds[] = {
+	FN(0x01234567, "LINUX_REBOOT_CMD_RESTART"),   FN(0xCDEF0123, "LINUX_REBOOT_CMD_HALT"),
+	FN(0x89ABCDEF, "LINUX_REBOOT_CMD_CAD_ON"),    FN(0x00000000, "LINUX_REBOOT_CMD_CAD_OFF"),
+	FN(0x4321FEDC, "LINUX_REBOOT_CMD_POWER_OFF"), FN(0xA1B2C3D4, "LINUX_REBOOT_CMD_RESTART2"),
+	FN(0xD000FCE2, "LINUX_REBOOT_CMD_SW_SUSPEND"), FN(0x45584543, "LINUX_REBOOT_CMD_KEXEC"),
+};
+
+/* syslog(2)'s types (include/linux/syslog.h), in order from 0 */
+static const char *const syslog_actions[] = {
+	"CLOSE", "OPEN", "READ", "READ_ALL", "READ_CLEAR", "CLEAR",
+	"CONSOLE_OFF", "CONSOLE_ON", "CONSOLE_LEVEL", "SIZE_UNREAD", "SIZE_BUFFER",
+};
+
+/* keyctl(2)'s operations (linux/keyctl.h), in order from 0 */
+static const char *const keyctl_ops[] = {
+	"GET_KEYRING_ID", "JOIN_SESSION_KEYRING", "UPDATE", "REVOKE", "CHOWN", "SETPERM",
+	"DESCRIBE", "CLEAR", "LINK", "UNLINK", "SEARCH", "READ", "INSTANTIATE", "NEGATE",
+	"SET_REQKEY_KEYRING", "SET_TIMEOUT", "ASSUME_AUTHORITY", "GET_SECURITY",
+	"SESSION_TO_PARENT", "REJECT", "INSTANTIATE_IOV", "INVALIDATE", "GET_PERSISTENT",
+	"DH_COMPUTE", "PKEY_QUERY", "PKEY_ENCRYPT", "PKEY_DECRYPT", "PKEY_SIGN", "PKEY_VERIFY",
+	"RESTRICT_KEYRING", "MOVE", "CAPABILITIES", "WATCH_KEY",
+};
+
+/* PREFIX and the name at u of an enumeration numbered from 0; the number
+ * when past its end */
+static const char *seq_name(const char *prefix, const char *const *names, size_t n, uint64_t u,
+			    char *buf, size_t cap)
+{
+	if (u < n)
+		snprintf(buf, cap, "%s%s", prefix, names[u]);
+	else
+		snprintf(buf, cap, "%" PRIu64, u);
+	return buf;
+}
+
 /* open(2) flags, as Falco shows them: the access mode, then the others */
 static const struct {
 	uint64_t bit;
@@ -435,6 +471,12 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		return enum_name(fcntl_cmds, NFLAGS(fcntl_cmds), u, buf, cap);
 	case FMT_RLIMIT:
 		return enum_name(rlimits, NFLAGS(rlimits), u, buf, cap);
+	case FMT_REBOOT:
+		return enum_name(reboot_cmds, NFLAGS(reboot_cmds), u & 0xffffffffu, buf, cap);
+	case FMT_SYSLOG:
+		return seq_name("SYSLOG_ACTION_", syslog_actions, NFLAGS(syslog_actions), u, buf, cap);
+	case FMT_KEYCTL:
+		return seq_name("KEYCTL_", keyctl_ops, NFLAGS(keyctl_ops), u, buf, cap);
 	case FMT_SIGNAL: {
 		const char *abbrev = u > 0 && u < 64 ? sigabbrev_np((int)u) : NULL;
 
@@ -451,12 +493,7 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 		snprintf(buf, cap, "%" PRIu64, u & 0xffff); /* the type alone */
 		return buf;
 	case FMT_URING_OP:
-		if (u < sizeof(uring_ops) / sizeof(uring_ops[0])) {
-			snprintf(buf, cap, "IORING_OP_%s", uring_ops[u]);
-			return buf;
-		}
-		snprintf(buf, cap, "%" PRIu64, u);
-		return buf;
+		return seq_name("IORING_OP_", uring_ops, NFLAGS(uring_ops), u, buf, cap);
 	case FMT_DEC:
 	default:
 		snprintf(buf, cap, "%" PRId64, v);

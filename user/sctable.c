@@ -282,6 +282,50 @@ static const struct sc_info table[AS_SC_MAX] = {
  .args = { RES, A32("level", 0, UDEC) } },
 	[AS_SC_IOPERM] = { .nr = NR_X86(173), .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("from", ARG, 0, HEX), A("num", ARG, 1, DEC), A32("turn_on", 2, DEC) } },
+	/* The host's own state: its names, its clock, its power, its swap,
+	 * its kernel log (syslog's type: SYSLOG_ACTION_*; its buffer is not
+	 * read), a file-access monitor of the caller's own (fanotify: the
+	 * marks it watches, with permission events able to hold every open
+	 * of a file or a filesystem), and the kernel's key store (keyctl's
+	 * operation, add_key's and request_key's key type and description).
+	 * sethostname's name is read up to its NUL: a name passed without
+	 * one shows what follows it too. adjtimex's and clock_adjtime's
+	 * "modes" is the struct timex's first field (0: the clock is only
+	 * read) */
+	[AS_SC_SETHOSTNAME] = { .nr = SYS_sethostname, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
+		.args = { RES, A("name", STR, 0, STR), A("len", ARG, 1, DEC) } },
+	[AS_SC_SETDOMAINNAME] = { .nr = SYS_setdomainname, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
+		.args = { RES, A("name", STR, 0, STR), A("len", ARG, 1, DEC) } },
+	[AS_SC_SETTIMEOFDAY] = { .nr = SYS_settimeofday, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A("tv", ARG, 0, HEX), A("tz", ARG, 1, HEX) } },
+	[AS_SC_CLOCK_SETTIME] = { .nr = SYS_clock_settime, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("which_clock", 0, INT), A("tp", ARG, 1, HEX) } },
+	[AS_SC_ADJTIMEX] = { .nr = SYS_adjtimex, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A("modes", EXTRA, 0, HEX) } },
+	[AS_SC_CLOCK_ADJTIME] = { .nr = SYS_clock_adjtime, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("which_clock", 0, INT), A("modes", EXTRA, 0, HEX) } },
+	[AS_SC_REBOOT] = { .nr = SYS_reboot, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("magic1", 0, HEX32), A32("magic2", 1, HEX32), A32("cmd", 2, REBOOT) } },
+	[AS_SC_SWAPON] = { .nr = SYS_swapon, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
+		.args = { RES, A("path", PATH, 0, STR), A32("swapflags", 1, HEX) } },
+	[AS_SC_SWAPOFF] = { .nr = SYS_swapoff, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
+		.args = { RES, A("path", PATH, 0, STR) } },
+	[AS_SC_SYSLOG] = { .nr = SYS_syslog, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("type", 0, SYSLOG), A32("len", 2, INT) } },
+	[AS_SC_FANOTIFY_INIT] = { .nr = SYS_fanotify_init, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { A("fd", RES, 0, DEC), A32("flags", 0, HEX), A32("event_f_flags", 1, OPEN), RES } },
+	/* the marked object: pathname under dirfd (NULL: dirfd itself) */
+	[AS_SC_FANOTIFY_MARK] = { .nr = SYS_fanotify_mark, .spec = SPEC(4, 3, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
+		.args = { RES, A32("fd", 0, FD), A32("flags", 1, HEX), A("mask", ARG, 2, HEX),
+		  A32("dirfd", 3, FD), A("path", PATH, 0, STR) } },
+	[AS_SC_KEYCTL] = { .nr = SYS_keyctl, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("operation", 0, KEYCTL), A("arg2", ARG, 1, DEC), A("arg3", ARG, 2, DEC) } },
+	[AS_SC_ADD_KEY] = { .nr = SYS_add_key, .spec = SPEC(0, N, 1, N, N, N), .fspath = FSP_NONE,
+		.args = { RES, A("type", STR, 0, STR), A("description", STR, 1, STR),
+		  A("plen", ARG, 3, DEC), A32("keyring", 4, INT) } },
+	[AS_SC_REQUEST_KEY] = { .nr = SYS_request_key, .spec = SPEC(0, N, 1, N, N, N), .fspath = FSP_NONE,
+		.args = { RES, A("type", STR, 0, STR), A("description", STR, 1, STR),
+		  A32("dest_keyring", 3, INT) } },
 	/* Falco's userfaultfd event: res, flags (O_CLOEXEC, O_NONBLOCK, UFFD_USER_MODE_ONLY);
 	 * the flags print as a number here */
 	[AS_SC_USERFAULTFD] = { .nr = SYS_userfaultfd, .spec = NOSPEC, .fspath = FSP_NONE,

@@ -60,6 +60,9 @@ enum sc_fmt {
 	FMT_RLIMIT, /* RLIMIT_* */
 	FMT_SIGNAL, /* a signal: SIGKILL, SIGSTOP, ...; 0 and real-time ones as numbers */
 	FMT_FCNTL_CMD, /* an F_* command of fcntl */
+	FMT_REBOOT, /* a LINUX_REBOOT_CMD_* of reboot */
+	FMT_SYSLOG, /* a SYSLOG_ACTION_* of syslog */
+	FMT_KEYCTL, /* a KEYCTL_* operation */
 	FMT_NLMSG, /* a netlink message type: (netlink family << 16) | nlmsg_type, named
 		    * for rtnetlink (RTM_*) and nfnetlink's batches */
 };

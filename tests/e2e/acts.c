@@ -133,6 +133,18 @@
  *            exec-deleted PATH (open PATH, unlink it, execveat the fd)
  *            overlay-exec LOWER UPPER WORK MERGED FILE (overlayfs in a private mount
  *            namespace, then exec MERGED/FILE)
+ *   the host's state (each harmless: a bad argument, a value set as it was,
+ *            or its own namespace): host-sethostname NAME (in a UTS namespace of its
+ *            own) | host-settimeofday-null (settimeofday(NULL, NULL): nothing set)
+ *            host-clock-settime CLOCK (the clock's own time) | host-adjtimex MODES |
+ *            host-clock-adjtime CLOCK MODES (a struct timex of zeros but MODES: ADJ_TICK
+ *            with tick 0 is EINVAL, 0 and ADJ_OFFSET_SS_READ only read) |
+ *            host-reboot-bad (a bad second magic: EINVAL) | host-swapon PATH |
+ *            host-swapoff PATH | host-syslog TYPE (SYSLOG_ACTION_CONSOLE_LEVEL: the
+ *            level /proc/sys/kernel/printk shows) | host-fanotify DIR (a group of its own,
+ *            DIR's opens marked, then closed) | host-keys (add_key of a "user" key to
+ *            the process keyring, keyctl READ of it, request_key of one that is not
+ *            there; one result line each)
  *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
  *   io_uring: uring-openat-write PATH | uring-openat-read PATH | uring-renameat OLD NEW
  *            uring-unlinkat PATH
@@ -1607,6 +1619,83 @@ static int priv_op(int argc, char **argv)
 	return 2;
 }
 
+/* ---- the host's state ---- */
+
+#define ACTS_ADJ_TICK 0x4000
+#define ACTS_TIMEX_BYTES 208 /* struct timex on x86_64 */
+#define ACTS_SYSLOG_CONSOLE_LEVEL 8
+#define ACTS_KEY_SPEC_PROCESS_KEYRING (-2)
+#define ACTS_KEYCTL_READ 11
+#define ACTS_FAN_MARK_ADD 0x1
+#define ACTS_FAN_OPEN 0x20
+
+static int host_op(int argc, char **argv)
+{
+	const char *op = argv[0];
+
+	if (!strcmp(op, "host-sethostname") && argc == 2) {
+		if (unshare(CLONE_NEWUTS))
+			return report(-errno);
+		return report(res(syscall(SYS_sethostname, argv[1], strlen(argv[1]))));
+	}
+	if (!strcmp(op, "host-settimeofday-null") && argc == 1)
+		return report(res(syscall(SYS_settimeofday, NULL, NULL)));
+	if (!strcmp(op, "host-clock-settime") && argc == 2) {
+		struct timespec ts = { 0 };
+
+		clock_gettime((clockid_t)num(argv[1]), &ts);
+		return report(res(syscall(SYS_clock_settime, (clockid_t)num(argv[1]), &ts)));
+	}
+	if ((!strcmp(op, "host-adjtimex") && argc == 2) ||
+	    (!strcmp(op, "host-clock-adjtime") && argc == 3)) {
+		uint32_t tx[ACTS_TIMEX_BYTES / sizeof(uint32_t)] = { 0 };
+
+		tx[0] = (uint32_t)num(argv[argc - 1]); /* modes; tick, and all else, 0 */
+		if (argc == 2)
+			return report(res(syscall(SYS_adjtimex, tx)));
+		return report(res(syscall(SYS_clock_adjtime, (clockid_t)num(argv[1]), tx)));
+	}
+	if (!strcmp(op, "host-reboot-bad") && argc == 1)
+		return report(res(syscall(SYS_reboot, 0xfee1dead, 0, 0, NULL)));
+	if (!strcmp(op, "host-swapon") && argc == 2)
+		return report(res(syscall(SYS_swapon, argv[1], 0)));
+	if (!strcmp(op, "host-swapoff") && argc == 2)
+		return report(res(syscall(SYS_swapoff, argv[1])));
+	if (!strcmp(op, "host-syslog") && argc == 2) {
+		int type = (int)num(argv[1]), level = 0;
+		FILE *f;
+
+		if (type == ACTS_SYSLOG_CONSOLE_LEVEL) {
+			if (!(f = fopen("/proc/sys/kernel/printk", "r")))
+				return report(-errno);
+			if (fscanf(f, "%d", &level) != 1)
+				level = -1;
+			fclose(f);
+			note("level", level);
+		}
+		return report(res(syscall(SYS_syslog, type, NULL, level)));
+	}
+	if (!strcmp(op, "host-fanotify") && argc == 2) {
+		int fd = (int)res(syscall(SYS_fanotify_init, 0, O_RDONLY | O_CLOEXEC));
+
+		if (fd < 0)
+			return report(fd);
+		note("fd", fd);
+		return report(res(syscall(SYS_fanotify_mark, fd, ACTS_FAN_MARK_ADD, ACTS_FAN_OPEN,
+					  AT_FDCWD, argv[1])));
+	}
+	if (!strcmp(op, "host-keys") && argc == 1) {
+		char buf[64];
+		long key = res(syscall(SYS_add_key, "user", "as-acts-key", "secret", 6,
+				       ACTS_KEY_SPEC_PROCESS_KEYRING));
+
+		note("key", key);
+		note("read", res(syscall(SYS_keyctl, ACTS_KEYCTL_READ, key, buf, sizeof(buf))));
+		return report(res(syscall(SYS_request_key, "user", "as-acts-none", NULL, 0)));
+	}
+	return -1;
+}
+
 /* ---- file changes ---- */
 
 struct chmod_args {
@@ -2129,6 +2218,8 @@ static int run(int argc, char **argv)
 	if (!strncmp(op, "send", 4) || !strcmp(op, "bind4") || !strcmp(op, "listen4") ||
 	    !strcmp(op, "accept4") || !strcmp(op, "socket"))
 		return net_op(argc, argv);
+	if (!strncmp(op, "host-", 5) && (r = host_op(argc, argv)) >= 0)
+		return r;
 	r = file_op(argc, argv);
 	return r >= 0 ? r : priv_op(argc, argv);
 }

@@ -167,9 +167,10 @@ MON = "Agent Tampered With the Monitor"
 RAWDEV = "Agent Opened a Raw Disk or Memory Device"
 AUDIT = "Agent Changed the Audit Configuration"
 LAUNCH = "Agent Started the Sandbox Launcher"
+HOST, SB_HOST = "Agent Changed the Host's State", "Sandboxed Agent Changed the Host's State"
 PRIO = {AUDIT: "Critical", RAWDEV: "Error", LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
-        URING: "Warning", UNARMED: "Critical", CRED: "Warning"}
+        URING: "Warning", UNARMED: "Critical", CRED: "Warning", HOST: "Error", SB_HOST: "Critical"}
 
 
 def block_device():
@@ -257,7 +258,7 @@ class Escapes(unittest.TestCase):
         os.makedirs(self.o(".ssh"), exist_ok=True)
         for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring",
                   ".git-credentials", ".netrc", "vf", "vt", "vs", "vc", "vl", "vp", "vd", "vi",
-                  "fa", "ch", "ac"):
+                  "fa", "ch", "ac", "sw"):
             with open(self.o(n), "w") as f:
                 f.write("data")
         o = self.o
@@ -489,6 +490,27 @@ class Escapes(unittest.TestCase):
             ("keep root as saved uid", ["keep-root", "1000", "setresuid", "-1", "0", "-1"],
              [(PRIV, "user.uid", 1000), (PRIV, "user.uid", 0)]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
+            # the host's own state: its name (the namespace made for it is
+            # the privilege rule's), its clock, power, swap, console, a
+            # file monitor of the agent's own; reads of the clock and the
+            # kernel log, and the kernel's keys, are no act on the host
+            ("sethostname", ["host-sethostname", "as-escape"],
+             [(PRIV, "evt.arg.flags", "CLONE_NEWUTS"), (HOST, "evt.arg.name", "as-escape")]),
+            ("settimeofday", ["host-settimeofday-null"], [(HOST, "evt.type", "settimeofday")]),
+            ("clock_settime", ["host-clock-settime", "99"], [(HOST, "evt.res", "EINVAL")]),
+            ("adjtimex tick", ["host-adjtimex", "0x4000"], [(HOST, "evt.arg.modes", "0x4000")]),
+            ("clock_adjtime tick", ["host-clock-adjtime", "0", "0x4000"],
+             [(HOST, "evt.type", "clock_adjtime")]),
+            ("adjtimex read", ["host-adjtimex", "0"], []),
+            ("adjtime read", ["host-clock-adjtime", "0", "0xa001"], []),
+            ("reboot", ["host-reboot-bad"], [(HOST, "evt.arg.cmd", "LINUX_REBOOT_CMD_CAD_OFF")]),
+            ("swapon", ["host-swapon", o("sw")], [(HOST, "evt.arg.path", o("sw"))]),
+            ("swapoff", ["host-swapoff", o("sw")], [(HOST, "evt.type", "swapoff")]),
+            ("console level", ["host-syslog", "8"],
+             [(HOST, "evt.arg.type", "SYSLOG_ACTION_CONSOLE_LEVEL")]),
+            ("kernel log size", ["host-syslog", "10"], []),
+            ("fanotify", ["host-fanotify", self.tmp], [(HOST, "evt.type", "fanotify_init")]),
+            ("kernel keys", ["host-keys"], []),
             # a setuid or setgid bit, or file capabilities, under /tmp too (a
             # root shell left for any local user); outside it is one alert,
             # the privilege one. A mode without them is nothing under /tmp
@@ -702,6 +724,9 @@ class Escapes(unittest.TestCase):
                         ("sb map memfd", ["map-code", "memfd", "mprotect"],
                          [(SB_CODE, "evt.arg.path", "/memfd:as-code (deleted)")]),
                         ("sb tiocsti", ["tiocsti", "x"], [(SB_TTY, "evt.arg.request", "0x5412")]),
+                        # refused by seccomp, and still the attempt; a read is none
+                        ("sb reboot", ["host-reboot-bad"], [(SB_HOST, "evt.res", "EPERM")]),
+                        ("sb adjtimex read", ["host-adjtimex", "0"], []),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
                         ("sb ia32 mkdir", ["!ia32", "mkdir", "/workspace/d32", "0755"],

@@ -1469,6 +1469,81 @@ class Privilege(EventCase):
                     evt__arg__to_dfd="-100", evt__arg__from_dfd=r[0].split()[1],
                     fs__path__target=mnt)
 
+    def test_host_state(self):
+        """The host's own state: its names (in a UTS namespace of the act's own),
+        its clock (set as it was, or refused), reboot, swap, the kernel log and
+        console, a fanotify group and its mark, the kernel's keys: each an event
+        with its arguments, failures and refusals included (none was one)."""
+        sw = self.p("swap")
+        with open(sw, "w") as f:
+            f.write("not swap")
+        types = ("sethostname, settimeofday, clock_settime, adjtimex, clock_adjtime, reboot, "
+                 "swapon, swapoff, syslog, fanotify_init, fanotify_mark, add_key, keyctl, "
+                 "request_key")
+        with Acts("evt.type in (%s) and proc.name = as-acts" % types,
+                  ["evt.arg." + n for n in ("name", "len", "tv", "tz", "which_clock", "modes",
+                                            "magic1", "magic2", "cmd", "path", "swapflags",
+                                            "type", "flags", "event_f_flags", "fd", "mask",
+                                            "dirfd", "operation", "arg2", "description",
+                                            "plen", "keyring", "dest_keyring")] +
+                  ["fs.path.name", "evt.rawres"]) as a:
+            ph, rh = a.run("host-sethostname", "as-acts-host")
+            pt, rt = a.run("host-settimeofday-null")
+            pu, ru = a.run("host-settimeofday-null", user=65534)
+            pc, rc = a.run("host-clock-settime", "99")
+            px, rx = a.run("host-adjtimex", "0x4000")
+            pr, rr = a.run("host-adjtimex", "0")
+            pa, ra = a.run("host-clock-adjtime", "0", "0xa001")
+            pb, rb = a.run("host-reboot-bad")
+            pbu, rbu = a.run("host-reboot-bad", user=65534)
+            pn, rn = a.run("host-swapon", sw)
+            pf, rf = a.run("host-swapoff", sw)
+            pl, rl = a.run("host-syslog", "8")
+            pz, rz = a.run("host-syslog", "10")
+            pm, rm = a.run("host-fanotify", self.dir)
+            pk, rk = a.run("host-keys")
+        self.assertEqual([rh, rt, ru, rc, rx, rb, rbu, rn, rf, rl[-1:], rm[-1:], rk[-1:]],
+                         [["0"], ["0"], ["-1"], ["-22"], ["-22"], ["-22"], ["-1"], ["-22"],
+                          ["-22"], ["0"], ["0"], ["-126"]])
+        self.fields(self.one(a, ph, "sethostname"), evt__res="SUCCESS",
+                    evt__arg__name="as-acts-host", evt__arg__len="12")
+        self.fields(self.one(a, pt, "settimeofday"), evt__res="SUCCESS", evt__arg__tv="0x0",
+                    evt__arg__tz="0x0")
+        self.fields(self.one(a, pu, "settimeofday"), evt__res="EPERM")
+        self.fields(self.one(a, pc, "clock_settime"), evt__res="EINVAL",
+                    evt__arg__which_clock="99")
+        self.fields(self.one(a, px, "adjtimex"), evt__res="EINVAL", evt__arg__modes="0x4000")
+        # a read of the clock's state: modes 0 (and adjtime's ADJ_OFFSET_SS_READ)
+        self.fields(self.one(a, pr, "adjtimex"), evt__arg__modes="0x0",
+                    evt__rawres=int(rr[-1]))
+        self.fields(self.one(a, pa, "clock_adjtime"), evt__arg__which_clock="0",
+                    evt__arg__modes="0xa001", evt__rawres=int(ra[-1]))
+        self.fields(self.one(a, pb, "reboot"), evt__res="EINVAL", evt__arg__magic1="0xfee1dead",
+                    evt__arg__magic2="0x0", evt__arg__cmd="LINUX_REBOOT_CMD_CAD_OFF")
+        self.fields(self.one(a, pbu, "reboot"), evt__res="EPERM")
+        # a failed call names its path as passed, none as fs.path.name (Falco's)
+        self.fields(self.one(a, pn, "swapon"), evt__res="EINVAL", evt__arg__path=sw,
+                    evt__arg__swapflags="0x0", fs__path__name=None)
+        self.fields(self.one(a, pf, "swapoff"), evt__res="EINVAL", evt__arg__path=sw)
+        self.fields(self.one(a, pl, "syslog"), evt__res="SUCCESS",
+                    evt__arg__type="SYSLOG_ACTION_CONSOLE_LEVEL", evt__arg__len=rl[0].split()[1])
+        self.fields(self.one(a, pz, "syslog"), evt__arg__type="SYSLOG_ACTION_SIZE_BUFFER",
+                    evt__rawres=int(rz[-1]))
+        fd = rm[0].split()[1]
+        self.fields(self.one(a, pm, "fanotify_init"), evt__res="SUCCESS", evt__arg__fd=fd,
+                    evt__arg__flags="0x0", evt__arg__event_f_flags="O_RDONLY|O_CLOEXEC")
+        self.fields(self.one(a, pm, "fanotify_mark"), evt__res="SUCCESS", evt__arg__fd=fd,
+                    evt__arg__flags="0x1", evt__arg__mask="0x20", evt__arg__dirfd="-100",
+                    evt__arg__path=self.dir, fs__path__name=self.dir)
+        key = rk[0].split()[1]
+        self.fields(self.one(a, pk, "add_key"), evt__rawres=int(key), evt__arg__type="user",
+                    evt__arg__description="as-acts-key", evt__arg__plen="6",
+                    evt__arg__keyring="-2")
+        self.fields(self.one(a, pk, "keyctl"), evt__rawres=6, evt__arg__operation="KEYCTL_READ",
+                    evt__arg__arg2=key)
+        self.fields(self.one(a, pk, "request_key"), evt__res="ENOKEY", evt__arg__type="user",
+                    evt__arg__description="as-acts-none", evt__arg__dest_keyring="0")
+
     def test_remount_clone_inode_flags_and_accounting(self):
         """The rest of the mount API (fspick and fsconfig resize a tmpfs;
         open_tree_attr clones a mount read-only), a file's inode flags set by

@@ -60,6 +60,21 @@ static void test_rows(void **state)
 	expect(&spec[22], AS_SC_UMOUNT2, AS_CFAM_GENERIC, 0, 1);
 	expect(&spec[52], AS_SC_UMOUNT2, AS_CFAM_GENERIC, 0, 0);
 	expect(&spec[452], AS_SC_FCHMODAT2, AS_CFAM_GENERIC, 0, 0);
+	/* a 64-bit argument in two registers: truncate64's length (1),
+	 * fanotify_mark's mask (2); the others one register later */
+	expect(&spec[193], AS_SC_TRUNCATE, AS_CFAM_GENERIC, 0, 0);
+	assert_int_equal(spec[193].split64, 2);
+	expect(&spec[194], AS_SC_FTRUNCATE, AS_CFAM_GENERIC, 0, 0);
+	assert_int_equal(spec[194].split64, 2);
+	expect(&spec[339], AS_SC_FANOTIFY_MARK, AS_CFAM_GENERIC, 0, 0);
+	assert_int_equal(spec[339].split64, 3);
+	assert_int_equal(spec[92].split64, 0); /* truncate: one register */
+	/* the host's state: clock_settime and its time64 twin are one call */
+	expect(&spec[264], AS_SC_CLOCK_SETTIME, AS_CFAM_GENERIC, 0, 0);
+	expect(&spec[404], AS_SC_CLOCK_SETTIME, AS_CFAM_GENERIC, 0, 0);
+	expect(&spec[88], AS_SC_REBOOT, AS_CFAM_GENERIC, 0, 0);
+	expect(&spec[103], AS_SC_SYSLOG, AS_CFAM_GENERIC, 0, 0);
+	expect(&spec[288], AS_SC_KEYCTL, AS_CFAM_GENERIC, 0, 0);
 	/* not the compat program's: exec (sched_process_exec), the fork
 	 * family (sched_process_fork), and what is not traced at all */
 	for (unsigned nr = 0; nr < AS_COMPAT_NR_MAX; nr++)
@@ -100,6 +115,7 @@ static void test_every_row_is_consistent(void **state)
 		assert_int_equal(s->family, compat_family(sc));
 		assert_int_equal(s->type, names_syscall_type(sc));
 		assert_true(s->nargs <= 6); /* the most a syscall takes */
+		assert_true(s->split64 < 6); /* 1 + an argument that has one after it */
 		assert_int_equal(s->id16 & ~0x3fu, 0);
 	}
 	assert_true(n > 90);

@@ -453,6 +453,23 @@ static void test_table_names_and_formats(void **state)
 	assert_string_equal(sctable_format(FMT_MSG, 0x20000000, buf, sizeof(buf)), "MSG_FASTOPEN");
 	assert_string_equal(sctable_format(FMT_URING_OP, 18, buf, sizeof(buf)), "IORING_OP_OPENAT");
 	assert_string_equal(sctable_format(FMT_URING_OP, 200, buf, sizeof(buf)), "200");
+	assert_string_equal(sctable_format(FMT_KEYCTL, 11, buf, sizeof(buf)), "KEYCTL_READ");
+	assert_string_equal(sctable_format(FMT_KEYCTL, 32, buf, sizeof(buf)), "KEYCTL_WATCH_KEY");
+	assert_string_equal(sctable_format(FMT_KEYCTL, 33, buf, sizeof(buf)), "33");
+	assert_string_equal(sctable_format(FMT_SYSLOG, 5, buf, sizeof(buf)), "SYSLOG_ACTION_CLEAR");
+	assert_string_equal(sctable_format(FMT_SYSLOG, (uint64_t)-1, buf, sizeof(buf)),
+			    "18446744073709551615");
+	assert_string_equal(sctable_format(FMT_REBOOT, 0x4321FEDC, buf, sizeof(buf)),
+			    "LINUX_REBOOT_CMD_POWER_OFF");
+	assert_string_equal(sctable_format(FMT_REBOOT, 0, buf, sizeof(buf)),
+			    "LINUX_REBOOT_CMD_CAD_OFF");
+	assert_string_equal(sctable_format(FMT_REBOOT, 0x1234, buf, sizeof(buf)), "4660");
+	{
+		char tiny[4]; /* a name cut to the buffer, never past it */
+
+		sctable_format(FMT_SYSLOG, 5, tiny, sizeof(tiny));
+		assert_string_equal(tiny, "SYS");
+	}
 	assert_string_equal(sctable_format(FMT_URING_SETUP, 2, buf, sizeof(buf)),
 			    "IORING_SETUP_SQPOLL");
 	assert_string_equal(sctable_format(FMT_FAMILY, 17, buf, sizeof(buf)), "AF_PACKET");
