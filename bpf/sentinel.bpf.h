@@ -52,6 +52,8 @@ _Static_assert(AS_ENV_DATA + AS_ENV_CHUNK + 2 * AS_ENV_GROUP <= AS_SCRATCH_SIZE,
  * requests (an int pid); compat.bpf.c picks them, sys.bpf.c reads the pid */
 #define AS_F_SETOWN 8
 #define AS_F_SETOWN_EX 15
+/* as_sys.extra when the value behind the argument could not be read */
+#define AS_EXTRA_UNREAD (~0ULL)
 #define AS_FIOSETOWN 0x8901
 #define AS_SIOCSPGRP 0x8902
 /* mmap, mprotect and pkey_mprotect that make a file's pages code: compat.bpf.c

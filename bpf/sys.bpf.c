@@ -96,7 +96,9 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 		break;
 	case AS_SC_ADJTIMEX: /* struct timex: modes first (0: a read of the clock's state) */
 	case AS_SC_CLOCK_ADJTIME:
-		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_ADJTIMEX ? 0 : 1]);
+		/* a struct the caller took away (munmap, MADV_DONTNEED) is no read */
+		if (bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_ADJTIMEX ? 0 : 1]))
+			return AS_EXTRA_UNREAD;
 		break;
 	case AS_SC_BPF: /* union bpf_attr: map_type or prog_type first */
 	case AS_SC_PERF_EVENT_OPEN: /* struct perf_event_attr: type first */

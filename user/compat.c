@@ -112,7 +112,8 @@ static const struct compat_row compat_rows[] = {
 	ROW(ioprio_set, IOPRIO_SET),
 	/* the host's state */
 	ROW64(fanotify_mark, FANOTIFY_MARK, 2), ROW(sethostname, SETHOSTNAME), ROW(setdomainname, SETDOMAINNAME),
-	ROW(settimeofday, SETTIMEOFDAY), ROW(clock_settime, CLOCK_SETTIME),
+	ROW(settimeofday, SETTIMEOFDAY), ROWN(stime, SETTIMEOFDAY, 1), /* stime(&t): tv is t */
+	ROW(clock_settime, CLOCK_SETTIME),
 	ROW(clock_settime64, CLOCK_SETTIME), ROW(adjtimex, ADJTIMEX),
 	ROW(clock_adjtime, CLOCK_ADJTIME), ROW(clock_adjtime64, CLOCK_ADJTIME),
 	ROW(reboot, REBOOT), ROW(swapon, SWAPON), ROW(swapoff, SWAPOFF), ROW(syslog, SYSLOG),

@@ -5,6 +5,7 @@
  * order, enumerations as their one name; the number when nothing matches.
  */
 #include <fcntl.h>
+#include <linux/reboot.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -324,12 +325,10 @@ static const struct flagname fcntl_cmds[] = {
 	FN(F_SETOWN_EX, "F_SETOWN_EX"), FN(F_GETOWN_EX, "F_GETOWN_EX"),
 };
 
-/* linux/reboot.h */
+#define RB(n) FN(LINUX_REBOOT_CMD_##n, "LINUX_REBOOT_CMD_" #n)
 static const struct flagname reboot_cmds[] = {
-	FN(0x01234567, "LINUX_REBOOT_CMD_RESTART"),   FN(0xCDEF0123, "LINUX_REBOOT_CMD_HALT"),
-	FN(0x89ABCDEF, "LINUX_REBOOT_CMD_CAD_ON"),    FN(0x00000000, "LINUX_REBOOT_CMD_CAD_OFF"),
-	FN(0x4321FEDC, "LINUX_REBOOT_CMD_POWER_OFF"), FN(0xA1B2C3D4, "LINUX_REBOOT_CMD_RESTART2"),
-	FN(0xD000FCE2, "LINUX_REBOOT_CMD_SW_SUSPEND"), FN(0x45584543, "LINUX_REBOOT_CMD_KEXEC"),
+	RB(RESTART), RB(HALT), RB(CAD_ON), RB(CAD_OFF), RB(POWER_OFF), RB(RESTART2),
+	RB(SW_SUSPEND), RB(KEXEC),
 };
 
 /* syslog(2)'s types (include/linux/syslog.h), in order from 0 */
@@ -472,7 +471,7 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 	case FMT_RLIMIT:
 		return enum_name(rlimits, NFLAGS(rlimits), u, buf, cap);
 	case FMT_REBOOT:
-		return enum_name(reboot_cmds, NFLAGS(reboot_cmds), u & 0xffffffffu, buf, cap);
+		return enum_name(reboot_cmds, NFLAGS(reboot_cmds), u, buf, cap);
 	case FMT_SYSLOG:
 		return seq_name("SYSLOG_ACTION_", syslog_actions, NFLAGS(syslog_actions), u, buf, cap);
 	case FMT_KEYCTL:

@@ -293,9 +293,9 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * "modes" is the struct timex's first field (0: the clock is only
 	 * read) */
 	[AS_SC_SETHOSTNAME] = { .nr = SYS_sethostname, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
-		.args = { RES, A("name", STR, 0, STR), A("len", ARG, 1, DEC) } },
+		.args = { RES, A("name", STR, 0, STR), A32("len", 1, INT) } },
 	[AS_SC_SETDOMAINNAME] = { .nr = SYS_setdomainname, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
-		.args = { RES, A("name", STR, 0, STR), A("len", ARG, 1, DEC) } },
+		.args = { RES, A("name", STR, 0, STR), A32("len", 1, INT) } },
 	[AS_SC_SETTIMEOFDAY] = { .nr = SYS_settimeofday, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("tv", ARG, 0, HEX), A("tz", ARG, 1, HEX) } },
 	[AS_SC_CLOCK_SETTIME] = { .nr = SYS_clock_settime, .spec = NOSPEC, .fspath = FSP_NONE,
@@ -333,7 +333,8 @@ static const struct sc_info table[AS_SC_MAX] = {
 	/* Falco's ioctl event: res, fd, request, argument. Only the requests
 	 * that push input into a terminal (TIOCSTI, TIOCLINUX) and those that
 	 * set a file's inode flags (chattr), and FIOSETOWN and SIOCSPGRP (as
-	 * fcntl's F_SETOWN; "owner" is the pid they pass), picked in the kernel by the raw
+	 * fcntl's F_SETOWN; "owner" is the pid they pass), the network's
+	 * socket requests and RTC_SET_TIME (the hardware clock), picked in the kernel by the raw
 	 * sys_exit program (bpf/compat.bpf.c); fs.path.name is the terminal or file */
 	[AS_SC_IOCTL] = { .nr = SYS_ioctl, .spec = SPEC(N, N, N, N, 0, N), .fspath = FSP_NAME0,
 		.via = VIA_RAW,

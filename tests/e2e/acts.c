@@ -139,12 +139,14 @@
  *            host-clock-settime CLOCK (the clock's own time) | host-adjtimex MODES |
  *            host-clock-adjtime CLOCK MODES (a struct timex of zeros but MODES: ADJ_TICK
  *            with tick 0 is EINVAL, 0 and ADJ_OFFSET_SS_READ only read) |
+ *            host-adjtimex-same (the clock's status flags set as they were: ADJ_STATUS) |
  *            host-reboot-bad (a bad second magic: EINVAL) | host-swapon PATH |
  *            host-swapoff PATH | host-syslog TYPE (SYSLOG_ACTION_CONSOLE_LEVEL: the
  *            level /proc/sys/kernel/printk shows) | host-fanotify DIR (a group of its own,
  *            DIR's opens marked, then closed) | host-keys (add_key of a "user" key to
  *            the process keyring, keyctl READ of it, request_key of one that is not
- *            there; one result line each)
+ *            there; one result line each) | host-rtc-set PATH (ioctl RTC_SET_TIME on PATH
+ *            opened read-only, a time of zeros: ENOTTY on anything but a clock)
  *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
  *   io_uring: uring-openat-write PATH | uring-openat-read PATH | uring-renameat OLD NEW
  *            uring-unlinkat PATH
@@ -191,6 +193,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/timex.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -1621,13 +1624,13 @@ static int priv_op(int argc, char **argv)
 
 /* ---- the host's state ---- */
 
-#define ACTS_ADJ_TICK 0x4000
-#define ACTS_TIMEX_BYTES 208 /* struct timex on x86_64 */
 #define ACTS_SYSLOG_CONSOLE_LEVEL 8
 #define ACTS_KEY_SPEC_PROCESS_KEYRING (-2)
 #define ACTS_KEYCTL_READ 11
 #define ACTS_FAN_MARK_ADD 0x1
 #define ACTS_FAN_OPEN 0x20
+#define ACTS_RTC_SET_TIME 0x4024700a /* _IOW('p', 0x0a, struct rtc_time) */
+#define ACTS_RTC_TIME_INTS 9 /* struct rtc_time: nine ints */
 
 static int host_op(int argc, char **argv)
 {
@@ -1648,12 +1651,20 @@ static int host_op(int argc, char **argv)
 	}
 	if ((!strcmp(op, "host-adjtimex") && argc == 2) ||
 	    (!strcmp(op, "host-clock-adjtime") && argc == 3)) {
-		uint32_t tx[ACTS_TIMEX_BYTES / sizeof(uint32_t)] = { 0 };
+		struct timex tx = { .modes = (unsigned)num(argv[argc - 1]) }; /* tick, all else 0 */
 
-		tx[0] = (uint32_t)num(argv[argc - 1]); /* modes; tick, and all else, 0 */
 		if (argc == 2)
-			return report(res(syscall(SYS_adjtimex, tx)));
-		return report(res(syscall(SYS_clock_adjtime, (clockid_t)num(argv[1]), tx)));
+			return report(res(syscall(SYS_adjtimex, &tx)));
+		return report(res(syscall(SYS_clock_adjtime, (clockid_t)num(argv[1]), &tx)));
+	}
+	if (!strcmp(op, "host-adjtimex-same") && argc == 1) {
+		/* the clock's status flags read, then set as they were */
+		struct timex tx = { .modes = 0 };
+
+		if (adjtimex(&tx) < 0)
+			return report(-errno);
+		tx.modes = ADJ_STATUS;
+		return report(res(syscall(SYS_adjtimex, &tx)));
 	}
 	if (!strcmp(op, "host-reboot-bad") && argc == 1)
 		return report(res(syscall(SYS_reboot, 0xfee1dead, 0, 0, NULL)));
@@ -1683,6 +1694,15 @@ static int host_op(int argc, char **argv)
 		note("fd", fd);
 		return report(res(syscall(SYS_fanotify_mark, fd, ACTS_FAN_MARK_ADD, ACTS_FAN_OPEN,
 					  AT_FDCWD, argv[1])));
+	}
+	if (!strcmp(op, "host-rtc-set") && argc == 2) {
+		int tm[ACTS_RTC_TIME_INTS] = { 0 }; /* struct rtc_time */
+		int fd = open(argv[1], O_RDONLY);
+
+		if (fd < 0)
+			return report(-errno);
+		note("fd", fd);
+		return report(res(ioctl(fd, ACTS_RTC_SET_TIME, tm)));
 	}
 	if (!strcmp(op, "host-keys") && argc == 1) {
 		char buf[64];

@@ -1479,13 +1479,13 @@ class Privilege(EventCase):
             f.write("not swap")
         types = ("sethostname, settimeofday, clock_settime, adjtimex, clock_adjtime, reboot, "
                  "swapon, swapoff, syslog, fanotify_init, fanotify_mark, add_key, keyctl, "
-                 "request_key")
+                 "request_key, ioctl")
         with Acts("evt.type in (%s) and proc.name = as-acts" % types,
                   ["evt.arg." + n for n in ("name", "len", "tv", "tz", "which_clock", "modes",
                                             "magic1", "magic2", "cmd", "path", "swapflags",
                                             "type", "flags", "event_f_flags", "fd", "mask",
                                             "dirfd", "operation", "arg2", "description",
-                                            "plen", "keyring", "dest_keyring")] +
+                                            "plen", "keyring", "dest_keyring", "request")] +
                   ["fs.path.name", "evt.rawres"]) as a:
             ph, rh = a.run("host-sethostname", "as-acts-host")
             pt, rt = a.run("host-settimeofday-null")
@@ -1502,6 +1502,7 @@ class Privilege(EventCase):
             pz, rz = a.run("host-syslog", "10")
             pm, rm = a.run("host-fanotify", self.dir)
             pk, rk = a.run("host-keys")
+            pq, rq = a.run("host-rtc-set", sw)
         self.assertEqual([rh, rt, ru, rc, rx, rb, rbu, rn, rf, rl[-1:], rm[-1:], rk[-1:]],
                          [["0"], ["0"], ["-1"], ["-22"], ["-22"], ["-22"], ["-1"], ["-22"],
                           ["-22"], ["0"], ["0"], ["-126"]])
@@ -1543,6 +1544,9 @@ class Privilege(EventCase):
                     evt__arg__arg2=key)
         self.fields(self.one(a, pk, "request_key"), evt__res="ENOKEY", evt__arg__type="user",
                     evt__arg__description="as-acts-none", evt__arg__dest_keyring="0")
+        # the hardware clock's ioctl, refused by a file that is none
+        self.fields(self.one(a, pq, "ioctl"), evt__res="ENOTTY", evt__arg__fd=rq[0].split()[1],
+                    evt__arg__request="0x4024700a", evt__arg__path=sw)
 
     def test_remount_clone_inode_flags_and_accounting(self):
         """The rest of the mount API (fspick and fsconfig resize a tmpfs;
