@@ -139,7 +139,8 @@
  *            host-clock-settime CLOCK (the clock's own time) | host-adjtimex MODES |
  *            host-clock-adjtime CLOCK MODES (a struct timex of zeros but MODES: ADJ_TICK
  *            with tick 0 is EINVAL, 0 and ADJ_OFFSET_SS_READ only read) |
- *            host-adjtimex-same (the clock's status flags set as they were: ADJ_STATUS) |
+ *            host-adjtimex-same [ro] (the clock's status flags set as they were: ADJ_STATUS;
+ *            ro: from a read-only page, EFAULT after the clock was set) |
  *            host-reboot-bad (a bad second magic: EINVAL) | host-swapon PATH |
  *            host-swapoff PATH | host-syslog TYPE (SYSLOG_ACTION_CONSOLE_LEVEL: the
  *            level /proc/sys/kernel/printk shows) | host-fanotify DIR (a group of its own,
@@ -1657,14 +1658,25 @@ static int host_op(int argc, char **argv)
 			return report(res(syscall(SYS_adjtimex, &tx)));
 		return report(res(syscall(SYS_clock_adjtime, (clockid_t)num(argv[1]), &tx)));
 	}
-	if (!strcmp(op, "host-adjtimex-same") && argc == 1) {
-		/* the clock's status flags read, then set as they were */
-		struct timex tx = { .modes = 0 };
+	if (!strcmp(op, "host-adjtimex-same") && (argc == 1 || (argc == 2 && !strcmp(argv[1], "ro")))) {
+		/* the clock's status flags read, then set as they were; "ro":
+		 * from a read-only page, which the kernel sets the clock from
+		 * and then fails to copy the result back into (EFAULT) */
+		struct timex tx = { .modes = 0 }, *p = &tx;
 
 		if (adjtimex(&tx) < 0)
 			return report(-errno);
 		tx.modes = ADJ_STATUS;
-		return report(res(syscall(SYS_adjtimex, &tx)));
+		if (argc == 2) {
+			p = mmap(NULL, sizeof(tx), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				 -1, 0);
+			if (p == MAP_FAILED)
+				return report(-errno);
+			*p = tx;
+			if (mprotect(p, sizeof(tx), PROT_READ))
+				return report(-errno);
+		}
+		return report(res(syscall(SYS_adjtimex, p)));
 	}
 	if (!strcmp(op, "host-reboot-bad") && argc == 1)
 		return report(res(syscall(SYS_reboot, 0xfee1dead, 0, 0, NULL)));

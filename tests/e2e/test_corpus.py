@@ -498,6 +498,9 @@ class Escapes(unittest.TestCase):
              [(PRIV, "evt.arg.flags", "CLONE_NEWUTS"), (HOST, "evt.arg.name", "as-escape")]),
             ("settimeofday", ["host-settimeofday-null"], [(HOST, "evt.type", "settimeofday")]),
             ("adjtimex status", ["host-adjtimex-same"], [(HOST, "evt.arg.modes", "0x10")]),
+            # ... set, then EFAULT: the struct could not be copied back
+            ("adjtimex status, read-only", ["host-adjtimex-same", "ro"],
+             [(HOST, "evt.res", "EFAULT")]),
             # a clock or name the kernel refused to set changed nothing (a
             # test suite's unprivileged try); the rest alert when refused too
             ("clock_settime refused", ["host-clock-settime", "99"], []),
