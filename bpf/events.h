@@ -17,7 +17,7 @@
 #define AS_EVENTS_H
 
 /* Bumped whenever a struct below changes layout; recorded files carry it. */
-#define AS_ABI_VERSION 6
+#define AS_ABI_VERSION 7
 
 #define AS_COMM_LEN 16 /* TASK_COMM_LEN in the kernel */
 #define AS_MAX_ANCESTORS 12 /* real_parent hops captured per event (>= 8 asked) */
@@ -644,7 +644,11 @@ struct as_sys {
 	struct as_hdr hdr;
 	__s64 res;
 	__u64 arg[AS_SYS_ARGS]; /* as passed */
-	__u64 extra; /* read behind an argument: io_uring_setup's flags, bpf's and perf_event_open's attr type */
+	/* read behind an argument (io_uring_setup's flags, bpf's and
+	 * perf_event_open's attr type, timex's modes), or a fact of the call
+	 * (sethostname's, setdomainname's and reboot's: 1 when it acts on the
+	 * host's namespace, ABI 7) */
+	__u64 extra;
 	__u32 pflags; /* AS_SYF_* per slot */
 	__u16 len[AS_SYS_SLOTS]; /* bytes of slot i: NUL included for strings */
 	__u16 base_len[AS_SYS_SLOTS]; /* component list of slot i's base directory */

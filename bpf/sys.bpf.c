@@ -17,6 +17,9 @@
 const volatile struct as_sys_spec cfg_sys_spec[AS_SYS_NR_MAX];
 
 #define AS_PR_SET_NAME 15
+/* The kernel's initial UTS namespace has this inode number (PROC_UTS_INIT_INO
+ * of include/linux/proc_ns.h, fixed since Linux 3.8): the host's names */
+#define AS_UTS_INIT_INO 0xEFFFFFFEu
 
 /* Slot i's user string (with its base directory when it is a relative
  * path, and the file behind an fd it names, as_put_fdlink) at off of this
@@ -100,6 +103,15 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 		if (bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_ADJTIMEX ? 0 : 1]))
 			return AS_EXTRA_UNREAD;
 		break;
+	case AS_SC_SETHOSTNAME: /* 1: the name is the host's (its initial UTS namespace) */
+	case AS_SC_SETDOMAINNAME:
+		return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), nsproxy, uts_ns,
+				     ns.inum) == AS_UTS_INIT_INO;
+	case AS_SC_REBOOT:
+		/* 1: the caller is in the host's pid namespace; in another,
+		 * reboot only ends that namespace's init (reboot_pid_ns) */
+		return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid,
+				     level) == 0;
 	case AS_SC_BPF: /* union bpf_attr: map_type or prog_type first */
 	case AS_SC_PERF_EVENT_OPEN: /* struct perf_event_attr: type first */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_BPF ? 1 : 0]);

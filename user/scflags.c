@@ -491,6 +491,8 @@ const char *sctable_format(unsigned fmt, int64_t v, char *buf, size_t cap)
 				return nlmsg_types[i].name;
 		snprintf(buf, cap, "%" PRIu64, u & 0xffff); /* the type alone */
 		return buf;
+	case FMT_BOOL:
+		return u ? "true" : "false";
 	case FMT_URING_OP:
 		return seq_name("IORING_OP_", uring_ops, NFLAGS(uring_ops), u, buf, cap);
 	case FMT_DEC:

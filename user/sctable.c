@@ -22,6 +22,8 @@
  * umode_t: the register's upper bits are not the act's (sctable_arg_value) */
 #define A32(name, idx, fmt) { name, SRC_ARG, idx, FMT_##fmt, 4 }
 #define MODE(name, idx) { name, SRC_ARG, idx, FMT_OCT, 2 }
+/* a string slot no longer than argument lenidx says (sc_arg.width) */
+#define STRN(name, slot, lenidx) { name, SRC_STR, slot, FMT_STR, 1 + (lenidx) }
 #define RES A("res", RES, 0, DEC)
 
 /* syscalls a newer kernel has than this libc's headers know */
@@ -288,14 +290,17 @@ static const struct sc_info table[AS_SC_MAX] = {
 	 * marks it watches, with permission events able to hold every open
 	 * of a file or a filesystem), and the kernel's key store (keyctl's
 	 * operation, add_key's and request_key's key type and description).
-	 * sethostname's name is read up to its NUL: a name passed without
-	 * one shows what follows it too. adjtimex's and clock_adjtime's
-	 * "modes" is the struct timex's first field (0: the clock is only
-	 * read) */
+	 * sethostname's name is the len bytes the kernel takes (up to a NUL
+	 * among them). "host_ns" says whether the call acts on the host's
+	 * namespace: a name set in a UTS namespace of the caller's own, and a
+	 * reboot in a pid namespace of its own (which only ends that
+	 * namespace's init), change nothing of the host. adjtimex's and
+	 * clock_adjtime's "modes" is the struct timex's first field (0: the
+	 * clock is only read) */
 	[AS_SC_SETHOSTNAME] = { .nr = SYS_sethostname, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
-		.args = { RES, A("name", STR, 0, STR), A32("len", 1, INT) } },
+		.args = { RES, STRN("name", 0, 1), A32("len", 1, INT), A("host_ns", EXTRA, 0, BOOL) } },
 	[AS_SC_SETDOMAINNAME] = { .nr = SYS_setdomainname, .spec = SPEC(0, N, N, N, N, N), .fspath = FSP_NONE,
-		.args = { RES, A("name", STR, 0, STR), A32("len", 1, INT) } },
+		.args = { RES, STRN("name", 0, 1), A32("len", 1, INT), A("host_ns", EXTRA, 0, BOOL) } },
 	[AS_SC_SETTIMEOFDAY] = { .nr = SYS_settimeofday, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("tv", ARG, 0, HEX), A("tz", ARG, 1, HEX) } },
 	[AS_SC_CLOCK_SETTIME] = { .nr = SYS_clock_settime, .spec = NOSPEC, .fspath = FSP_NONE,
@@ -305,7 +310,8 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_CLOCK_ADJTIME] = { .nr = SYS_clock_adjtime, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A32("which_clock", 0, INT), A("modes", EXTRA, 0, HEX) } },
 	[AS_SC_REBOOT] = { .nr = SYS_reboot, .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { RES, A32("magic1", 0, HEX32), A32("magic2", 1, HEX32), A32("cmd", 2, REBOOT) } },
+		.args = { RES, A32("magic1", 0, HEX32), A32("magic2", 1, HEX32), A32("cmd", 2, REBOOT),
+		  A("host_ns", EXTRA, 0, BOOL) } },
 	[AS_SC_SWAPON] = { .nr = SYS_swapon, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR), A32("swapflags", 1, HEX) } },
 	[AS_SC_SWAPOFF] = { .nr = SYS_swapoff, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,

@@ -63,6 +63,7 @@ enum sc_fmt {
 	FMT_REBOOT, /* a LINUX_REBOOT_CMD_* of reboot */
 	FMT_SYSLOG, /* a SYSLOG_ACTION_* of syslog */
 	FMT_KEYCTL, /* a KEYCTL_* operation */
+	FMT_BOOL, /* true or false: nonzero or 0 */
 	FMT_NLMSG, /* a netlink message type: (netlink family << 16) | nlmsg_type, named
 		    * for rtnetlink (RTM_*) and nfnetlink's batches */
 };
@@ -73,7 +74,9 @@ struct sc_arg {
 	uint8_t idx;
 	uint8_t fmt; /* enum sc_fmt */
 	/* SRC_ARG: the bytes of the register the kernel takes (4: an int or
-	 * unsigned int, 2: a umode_t); 0: all of it */
+	 * unsigned int, 2: a umode_t); 0: all of it. SRC_STR: 1 + the index
+	 * of the argument that bounds the string's length (sethostname's len:
+	 * the kernel copies that many bytes, NUL or not); 0: up to its NUL */
 	uint8_t width;
 };
 

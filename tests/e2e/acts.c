@@ -134,8 +134,11 @@
  *            overlay-exec LOWER UPPER WORK MERGED FILE (overlayfs in a private mount
  *            namespace, then exec MERGED/FILE)
  *   the host's state (each harmless: a bad argument, a value set as it was,
- *            or its own namespace): host-sethostname NAME (in a UTS namespace of its
- *            own) | host-settimeofday-null (settimeofday(NULL, NULL): nothing set)
+ *            or its own namespace): host-sethostname NAME [LEN] (in a UTS namespace of
+ *            its own; LEN bytes of NAME) | host-sethostname-same (the host's name set as
+ *            it is, in the host's namespace) | host-reboot-pidns (reboot's magic numbers
+ *            and CAD_OFF from the init of a pid namespace of its own: EINVAL, child's pid
+ *            noted) | host-settimeofday-null (settimeofday(NULL, NULL): nothing set)
  *            host-clock-settime CLOCK (the clock's own time) | host-adjtimex MODES |
  *            host-clock-adjtime CLOCK MODES (a struct timex of zeros but MODES: ADJ_TICK
  *            with tick 0 is EINVAL, 0 and ADJ_OFFSET_SS_READ only read) |
@@ -1632,15 +1635,52 @@ static int priv_op(int argc, char **argv)
 #define ACTS_FAN_OPEN 0x20
 #define ACTS_RTC_SET_TIME 0x4024700a /* _IOW('p', 0x0a, struct rtc_time) */
 #define ACTS_RTC_TIME_INTS 9 /* struct rtc_time: nine ints */
+#define ACTS_REBOOT_MAGIC1 0xfee1dead /* <linux/reboot.h> */
+#define ACTS_REBOOT_MAGIC2 672274793
+#define ACTS_REBOOT_CMD_CAD_OFF 0
+#define ACTS_HOST_NAME_MAX 64 /* __NEW_UTS_LEN */
 
 static int host_op(int argc, char **argv)
 {
 	const char *op = argv[0];
 
-	if (!strcmp(op, "host-sethostname") && argc == 2) {
+	if (!strcmp(op, "host-sethostname") && (argc == 2 || argc == 3)) {
+		size_t len = argc == 3 ? (size_t)num(argv[2]) : strlen(argv[1]);
+
 		if (unshare(CLONE_NEWUTS))
 			return report(-errno);
-		return report(res(syscall(SYS_sethostname, argv[1], strlen(argv[1]))));
+		return report(res(syscall(SYS_sethostname, argv[1], len)));
+	}
+	if (!strcmp(op, "host-sethostname-same") && argc == 1) {
+		/* the host's own name set as it is: a real set, nothing changed */
+		char name[ACTS_HOST_NAME_MAX + 1] = { 0 };
+
+		if (gethostname(name, sizeof(name) - 1))
+			return report(-errno);
+		return report(res(syscall(SYS_sethostname, name, strlen(name))));
+	}
+	if (!strcmp(op, "host-reboot-pidns") && argc == 1) {
+		/* the real magic numbers and LINUX_REBOOT_CMD_CAD_OFF from the
+		 * init of a pid namespace of its own: reboot_pid_ns refuses
+		 * every command but restart, halt and power-off (EINVAL) */
+		pid_t child;
+		int status = 0;
+
+		if (unshare(CLONE_NEWPID))
+			return report(-errno);
+		child = fork();
+		if (child == 0) {
+			if (getpid() != 1) /* never the host's Ctrl-Alt-Del */
+				_exit(report(-ESRCH));
+			report(res(syscall(SYS_reboot, ACTS_REBOOT_MAGIC1, ACTS_REBOOT_MAGIC2,
+					   ACTS_REBOOT_CMD_CAD_OFF, NULL)));
+			_exit(0);
+		}
+		if (child < 0)
+			return report(-errno);
+		note("child", child);
+		waitpid(child, &status, 0);
+		return 0;
 	}
 	if (!strcmp(op, "host-settimeofday-null") && argc == 1)
 		return report(res(syscall(SYS_settimeofday, NULL, NULL)));
@@ -1679,7 +1719,7 @@ static int host_op(int argc, char **argv)
 		return report(res(syscall(SYS_adjtimex, p)));
 	}
 	if (!strcmp(op, "host-reboot-bad") && argc == 1)
-		return report(res(syscall(SYS_reboot, 0xfee1dead, 0, 0, NULL)));
+		return report(res(syscall(SYS_reboot, ACTS_REBOOT_MAGIC1, 0, 0, NULL)));
 	if (!strcmp(op, "host-swapon") && argc == 2)
 		return report(res(syscall(SYS_swapon, argv[1], 0)));
 	if (!strcmp(op, "host-swapoff") && argc == 2)

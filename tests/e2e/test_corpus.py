@@ -490,12 +490,17 @@ class Escapes(unittest.TestCase):
             ("keep root as saved uid", ["keep-root", "1000", "setresuid", "-1", "0", "-1"],
              [(PRIV, "user.uid", 1000), (PRIV, "user.uid", 0)]),
             ("bpf", ["bpf-prog-load-fail"], [(PRIV, "evt.type", "bpf")]),
-            # the host's own state: its name (the namespace made for it is
-            # the privilege rule's), its clock, power, swap, console, a
-            # file monitor of the agent's own; reads of the clock and the
-            # kernel log, and the kernel's keys, are no act on the host
-            ("sethostname", ["host-sethostname", "as-escape"],
-             [(PRIV, "evt.arg.flags", "CLONE_NEWUTS"), (HOST, "evt.arg.name", "as-escape")]),
+            # the host's own state: its name, its clock, power, swap,
+            # console, a file monitor of the agent's own; reads of the clock
+            # and the kernel log, and the kernel's keys, are no act on the
+            # host, nor are a name set in a UTS namespace of the agent's own
+            # and a reboot in a pid namespace of its own (making the
+            # namespace is the privilege rule's alert)
+            ("sethostname", ["host-sethostname-same"], [(HOST, "evt.type", "sethostname")]),
+            ("sethostname in own uts ns", ["host-sethostname", "as-escape"],
+             [(PRIV, "evt.arg.flags", "CLONE_NEWUTS")]),
+            ("reboot in own pid ns", ["host-reboot-pidns"],
+             [(PRIV, "evt.arg.flags", "CLONE_NEWPID")]),
             ("settimeofday", ["host-settimeofday-null"], [(HOST, "evt.type", "settimeofday")]),
             ("adjtimex status", ["host-adjtimex-same"], [(HOST, "evt.arg.modes", "0x10")]),
             # ... set, then EFAULT: the struct could not be copied back
@@ -730,8 +735,11 @@ class Escapes(unittest.TestCase):
                         ("sb map memfd", ["map-code", "memfd", "mprotect"],
                          [(SB_CODE, "evt.arg.path", "/memfd:as-code (deleted)")]),
                         ("sb tiocsti", ["tiocsti", "x"], [(SB_TTY, "evt.arg.request", "0x5412")]),
-                        # refused by seccomp, and still the attempt; a read is none
-                        ("sb reboot", ["host-reboot-bad"], [(SB_HOST, "evt.res", "EPERM")]),
+                        # refused by seccomp, and still the attempt; a read is none,
+                        # and so is a reboot in the sandbox's own pid namespace
+                        ("sb swapon", ["host-swapon", "/workspace/as-acts"],
+                         [(SB_HOST, "evt.res", "EPERM")]),
+                        ("sb reboot", ["host-reboot-bad"], []),
                         ("sb adjtimex read", ["host-adjtimex", "0"], []),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),

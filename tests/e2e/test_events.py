@@ -1470,8 +1470,10 @@ class Privilege(EventCase):
                     fs__path__target=mnt)
 
     def test_host_state(self):
-        """The host's own state: its names (in a UTS namespace of the act's own),
-        its clock (set as it was, or refused), reboot, swap, the kernel log and
+        """The host's own state: its names (in a UTS namespace of the act's own,
+        cut at len, and the host's set as it was: evt.arg.host_ns), its clock
+        (set as it was, or refused), reboot (in the host's pid namespace and in
+        one of its own), swap, the kernel log and
         console, a fanotify group and its mark, the kernel's keys: each an event
         with its arguments, failures and refusals included (none was one)."""
         sw = self.p("swap")
@@ -1485,9 +1487,14 @@ class Privilege(EventCase):
                                             "magic1", "magic2", "cmd", "path", "swapflags",
                                             "type", "flags", "event_f_flags", "fd", "mask",
                                             "dirfd", "operation", "arg2", "description",
-                                            "plen", "keyring", "dest_keyring", "request")] +
+                                            "plen", "keyring", "dest_keyring", "request",
+                                            "host_ns")] +
                   ["fs.path.name", "evt.rawres"]) as a:
             ph, rh = a.run("host-sethostname", "as-acts-host")
+            phc, rhc = a.run("host-sethostname", "as-acts-host", "7")
+            phs, rhs = a.run("host-sethostname-same")
+            phu, rhu = a.run("host-sethostname-same", user=65534)
+            pbp, rbp = a.run("host-reboot-pidns")
             pt, rt = a.run("host-settimeofday-null")
             pu, ru = a.run("host-settimeofday-null", user=65534)
             pc, rc = a.run("host-clock-settime", "99")
@@ -1506,8 +1513,19 @@ class Privilege(EventCase):
         self.assertEqual([rh, rt, ru, rc, rx, rb, rbu, rn, rf, rl[-1:], rm[-1:], rk[-1:]],
                          [["0"], ["0"], ["-1"], ["-22"], ["-22"], ["-22"], ["-1"], ["-22"],
                           ["-22"], ["0"], ["0"], ["-126"]])
+        self.assertEqual([rhc, rhs, rhu, rbp[-1:]], [["0"], ["0"], ["-1"], ["-22"]])
+        # a name in a UTS namespace of its own is no host's
         self.fields(self.one(a, ph, "sethostname"), evt__res="SUCCESS",
-                    evt__arg__name="as-acts-host", evt__arg__len="12")
+                    evt__arg__name="as-acts-host", evt__arg__len="12", evt__arg__host_ns="false")
+        # the len bytes the kernel took, not the string up to its NUL
+        self.fields(self.one(a, phc, "sethostname"), evt__res="SUCCESS",
+                    evt__arg__name="as-acts", evt__arg__len="7")
+        self.fields(self.one(a, phs, "sethostname"), evt__res="SUCCESS",
+                    evt__arg__name=socket.gethostname(), evt__arg__host_ns="true")
+        self.fields(self.one(a, phu, "sethostname"), evt__res="EPERM", evt__arg__host_ns="true")
+        # reboot from a pid namespace's init ends only that namespace
+        self.fields(self.one(a, int(rbp[0].split()[1]), "reboot"), evt__res="EINVAL",
+                    evt__arg__magic2="0x28121969", evt__arg__host_ns="false")
         self.fields(self.one(a, pt, "settimeofday"), evt__res="SUCCESS", evt__arg__tv="0x0",
                     evt__arg__tz="0x0")
         self.fields(self.one(a, pu, "settimeofday"), evt__res="EPERM")
@@ -1520,7 +1538,8 @@ class Privilege(EventCase):
         self.fields(self.one(a, pa, "clock_adjtime"), evt__arg__which_clock="0",
                     evt__arg__modes="0xa001", evt__rawres=int(ra[-1]))
         self.fields(self.one(a, pb, "reboot"), evt__res="EINVAL", evt__arg__magic1="0xfee1dead",
-                    evt__arg__magic2="0x0", evt__arg__cmd="LINUX_REBOOT_CMD_CAD_OFF")
+                    evt__arg__magic2="0x0", evt__arg__cmd="LINUX_REBOOT_CMD_CAD_OFF",
+                    evt__arg__host_ns="true")
         self.fields(self.one(a, pbu, "reboot"), evt__res="EPERM")
         # a failed call names its path as passed, none as fs.path.name (Falco's)
         self.fields(self.one(a, pn, "swapon"), evt__res="EINVAL", evt__arg__path=sw,

@@ -464,6 +464,8 @@ static void test_table_names_and_formats(void **state)
 	assert_string_equal(sctable_format(FMT_REBOOT, 0, buf, sizeof(buf)),
 			    "LINUX_REBOOT_CMD_CAD_OFF");
 	assert_string_equal(sctable_format(FMT_REBOOT, 0x1234, buf, sizeof(buf)), "4660");
+	assert_string_equal(sctable_format(FMT_BOOL, 1, buf, sizeof(buf)), "true");
+	assert_string_equal(sctable_format(FMT_BOOL, 0, buf, sizeof(buf)), "false");
 	{
 		char tiny[4]; /* a name cut to the buffer, never past it */
 
@@ -528,6 +530,15 @@ static void test_arg_widths(void **state)
 			 (int64_t)(hi | 16));
 	assert_int_equal(sctable_arg_value(sctable_arg(AS_SC_UNSHARE, "flags"), hi | 0x10000000),
 			 (int64_t)(hi | 0x10000000));
+	/* a string's length bound is one of the call's arguments */
+	assert_int_equal(sctable_arg(AS_SC_SETHOSTNAME, "name")->width, 1 + 1);
+	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
+		const struct sc_info *in = sctable_get(sc);
+
+		for (unsigned i = 0; i < SCTABLE_ARGS_MAX && in->args[i].name; i++)
+			if (in->args[i].src == SRC_STR)
+				assert_true(in->args[i].width <= AS_SYS_ARGS);
+	}
 	/* every register argument of a mode format is a umode_t */
 	for (unsigned sc = AS_SC_NONE + 1; sc < AS_SC_MAX; sc++) {
 		const struct sc_info *in = sctable_get(sc);

@@ -791,6 +791,39 @@ static int filter_load(struct trace_filter **t, const char *filter, const char *
 	return err;
 }
 
+/* sethostname's name is the len bytes the kernel took (a shorter len cuts
+ * it, a longer one or a negative one does not); host_ns is the record's
+ * extra as true or false. */
+static void test_name_len_and_host_ns(void **state)
+{
+	static const struct {
+		uint64_t len, extra;
+		const char *name, *host_ns;
+	} cases[] = {
+		{ 3, 1, "\"abc\"", "\"true\"" },
+		{ 64, 0, "\"abcdefgh\"", "\"false\"" },
+		{ 0xdead0000ffffffffull, 1, "\"abcdefgh\"", "\"true\"" },
+		{ 0, 0, "\"\"", "\"false\"" },
+	};
+	struct fx *f = *state;
+	struct piece none = PC_NONE, name = PC("abcdefgh\0");
+	struct piece pcs[4] = { name, none, none, none };
+	struct as_sys r;
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		tu_hdr(&r.hdr, AS_EV_SYS, AS_SC_SETHOSTNAME, 42);
+		r.pflags = AS_SYF_PLAIN;
+		r.len[0] = (uint16_t)name.n;
+		r.arg[1] = cases[i].len;
+		r.extra = cases[i].extra;
+		fmt(f, tu_rec(&r, sizeof(r), pcs, 4, &len), &len, NULL);
+		assert_json_field(&f->jc, "evt.arg.name", cases[i].name);
+		assert_json_field(&f->jc, "evt.arg.host_ns", cases[i].host_ns);
+	}
+}
+
 /* The --trace filter is a rule's condition: the rule compiler's answers, on
  * the events the rules see; -p prints the rule's output text. */
 static void test_filter_and_format(void **state)
@@ -1238,6 +1271,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_res_int64_min, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_filter_and_format, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_name_len_and_host_ns, setup, teardown),
 		cmocka_unit_test(test_filter_errors),
 		cmocka_unit_test(test_kfilter_union),
 		cmocka_unit_test_setup_teardown(test_trace_agrees_with_alerts, setup, teardown),

@@ -336,8 +336,15 @@ static int extract_table_arg(const struct event *ev, const char *arg, struct fva
 			set_str(v, p->s, p->len);
 		return 1;
 	case SRC_STR:
-		if (generic && a->idx < AS_SYS_SLOTS && ev->str[a->idx])
-			set_str(v, ev->str[a->idx], ev->str_len[a->idx]);
+		if (generic && a->idx < AS_SYS_SLOTS && ev->str[a->idx]) {
+			size_t len = ev->str_len[a->idx];
+
+			/* cut at the length the call passed (sc_arg.width) */
+			if (a->width && a->width - 1 < AS_SYS_ARGS &&
+			    (uint32_t)r->arg[a->width - 1] < len)
+				len = (uint32_t)r->arg[a->width - 1];
+			set_str(v, ev->str[a->idx], len);
+		}
 		return 1;
 	default:
 		return 0;
