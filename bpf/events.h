@@ -380,6 +380,9 @@ struct as_hdr {
  * was judged live to name only root's directories, so that its replay
  * (which cannot look at them) gives the same verdict */
 #define AS_XF_LD_PATH_ROOT (1u << 24)
+/* the ELF interpreter the kernel mapped (PT_INTERP) has no link left: a
+ * memfd, an O_TMPFILE or a deleted file (ABI 7) */
+#define AS_XF_INTERP_NOLINK (1u << 25)
 
 struct as_exec {
 	struct as_hdr hdr;

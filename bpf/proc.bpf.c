@@ -530,6 +530,7 @@ int tp_sched_process_exec(struct trace_event_raw_sched_process_exec *ctx)
 	off += len;
 
 	off = as_put_exec_tail(buf, off, e, task);
+	e->pflags |= as_interp_nolink();
 	if (ldpath) {
 		/* the loader's search path, for userspace to judge its directories;
 		 * one cut short hides where it ends: counted as set */

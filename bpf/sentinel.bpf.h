@@ -474,6 +474,9 @@ static __always_inline __u32 as_ino_dev(struct inode *ino)
 __u32 as_exe_kind(__u64 task, __u64 exe);
 int as_lin_ident(__u64 task, struct as_lin_ent *le);
 int as_cred_prev(struct as_task_state *st);
+/* AS_XF_INTERP_NOLINK when the ELF interpreter the kernel mapped at the
+ * current task's exec has no link left (sys.bpf.c) */
+__u32 as_interp_nolink(void);
 
 static __always_inline int as_skip_self(void)
 {

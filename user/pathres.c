@@ -404,9 +404,9 @@ static int pathres_follows(const struct event *ev, unsigned i)
 	case FOL_YES:
 		return 1;
 	case FOL_UNLESS_NOFOLLOW:
-		return !(flags & AT_SYMLINK_NOFOLLOW);
+		return !(flags & (sc->follow_bit ? sc->follow_bit : AT_SYMLINK_NOFOLLOW));
 	case FOL_IF_FOLLOW:
-		return !!(flags & AT_SYMLINK_FOLLOW);
+		return !!(flags & (sc->follow_bit ? sc->follow_bit : AT_SYMLINK_FOLLOW));
 	default:
 		return 0;
 	}
@@ -432,7 +432,8 @@ int pathres_fdl(struct event *ev)
 {
 	int changed = 0;
 
-	if (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING)
+	if (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING &&
+	    ev->hdr->type != AS_EV_SYS)
 		return 0;
 	for (unsigned i = 0; i < AS_SYS_SLOTS; i++) {
 		struct event_path *ep = i ? &ev->path2 : &ev->path;
@@ -479,7 +480,8 @@ int pathres_event(struct pathres *r, struct event *ev)
 	if (ev->hdr->type == AS_EV_SYS && ev->res == 0 &&
 	    (ev->hdr->syscall == AS_SC_CHROOT || ev->hdr->syscall == AS_SC_PIVOT_ROOT))
 		pathres_root_moved(r, ev);
-	if (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING)
+	if (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING &&
+	    ev->hdr->type != AS_EV_SYS)
 		return 0;
 	s = ev->u.sys;
 	if (!s->mntns)

@@ -19,7 +19,8 @@
 #define PROCTABLE_CONTAINER_ID_LEN 12 /* Falco's short container id */
 /* the exec's flags an entry keeps, for proc.is_exe_* of later events */
 #define PROCTABLE_EXE_FLAGS \
-	(AS_XF_EXE_MEMFD | AS_XF_EXE_DELETED | AS_XF_EXE_WRITABLE | AS_XF_EXE_UPPER | AS_XF_LD_ENV)
+	(AS_XF_EXE_MEMFD | AS_XF_EXE_DELETED | AS_XF_EXE_WRITABLE | AS_XF_EXE_UPPER | AS_XF_LD_ENV | \
+	 AS_XF_INTERP_NOLINK)
 
 struct proc_entry {
 	uint32_t pid;

@@ -12,6 +12,7 @@
 #include "names.h"
 #include "sctable.h"
 
+#define FAN_MARK_DONT_FOLLOW_BIT 0x04 /* <linux/fanotify.h> */
 #define N AS_SPEC_NONE
 #define C AS_SPEC_CWD
 /* str0, dirfd0, str1, dirfd1, fd, aux: see struct as_sys_spec */
@@ -321,7 +322,8 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_FANOTIFY_INIT] = { .nr = SYS_fanotify_init, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { A("fd", RES, 0, DEC), A32("flags", 0, HEX), A32("event_f_flags", 1, OPEN), RES } },
 	/* the marked object: pathname under dirfd (NULL: dirfd itself) */
-	[AS_SC_FANOTIFY_MARK] = { .nr = SYS_fanotify_mark, .spec = SPEC(4, 3, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
+	[AS_SC_FANOTIFY_MARK] = { .nr = SYS_fanotify_mark, .spec = SPEC(4, 3, N, N, N, N), .fspath = FSP_NAME0,
+		.follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 1, .follow_bit = FAN_MARK_DONT_FOLLOW_BIT,
 		.args = { RES, A32("fd", 0, FD), A32("flags", 1, HEX), A("mask", ARG, 2, HEX),
 		  A32("dirfd", 3, FD), A("path", PATH, 0, STR) } },
 	[AS_SC_KEYCTL] = { .nr = SYS_keyctl, .spec = NOSPEC, .fspath = FSP_NONE,

@@ -121,6 +121,10 @@ struct sc_info {
 	uint8_t via; /* enum sc_via: the program that makes its events */
 	struct sc_arg args[SCTABLE_ARGS_MAX];
 	const char *tp; /* the tracepoint's name when it is not sys_exit_<name> */
+	/* the bit of follow_arg that FOL_UNLESS_NOFOLLOW / FOL_IF_FOLLOW test;
+	 * 0: AT_SYMLINK_NOFOLLOW / AT_SYMLINK_FOLLOW (fanotify_mark's is
+	 * FAN_MARK_DONT_FOLLOW) */
+	uint32_t follow_bit;
 };
 
 /* The row of syscall sc (enum as_syscall); never NULL for sc < AS_SC_MAX. */

@@ -121,6 +121,8 @@
  *            flags between CLONE_NEWUTS and 0; prints "child PID NEWUTS" for
  *            each, NEWUTS 1 when the child did get a UTS namespace of its own)
  *   code:    memfd-exec NAME (memfd_create(NAME, MFD_CLOEXEC), /bin/true's bytes, execveat)
+ *            interp-fd NAME LOADER PROGRAM (a memfd NAME of LOADER's bytes as descriptor 9,
+ *            then PROGRAM, as-interp-fd, whose ELF interpreter is /proc/self/fd/9)
  *            memfd-loader NAME LOADER [DIR] (the same memfd, not CLOEXEC, run as
  *            LOADER DIR/N, DIR /proc/self/fd/ unless given: the loader maps it)
  *            map-code SRC HOW (SRC memfd | tmpfile:DIR | unlinked:PATH | named:PATH,
@@ -146,8 +148,8 @@
  *            ro: from a read-only page, EFAULT after the clock was set) |
  *            host-reboot-bad (a bad second magic: EINVAL) | host-swapon PATH |
  *            host-swapoff PATH | host-syslog TYPE (SYSLOG_ACTION_CONSOLE_LEVEL: the
- *            level /proc/sys/kernel/printk shows) | host-fanotify DIR (a group of its own,
- *            DIR's opens marked, then closed) | host-keys (add_key of a "user" key to
+ *            level /proc/sys/kernel/printk shows) | host-fanotify DIR [FLAGS] (a group of its own,
+ *            DIR's opens marked with FAN_MARK_ADD|FLAGS, then closed) | host-keys (add_key of a "user" key to
  *            the process keyring, keyctl READ of it, request_key of one that is not
  *            there; one result line each) | host-rtc-set PATH (ioctl RTC_SET_TIME on PATH
  *            opened read-only, a time of zeros: ENOTTY on anything but a clock)
@@ -217,6 +219,7 @@ extern char **environ;
 #define SYS_FILE_GETATTR 468 /* Linux 6.17 */
 #define SYS_FILE_SETATTR 469
 #define COPY_CHUNK 65536	/* read/write chunk for memfd-exec's copy of /bin/true */
+#define ACTS_INTERP_FD 9	/* as-interp-fd's interpreter: /proc/self/fd/9 */
 #define RING_ENTRIES 4		/* one request at a time, plus room */
 #define UDP_TOO_BIG 70000	/* over IPv4's 65,507-byte UDP payload: EMSGSIZE */
 #define FDARGS_MAX 16		/* via-fd: an OP's arguments */
@@ -904,10 +907,12 @@ static int private_mounts(void)
 }
 
 /* A memfd holding /bin/true's bytes, or a negative errno (reported). */
-static int memfd_true(const char *name, unsigned flags)
+/* A memfd named name holding the bytes of the file at path (its
+ * descriptor; each step's result reported) */
+static int memfd_copy(const char *name, unsigned flags, const char *path)
 {
 	static char buf[COPY_CHUNK];
-	int src = open("/bin/true", O_RDONLY);
+	int src = open(path, O_RDONLY);
 	int mfd;
 	ssize_t n;
 
@@ -931,6 +936,26 @@ static int memfd_true(const char *name, unsigned flags)
 	}
 	close(src);
 	return mfd;
+}
+
+static int memfd_true(const char *name, unsigned flags)
+{
+	return memfd_copy(name, flags, "/bin/true");
+}
+
+/* PROGRAM (as-interp-fd: linked with --dynamic-linker=/proc/self/fd/9)
+ * executed with a memfd holding LOADER's bytes as descriptor 9: the kernel
+ * maps the memfd as the program's interpreter and runs it, no mmap call */
+static int interp_fd(const char *name, const char *loader, const char *program)
+{
+	int mfd = memfd_copy(name, 0, loader);
+
+	if (mfd < 0)
+		return 0;
+	if (mfd != ACTS_INTERP_FD && dup2(mfd, ACTS_INTERP_FD) < 0)
+		return report(-errno);
+	execl(program, program, (char *)NULL);
+	return report(-errno);
 }
 
 static int memfd_exec(const char *name)
@@ -1523,6 +1548,8 @@ static int priv_op(int argc, char **argv)
 
 		return report(res(syscall(SYS_ioctl, 0, (unsigned long)TCGETS, &t)));
 	}
+	if (!strcmp(op, "interp-fd") && argc == 4)
+		return interp_fd(argv[1], argv[2], argv[3]);
 	if (!strcmp(op, "memfd-exec") && argc == 2)
 		return memfd_exec(argv[1]);
 	if (!strcmp(op, "map-code") && argc == 3)
@@ -1738,14 +1765,15 @@ static int host_op(int argc, char **argv)
 		}
 		return report(res(syscall(SYS_syslog, type, NULL, level)));
 	}
-	if (!strcmp(op, "host-fanotify") && argc == 2) {
+	if (!strcmp(op, "host-fanotify") && (argc == 2 || argc == 3)) {
 		int fd = (int)res(syscall(SYS_fanotify_init, 0, O_RDONLY | O_CLOEXEC));
+		unsigned flags = ACTS_FAN_MARK_ADD | (argc == 3 ? (unsigned)num(argv[2]) : 0);
 
 		if (fd < 0)
 			return report(fd);
 		note("fd", fd);
-		return report(res(syscall(SYS_fanotify_mark, fd, ACTS_FAN_MARK_ADD, ACTS_FAN_OPEN,
-					  AT_FDCWD, argv[1])));
+		return report(res(syscall(SYS_fanotify_mark, fd, flags, ACTS_FAN_OPEN, AT_FDCWD,
+					  argv[1])));
 	}
 	if (!strcmp(op, "host-rtc-set") && argc == 2) {
 		int tm[ACTS_RTC_TIME_INTS] = { 0 }; /* struct rtc_time */

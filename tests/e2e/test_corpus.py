@@ -38,6 +38,8 @@ AS_IA32 = os.environ.get("AS_IA32", "build/tests/as-ia32")  # acts through int $
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 PROFILE = os.path.join(AS_SOURCE_DIR, "packaging/seccomp/agent.json")
 LDSO = "/lib64/ld-linux-x86-64.so.2"  # the x86_64 dynamic loader
+# a program whose ELF interpreter is descriptor 9 (tests/CMakeLists.txt)
+AS_INTERP_FD = os.path.join(os.path.dirname(os.path.abspath(AS_ACTS)), "as-interp-fd")
 LIBM = os.path.join(os.path.dirname(os.path.realpath(LDSO)), "libm.so.6")  # a library to preload
 MEMFD_MAPPED = "/memfd:as-escape (deleted)"  # the file memfd-loader's loader maps as code
 SESSION_TIMEOUT = 300  # seconds for the harmless session (npm and pip start slowly)
@@ -212,6 +214,7 @@ class Escapes(unittest.TestCase):
         os.mkdir(self.ws)
         shutil.copy(AS_ACTS, os.path.join(self.ws, "as-acts"))
         shutil.copy(AS_IA32, os.path.join(self.ws, "as-ia32"))
+        shutil.copy(AS_INTERP_FD, os.path.join(self.ws, "as-interp-fd"))
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -533,6 +536,9 @@ class Escapes(unittest.TestCase):
              [(PRIV, "path", None)]),
             ("plain chmod in tmp", ["chmod", os.path.join(self.tmp, "su"), "0755"], []),
             ("memfd-exec", ["memfd-exec", "as-escape"], [(CODE, "proc.is_exe_from_memfd", True)]),
+            # a memfd as the ELF interpreter of a program from a file (one alert)
+            ("memfd interpreter", ["interp-fd", "as-escape", LDSO, AS_INTERP_FD],
+             [(CODE, "proc.is_interp_nolink", True)]),
             # the same code mapped by the dynamic loader run as a program: the
             # kernel execs only the loader (one alert: not also a spawn)
             ("memfd-loader", ["memfd-loader", "as-escape", LDSO],
@@ -732,6 +738,9 @@ class Escapes(unittest.TestCase):
                         ("sb memfd-loader link", ["memfd-loader", "as-escape", LDSO,
                                                   "/workspace/fdlink/"],
                          [(SB_CODE, "evt.arg.path", MEMFD_MAPPED)]),
+                        ("sb interp memfd", ["interp-fd", "as-escape", LDSO,
+                                             "/workspace/as-interp-fd"],
+                         [(SB_CODE, "proc.is_interp_nolink", True)]),
                         ("sb map memfd", ["map-code", "memfd", "mprotect"],
                          [(SB_CODE, "evt.arg.path", "/memfd:as-code (deleted)")]),
                         ("sb tiocsti", ["tiocsti", "x"], [(SB_TTY, "evt.arg.request", "0x5412")]),

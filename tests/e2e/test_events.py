@@ -1508,6 +1508,9 @@ class Privilege(EventCase):
             pl, rl = a.run("host-syslog", "8")
             pz, rz = a.run("host-syslog", "10")
             pm, rm = a.run("host-fanotify", self.dir)
+            os.symlink(self.dir, self.p("fanlink"))
+            pmf, rmf = a.run("host-fanotify", self.p("fanlink"))
+            pmn, rmn = a.run("host-fanotify", self.p("fanlink"), "0x4")  # FAN_MARK_DONT_FOLLOW
             pk, rk = a.run("host-keys")
             pq, rq = a.run("host-rtc-set", sw)
         self.assertEqual([rh, rt, ru, rc, rx, rb, rbu, rn, rf, rl[-1:], rm[-1:], rk[-1:]],
@@ -1555,6 +1558,13 @@ class Privilege(EventCase):
         self.fields(self.one(a, pm, "fanotify_mark"), evt__res="SUCCESS", evt__arg__fd=fd,
                     evt__arg__flags="0x1", evt__arg__mask="0x20", evt__arg__dirfd="-100",
                     evt__arg__path=self.dir, fs__path__name=self.dir)
+        # a link followed (the path as the kernel walked it), unless
+        # FAN_MARK_DONT_FOLLOW: then the link itself is marked
+        self.assertEqual([rmf[-1:], rmn[-1:]], [["0"], ["0"]])
+        self.fields(self.one(a, pmf, "fanotify_mark"), evt__arg__flags="0x1",
+                    evt__arg__path=self.dir, fs__path__name=self.dir)
+        self.fields(self.one(a, pmn, "fanotify_mark"), evt__arg__flags="0x5",
+                    evt__arg__path=self.p("fanlink"), fs__path__name=self.p("fanlink"))
         key = rk[0].split()[1]
         self.fields(self.one(a, pk, "add_key"), evt__rawres=int(key), evt__arg__type="user",
                     evt__arg__description="as-acts-key", evt__arg__plen="6",
@@ -1815,17 +1825,28 @@ class Code(EventCase):
                     evt__arg__arg2_str="as-renamed2")
 
     def test_memfd_exec(self):
+        """A memfd executed as the program (proc.is_exe_from_memfd), and as
+        the program's ELF interpreter, which the kernel maps itself
+        (proc.is_interp_nolink); a program from a file with the system's
+        loader is neither."""
+        prog = os.path.join(os.path.dirname(AS_ACTS), "as-interp-fd")
         with Acts("evt.type in (memfd_create, execve, execveat) and "
-                  "(proc.name = as-acts or proc.is_exe_from_memfd = true)",
+                  "(proc.name in (as-acts, as-interp-fd) or proc.is_exe_from_memfd = true)",
                   ["evt.arg.name", "evt.arg.flags", "evt.arg.fd", "proc.is_exe_from_memfd",
-                   "proc.exepath"]) as a:
+                   "proc.is_interp_nolink", "proc.exepath"]) as a:
             p, r = a.run("memfd-exec", "as-memfd")
             pn, rn = a.run("chdir", "/")  # an exec from a file
+            pi, ri = a.run("interp-fd", "as-interp", "/lib64/ld-linux-x86-64.so.2", prog)
         self.assertEqual(len(r), 1)
+        self.assertEqual(ri[-1:], ["interp-fd ran"])
         self.fields(self.one(a, p, "memfd_create"), evt__res="SUCCESS", evt__arg__name="as-memfd",
                     evt__arg__flags="MFD_CLOEXEC", evt__arg__fd=r[0])
-        self.fields(self.one(a, p, "execveat"), evt__res="SUCCESS", proc__is_exe_from_memfd=True)
-        self.fields(self.one(a, pn, "execve"), proc__is_exe_from_memfd=False)
+        self.fields(self.one(a, p, "execveat"), evt__res="SUCCESS", proc__is_exe_from_memfd=True,
+                    proc__is_interp_nolink=False)
+        self.fields(self.one(a, pn, "execve"), proc__is_exe_from_memfd=False,
+                    proc__is_interp_nolink=False)
+        self.fields(self.one(a, pi, "execve", proc__exepath=prog), evt__res="SUCCESS",
+                    proc__is_exe_from_memfd=False, proc__is_interp_nolink=True)
 
     def test_loader_variables_in_the_environment(self):
         """proc.is_ld_env: the kernel's scan of the exec's environment finds

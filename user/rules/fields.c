@@ -449,6 +449,7 @@ static __attribute__((noinline)) void extract_any(struct evctx *c, int f, int32_
 	case F_PROC_IS_EXE_WRITABLE:
 	case F_PROC_IS_EXE_UPPER_LAYER:
 	case F_PROC_IS_EXE_DELETED:
+	case F_PROC_IS_INTERP_NOLINK:
 	case F_PROC_IS_LD_ENV:
 		fields_get_exe_kind(c, f, v);
 		break;

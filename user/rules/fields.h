@@ -144,6 +144,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(PROC_IS_EXE_WRITABLE, "proc.is_exe_writable", T_BOOL, 0, "The executable is writable by the process's user") \
 	FIELD(PROC_IS_EXE_UPPER_LAYER, "proc.is_exe_upper_layer", T_BOOL, 0, "The executable is on an overlayfs upper layer (written inside the container)") \
 	FIELD(PROC_IS_EXE_DELETED, "proc.is_exe_deleted", T_BOOL, 0, "Not in Falco: the executable has no link left on disk") \
+	FIELD(PROC_IS_INTERP_NOLINK, "proc.is_interp_nolink", T_BOOL, 0, "Not in Falco: the program's ELF interpreter (PT_INTERP, which the kernel maps at exec) is a file with no link left: a memfd, an O_TMPFILE or a deleted file") \
 	FIELD(PROC_IS_LD_ENV, "proc.is_ld_env", T_BOOL, 0, "Not in Falco: the program was started with LD_PRELOAD or LD_AUDIT set, or an LD_LIBRARY_PATH naming a directory a user other than root could have put a library in (the current directory, a relative path, anyone's /tmp, a user's home; judged live), or an environment too large to read whole: code that is not the program's may run in it") \
 	FIELD(PROC_EXEC_PRIV_RAISED, "proc.exec_raised_privileges", T_BOOL, 0, "Not in Falco, exec only: the exec changed ids or gained capabilities (setuid/setgid bit or file capabilities)") \
 	FIELD(PROC_EXEC_PREV_UID, "proc.exec_prev_uid", T_NUM, 0, "Not in Falco, exec only: real uid before the exec") \

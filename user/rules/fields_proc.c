@@ -201,7 +201,7 @@ static void fields_get_aexe(struct evctx *c, int32_t idx, struct fval *v, char *
 		set_str(v, buf, pos);
 }
 
-/* proc.is_exe_*, proc.is_ld_env: the exec's own flags, else what the table kept from it */
+/* proc.is_exe_*, proc.is_interp_nolink, proc.is_ld_env: the exec's own flags, else what the table kept from it */
 static void fields_get_exe_kind(struct evctx *c, int f, struct fval *v)
 {
 	const struct proc_entry *pe;
@@ -219,6 +219,7 @@ static void fields_get_exe_kind(struct evctx *c, int f, struct fval *v)
 			     f == F_PROC_IS_EXE_WRITABLE    ? AS_XF_EXE_WRITABLE :
 			     f == F_PROC_IS_EXE_UPPER_LAYER ? AS_XF_EXE_UPPER :
 			     f == F_PROC_IS_LD_ENV	    ? AS_XF_LD_ENV :
+			     f == F_PROC_IS_INTERP_NOLINK   ? AS_XF_INTERP_NOLINK :
 							      AS_XF_EXE_DELETED)));
 }
 
