@@ -20,7 +20,7 @@
  *                   alerted would have been dropped)
  *   an event key of note: junk=C sets every comm's bytes after its NUL to C;
  *   nolink=1 says an opened (or mapped) file has no link left (a memfd, a
- *   deleted file);
+ *   deleted file); interpnolink=1 that an exec's ELF interpreter has none;
  *   nltype=N (repeated: its messages) nlproto=P nlmore (messages unrecorded) give a netlink send's
  *   message types and netlink family,
  *   ownns=1 a socket in a network namespace not the host's;
@@ -316,6 +316,8 @@ static size_t build_record(const char *line, void *rec)
 			ofl |= AS_OF_DESCENDANT;
 		else if (!strcmp(k, "ldenv")) /* an exec's environment sets LD_PRELOAD... */
 			xfl |= AS_XF_LD_ENV;
+		else if (!strcmp(k, "interpnolink")) /* an exec's ELF interpreter has no link */
+			xfl |= AS_XF_INTERP_NOLINK;
 		else if (!strcmp(k, "nltype") && nl < AS_NLMSG_SCAN) /* a netlink send's messages */
 			nltype[nl++] = (uint16_t)n;
 		else if (!strcmp(k, "nlproto"))
