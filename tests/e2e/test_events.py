@@ -111,11 +111,20 @@ def status_mask(key):
 RACE_TRIES = 8  # runs of a raced act until its race lands
 
 
+def ppid_of(pid):
+    """The parent of live process pid (0: gone)."""
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 class Acts:
     """agent-sentinel with one rule: CONDITION, output the FIELDS (and BASE);
     run() makes acts; after the with block, alerts holds their output_fields."""
 
-    def __init__(self, condition, fields):
+    def __init__(self, condition, fields, extra=()):
         self.tmp = tempfile.mkdtemp(prefix="as-ev-rules-")
         self.rules = os.path.join(self.tmp, "events.yaml")
         out = " ".join("%" + f for f in BASE + [f for f in fields if f not in BASE])
@@ -124,7 +133,7 @@ class Acts:
                     "  condition: %s\n  output: \"%s\"\n  priority: WARNING\n"
                     % (RULE, condition, out))
         os.chmod(self.rules, 0o600)  # agent-sentinel refuses rules others may write
-        self.sentinel = Sentinel("-r", self.rules)
+        self.sentinel = Sentinel("-r", self.rules, *extra)
         self.alerts = []
         self.keep_rules = False  # True: the caller removes self.tmp
 
@@ -1516,7 +1525,10 @@ class Privilege(EventCase):
         self.assertEqual([rh, rt, ru, rc, rx, rb, rbu, rn, rf, rl[-1:], rm[-1:], rk[-1:]],
                          [["0"], ["0"], ["-1"], ["-22"], ["-22"], ["-22"], ["-1"], ["-22"],
                           ["-22"], ["0"], ["0"], ["-126"]])
-        self.assertEqual([rhc, rhs, rhu, rbp[-1:]], [["0"], ["0"], ["-1"], ["-22"]])
+        # the parent's "child N" and the child's result, in either order
+        kid = [int(l.split()[1]) for l in rbp if l.startswith("child ")]
+        self.assertEqual([rhc, rhs, rhu, [l for l in rbp if not l.startswith("child ")]],
+                         [["0"], ["0"], ["-1"], ["-22"]])
         # a name in a UTS namespace of its own is no host's
         self.fields(self.one(a, ph, "sethostname"), evt__res="SUCCESS",
                     evt__arg__name="as-acts-host", evt__arg__len="12", evt__arg__host_ns="false")
@@ -1527,7 +1539,8 @@ class Privilege(EventCase):
                     evt__arg__name=socket.gethostname(), evt__arg__host_ns="true")
         self.fields(self.one(a, phu, "sethostname"), evt__res="EPERM", evt__arg__host_ns="true")
         # reboot from a pid namespace's init ends only that namespace
-        self.fields(self.one(a, int(rbp[0].split()[1]), "reboot"), evt__res="EINVAL",
+        self.assertEqual(len(kid), 1, rbp)
+        self.fields(self.one(a, kid[0], "reboot"), evt__res="EINVAL",
                     evt__arg__magic2="0x28121969", evt__arg__host_ns="false")
         self.fields(self.one(a, pt, "settimeofday"), evt__res="SUCCESS", evt__arg__tv="0x0",
                     evt__arg__tz="0x0")
@@ -1685,6 +1698,33 @@ class Privilege(EventCase):
             if e["proc.pid"] == p and e["evt.type"] == "clone3":
                 got[int(e["evt.arg.pid"])] = "CLONE_NEWUTS" in (e["evt.arg.flags"] or "")
         self.assertEqual({k: got.get(k) for k in kids}, kids)
+
+    def test_signals_to_the_monitors_output_program(self):
+        """A process agent-sentinel started is agent-sentinel to a signal: a
+        SIGSTOP to its output program (program_output, keep_alive) holds back
+        every alert, and whoever reads that program's pipe meanwhile takes
+        them (a red-team finding). Another process is not."""
+        other = subprocess.Popen(["sleep", "60"])
+        self.addCleanup(other.wait)
+        self.addCleanup(other.kill)
+        with Acts("evt.type = kill and proc.name = as-acts",
+                  ["evt.arg.pid", "evt.arg.sig", "evt.is_sentinel_target"],
+                  ("-o", "program_output.enabled=true", "-o", "program_output.keep_alive=true",
+                   "-o", "program_output.program=cat > /dev/null")) as a:
+            me = a.sentinel.proc.pid
+            po, ro = a.run("kill", other.pid, 0)  # an alert: the program runs by now
+            kids = []
+            for _ in range(100):
+                kids = [int(p) for p in os.listdir("/proc") if p.isdigit() and ppid_of(p) == me]
+                if kids:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(len(kids), 1, "no output program under %d" % me)
+            pk, rk = a.run("kill", kids[0], 18)  # SIGCONT: it keeps running
+        self.assertEqual([rk, ro], [["0"], ["0"]])
+        self.fields(self.one(a, pk, "kill"), evt__arg__pid=str(kids[0]), evt__arg__sig="SIGCONT",
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, po, "kill"), evt__is_sentinel_target=False)
 
     def test_signals_that_name_the_monitor(self):
         """Every road a signal takes to agent-sentinel is an event that says

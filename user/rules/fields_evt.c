@@ -196,13 +196,63 @@ static void fields_saved_id(const struct event *ev, int uid, struct fval *v)
 	set_num(v, ev->u.setid->saved);
 }
 
-/* Does the process name agent-sentinel's pid, a thread of it (tid), or
- * its process group (pid < -1)? */
-static int fields_names_self(const struct proctable_self *me, int32_t pid, int32_t tid)
+/* The parent of live process pid, from /proc (0: gone or unreadable). */
+static uint32_t fields_live_ppid(int32_t pid)
+{
+	char path[64], buf[512];
+	unsigned ppid = 0;
+	const char *end;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* "pid (comm) state ppid ...": comm may hold anything, ')' too */
+	if (!(end = strrchr(buf, ')')) || sscanf(end + 1, " %*c %u", &ppid) != 1)
+		return 0;
+	return ppid;
+}
+
+/* Is process pid one agent-sentinel started, at most FIELDS_SELF_KIN_DEPTH
+ * generations down (an output program: program_output's shell and what it
+ * runs, whose stdin pipe carries the alerts)? By the process table's
+ * parents, else (live: the kernel sends no exec of a process outside
+ * every agent tree) by /proc's. */
+#define FIELDS_SELF_KIN_DEPTH 4
+static int fields_self_started(const struct proctable *pt, const struct proctable_self *me,
+			       int32_t pid)
+{
+	const struct proc_entry *pe;
+	uint32_t ppid;
+
+	for (int i = 0; pid > 0 && i < FIELDS_SELF_KIN_DEPTH; i++) {
+		pe = pt ? proctable_lookup(pt, (uint32_t)pid) : NULL;
+		ppid = pe ? pe->ppid : me->live ? fields_live_ppid(pid) : 0;
+		if (!ppid)
+			return 0;
+		if (ppid == me->pid)
+			return 1;
+		pid = (int32_t)ppid;
+	}
+	return 0;
+}
+
+/* Does the process name agent-sentinel's pid, a thread of it (tid), its
+ * process group (pid < -1), or a process it started? Stopping its output
+ * program holds back every alert, and whoever then reads that program's
+ * pipe gets them. */
+static int fields_names_self(const struct proctable *pt, const struct proctable_self *me,
+			     int32_t pid, int32_t tid)
 {
 	char task[64];
 
 	if (pid == (int32_t)me->pid || (pid < -1 && -(int64_t)pid == me->pgid))
+		return 1;
+	if (fields_self_started(pt, me, pid))
 		return 1;
 	if (tid <= 0 || !me->live)
 		return 0;
@@ -230,23 +280,23 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 			return h->uid == 0 || h->euid == 0 ||
 			       !!(h->cap_effective & (1ull << CAP_KILL));
 		/* a thread's id names its whole process (kill_pid_info) */
-		return fields_names_self(me, a0, a0 > 0 ? a0 : 0);
+		return fields_names_self(pt, me, a0, a0 > 0 ? a0 : 0);
 	case AS_SC_TKILL: /* a thread's signal stops or ends its whole process */
-		return fields_names_self(me, a0, a0);
+		return fields_names_self(pt, me, a0, a0);
 	case AS_SC_TGKILL: /* the thread group's id: only ours names us */
 	case AS_SC_RT_TGSIGQUEUEINFO:
-		return a0 > 0 && fields_names_self(me, a0, 0);
+		return a0 > 0 && fields_names_self(pt, me, a0, 0);
 	case AS_SC_PIDFD_OPEN: /* a thread's id too (PIDFD_THREAD, or its process) */
 	case AS_SC_PROCESS_VM_READV:
 	case AS_SC_PROCESS_VM_WRITEV:
-		return a0 > 0 && fields_names_self(me, a0, a0);
+		return a0 > 0 && fields_names_self(pt, me, a0, a0);
 	case AS_SC_PTRACE:
-		return a1 > 0 && fields_names_self(me, a1, a1);
+		return a1 > 0 && fields_names_self(pt, me, a1, a1);
 	case AS_SC_PRLIMIT64: /* a new limit set (a read passes NULL) */
-		return r->arg[2] && a0 > 0 && fields_names_self(me, a0, a0); /* limits are the process's */
+		return r->arg[2] && a0 > 0 && fields_names_self(pt, me, a0, a0); /* limits are the process's */
 	case AS_SC_SCHED_SETSCHEDULER:
 	case AS_SC_SCHED_SETATTR: /* a thread's scheduling: any of its threads */
-		return a0 > 0 && fields_names_self(me, a0, a0);
+		return a0 > 0 && fields_names_self(pt, me, a0, a0);
 	case AS_SC_SETPRIORITY:
 	case AS_SC_IOPRIO_SET:
 		/* which: a process (a thread's id names it) or a process
@@ -256,10 +306,10 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		if (a0 == (h->syscall == AS_SC_SETPRIORITY ? PRIO_PGRP : IOPRIO_WHO_PGRP))
 			return (uint32_t)a1 == me->pgid;
 		return a0 == (h->syscall == AS_SC_SETPRIORITY ? PRIO_PROCESS : IOPRIO_WHO_PROCESS) &&
-		       fields_names_self(me, a1, a1);
+		       fields_names_self(pt, me, a1, a1);
 	case AS_SC_FCNTL: /* the owner the kernel signals on the file's I/O */
 		if (a1 == F_SETOWN) /* a process (a thread's id names it), or -group */
-			return fields_names_self(me, (int32_t)r->arg[2], (int32_t)r->arg[2]);
+			return fields_names_self(pt, me, (int32_t)r->arg[2], (int32_t)r->arg[2]);
 		if (a1 == F_SETOWN_EX) { /* struct f_owner_ex: type, pid */
 			int32_t type = (int32_t)r->extra, pid = (int32_t)(r->extra >> 32);
 
@@ -268,13 +318,13 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 			if (type == F_OWNER_PGRP)
 				return (uint32_t)pid == me->pgid;
 			return (type == F_OWNER_PID || type == F_OWNER_TID) &&
-			       fields_names_self(me, pid, pid);
+			       fields_names_self(pt, me, pid, pid);
 		}
 		return 0;
 	case AS_SC_IOCTL: /* FIOSETOWN, SIOCSPGRP: as F_SETOWN */
 		if ((uint32_t)r->arg[1] != FIOSETOWN && (uint32_t)r->arg[1] != SIOCSPGRP)
 			return 0;
-		return fields_names_self(me, (int32_t)r->extra, (int32_t)r->extra);
+		return fields_names_self(pt, me, (int32_t)r->extra, (int32_t)r->extra);
 	case AS_SC_PIDFD_SEND_SIGNAL: { /* a /proc/N directory as the pidfd: N a thread of ours too */
 		unsigned n = 0;
 		int end = 0;
@@ -284,7 +334,7 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		memcpy(own, ev->path.s, ev->path.len);
 		own[ev->path.len] = 0;
 		return sscanf(own, "/proc/%u%n", &n, &end) == 1 && !own[end] && n &&
-		       fields_names_self(me, (int32_t)n, (int32_t)n);
+		       fields_names_self(pt, me, (int32_t)n, (int32_t)n);
 	}
 	default:
 		return 0;

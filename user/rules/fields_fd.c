@@ -117,7 +117,7 @@ static int fields_sentinel_entry(const struct event *ev, const struct proctable 
 		return 0;
 	fields_procpid(ev, ev->path.s, ev->path.len, &v);
 	/* /proc/TID of one of our threads is our process's entry too */
-	return v.present && fields_names_self(me, (int32_t)v.n, (int32_t)v.n);
+	return v.present && fields_names_self(pt, me, (int32_t)v.n, (int32_t)v.n);
 }
 
 /* fd.* of an open, or of an io_uring request on a path as of one; pflags

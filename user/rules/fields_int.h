@@ -130,8 +130,9 @@ static void fields_get_container(struct evctx *c, int f, const char *arg, struct
 				 size_t cap);
 
 /* fields_evt.c: does pid (a process, or -pgid) or the thread tid name
- * agent-sentinel itself? */
-static int fields_names_self(const struct proctable_self *me, int32_t pid, int32_t tid);
+ * agent-sentinel itself, or a process it started (an output program)? */
+static int fields_names_self(const struct proctable *pt, const struct proctable_self *me,
+			     int32_t pid, int32_t tid);
 
 /* fields_lineage.c */
 static void fields_get_lineage(struct evctx *c, int f, int32_t idx, struct fval *v, char *buf,
