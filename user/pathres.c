@@ -478,8 +478,12 @@ int pathres_event(struct pathres *r, struct event *ev)
 	if (!r)
 		return 0;
 	if (ev->hdr->type == AS_EV_SYS && ev->res == 0 &&
-	    (ev->hdr->syscall == AS_SC_CHROOT || ev->hdr->syscall == AS_SC_PIVOT_ROOT))
+	    (ev->hdr->syscall == AS_SC_CHROOT || ev->hdr->syscall == AS_SC_PIVOT_ROOT)) {
 		pathres_root_moved(r, ev);
+		/* the kernel walked its paths in the old root; /proc/PID/root
+		 * is the new one now, where the agent could plant other links */
+		return 0;
+	}
 	if (ev->hdr->type != AS_EV_FILE && ev->hdr->type != AS_EV_URING &&
 	    ev->hdr->type != AS_EV_SYS)
 		return 0;

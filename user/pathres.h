@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Symlinks on the way to a file change's path. The kernel's generic record
+ * Symlinks on the way to the path of a file change or of a privilege call
+ * (fanotify_mark, swapon, acct, mount; chroot and pivot_root are walked in
+ * the root they leave by the kernel, so not here). The kernel's generic record
  * carries a path as the caller passed it plus the directory it starts from
  * (walked in the kernel, so free of links); the syscall itself followed any
  * symlink among the caller's components, and no tracepoint shows where it
