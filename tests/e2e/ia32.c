@@ -24,6 +24,7 @@
  *            spun, not slept; the result: how many failed)
  *            chmod-until PATH MODE STOPFILE GAP_US (chmods as chmod-loop until
  *            STOPFILE exists; prints "CALLS FAILED", as-acts' twin)
+ *            chmod-paced PATH MODE STOPFILE GAP_US (the same, the gaps slept)
  *            chown16 PATH U G | chown32 PATH U G | symlink TARGET LINK | link OLD NEW
  *            truncate PATH LEN | chdir DIR
  *   credentials: setuid16 U | setuid32 U | setresuid16 R E S | setresuid32 R E S
@@ -264,6 +265,11 @@ static int file_op(int argc, char **argv)
 		uint32_t args[2] = {low_str(argv[1]), (uint32_t)num(argv[2])};
 
 		return acts_until(argv[3], num(argv[4]), chmod32, args);
+	}
+	if (!strcmp(op, "chmod-paced") && argc == 5) {
+		uint32_t args[2] = {low_str(argv[1]), (uint32_t)num(argv[2])};
+
+		return acts_until_paced(argv[3], num(argv[4]), 1, chmod32, args);
 	}
 	if (!strcmp(op, "chown16") && argc == 4) /* i386's chown: 16-bit ids */
 		return report(sys32_3(__NR_chown, low_str(argv[1]), id16(argv[2]), id16(argv[3])));

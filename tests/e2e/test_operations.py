@@ -294,8 +294,12 @@ class Operations(unittest.TestCase):
 
     def test_reload_loses_no_event_in_flight(self):
         """Reloads back to back while an agent makes a 32-bit (or, on a machine
-        without that ABI, a native) chmod every 40 us:
-        every call alerts. The loader used to clear the 32-bit dispatch table
+        without that ABI, a native) chmod every 40 us, slept (~10,000 a
+        second): every call alerts. The gaps are slept, not spun: a spinning
+        agent held one of CI's two CPUs, the sanitizer build's consumer
+        shared the other with the reloads' compiles, fell behind for seconds
+        at a time and the ring overflowed (CI: 2,373 events lost; the drop
+        alert said so). The loader used to clear the 32-bit dispatch table
         before refilling it, and a call in between went untraced: 1 to 3 of
         60,000 were lost over ~90 reloads (every run). The calls go on until
         the test has made its reloads, so a slow machine cannot shorten them. (The loader now also
@@ -310,7 +314,7 @@ class Operations(unittest.TestCase):
         open(target, "w").close()
         want = 40  # the calls span this many reloads, however slow the machine
         with Sentinel("--rules", RULES) as s:
-            load = subprocess.Popen([self.claude, "-c", "%s chmod-until %s 0644 %s 40; true"
+            load = subprocess.Popen([self.claude, "-c", "%s chmod-paced %s 0644 %s 40; true"
                                      % (driver, target, stop)], stdout=subprocess.PIPE, text=True)
             calls = self.reload_during(s, load, stop, want)
             self.assertGreater(calls, 10000)
