@@ -129,44 +129,35 @@ static long as_vma_file(struct task_struct *task, struct vm_area_struct *vma, vo
 	return 0;
 }
 
-#define AS_AT_NULL 0
-#define AS_AT_BASE 7 /* <linux/auxvec.h>: where the interpreter was loaded */
-#define AS_AUXV_PAIRS 28 /* mm->saved_auxv's pairs read at most (x86_64 has 28) */
-
 /*
  * The ELF interpreter of the program an exec just loaded (PT_INTERP: the
  * kernel opens and maps it itself, so neither an open nor an mmap is an
- * event of it), found by its load address, the auxiliary vector's AT_BASE
- * (0 for a static program): AS_XF_INTERP_NOLINK when its file has no link
- * left. A program linked with --dynamic-linker=/proc/self/fd/N runs a
- * memfd's code that way, with a named file as its executable. Called from
- * sched_process_exec, in the new image (a global function: verified once).
+ * event of it): AS_XF_INTERP_NOLINK when its file has no link left. A
+ * program linked with --dynamic-linker=/proc/self/fd/N runs a memfd's code
+ * that way, with a named file as its executable. The interpreter is the
+ * file mapped where the new image starts running: the exec set the user
+ * registers' ip to its entry (the program's own entry when it has none,
+ * mm->exe_file's mapping). That holds for any interpreter, a fixed-address
+ * (ET_EXEC) one and an i386 process's too, where the auxiliary vector's
+ * AT_BASE is 0 or 32-bit words. Called from sched_process_exec, in the new
+ * image (a global function: verified once).
  */
 __noinline __u32 as_interp_nolink(void)
 {
-	struct mm_struct *mm = BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), mm);
-	const unsigned long *auxv;
-	__u64 pair[2], base = 0, vf = 0;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct inode *exe;
+	__u64 vf = 0;
 	struct file *f;
-	__u32 pairs;
 
-	if (!mm)
+	if (!regs)
 		return 0;
-	auxv = (const unsigned long *)__builtin_preserve_access_index(&mm->saved_auxv);
-	pairs = bpf_core_field_size(mm->saved_auxv) / sizeof(pair);
-	for (__u32 i = 0; i < AS_AUXV_PAIRS && i < pairs; i++) {
-		if (bpf_probe_read_kernel(pair, sizeof(pair), auxv + 2 * i) || pair[0] == AS_AT_NULL)
-			break;
-		if (pair[0] == AS_AT_BASE) {
-			base = pair[1];
-			break;
-		}
-	}
-	if (!base)
-		return 0;
-	bpf_find_vma(bpf_get_current_task_btf(), base, as_vma_file, &vf, 0);
+	bpf_find_vma(task, PT_REGS_IP_CORE(regs), as_vma_file, &vf, 0);
 	f = (struct file *)vf;
-	if (!f || BPF_CORE_READ(f, f_inode, __i_nlink))
+	if (!f)
+		return 0;
+	exe = BPF_CORE_READ(task, mm, exe_file, f_inode);
+	if (BPF_CORE_READ(f, f_inode) == exe || BPF_CORE_READ(f, f_inode, __i_nlink))
 		return 0;
 	return AS_XF_INTERP_NOLINK;
 }

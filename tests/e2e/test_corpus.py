@@ -40,6 +40,8 @@ PROFILE = os.path.join(AS_SOURCE_DIR, "packaging/seccomp/agent.json")
 LDSO = "/lib64/ld-linux-x86-64.so.2"  # the x86_64 dynamic loader
 # a program whose ELF interpreter is descriptor 9 (tests/CMakeLists.txt)
 AS_INTERP_FD = os.path.join(os.path.dirname(os.path.abspath(AS_ACTS)), "as-interp-fd")
+# a fixed-address (ET_EXEC) program with no libc, to be that interpreter (AT_BASE 0)
+AS_INTERP_STATIC = os.path.join(os.path.dirname(os.path.abspath(AS_ACTS)), "as-interp-static")
 LIBM = os.path.join(os.path.dirname(os.path.realpath(LDSO)), "libm.so.6")  # a library to preload
 MEMFD_MAPPED = "/memfd:as-escape (deleted)"  # the file memfd-loader's loader maps as code
 SESSION_TIMEOUT = 300  # seconds for the harmless session (npm and pip start slowly)
@@ -215,6 +217,7 @@ class Escapes(unittest.TestCase):
         shutil.copy(AS_ACTS, os.path.join(self.ws, "as-acts"))
         shutil.copy(AS_IA32, os.path.join(self.ws, "as-ia32"))
         shutil.copy(AS_INTERP_FD, os.path.join(self.ws, "as-interp-fd"))
+        shutil.copy(AS_INTERP_STATIC, os.path.join(self.ws, "as-interp-static"))
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -539,6 +542,8 @@ class Escapes(unittest.TestCase):
             # a memfd as the ELF interpreter of a program from a file (one alert)
             ("memfd interpreter", ["interp-fd", "as-escape", LDSO, AS_INTERP_FD],
              [(CODE, "proc.is_interp_nolink", True)]),
+            ("memfd static interpreter", ["interp-fd", "as-escape", AS_INTERP_STATIC, AS_INTERP_FD],
+             [(CODE, "proc.is_interp_nolink", True)]),
             # the same code mapped by the dynamic loader run as a program: the
             # kernel execs only the loader (one alert: not also a spawn)
             ("memfd-loader", ["memfd-loader", "as-escape", LDSO],
@@ -740,6 +745,10 @@ class Escapes(unittest.TestCase):
                          [(SB_CODE, "evt.arg.path", MEMFD_MAPPED)]),
                         ("sb interp memfd", ["interp-fd", "as-escape", LDSO,
                                              "/workspace/as-interp-fd"],
+                         [(SB_CODE, "proc.is_interp_nolink", True)]),
+                        ("sb static interp memfd", ["interp-fd", "as-escape",
+                                                    "/workspace/as-interp-static",
+                                                    "/workspace/as-interp-fd"],
                          [(SB_CODE, "proc.is_interp_nolink", True)]),
                         ("sb map memfd", ["map-code", "memfd", "mprotect"],
                          [(SB_CODE, "evt.arg.path", "/memfd:as-code (deleted)")]),

@@ -1867,9 +1867,11 @@ class Code(EventCase):
     def test_memfd_exec(self):
         """A memfd executed as the program (proc.is_exe_from_memfd), and as
         the program's ELF interpreter, which the kernel maps itself
-        (proc.is_interp_nolink); a program from a file with the system's
-        loader is neither."""
+        (proc.is_interp_nolink), the system's loader or a fixed-address
+        (ET_EXEC) program with no libc, whose AT_BASE is 0; a program from a
+        file with the system's loader is neither."""
         prog = os.path.join(os.path.dirname(AS_ACTS), "as-interp-fd")
+        static = os.path.join(os.path.dirname(AS_ACTS), "as-interp-static")
         with Acts("evt.type in (memfd_create, execve, execveat) and "
                   "(proc.name in (as-acts, as-interp-fd) or proc.is_exe_from_memfd = true)",
                   ["evt.arg.name", "evt.arg.flags", "evt.arg.fd", "proc.is_exe_from_memfd",
@@ -1877,8 +1879,10 @@ class Code(EventCase):
             p, r = a.run("memfd-exec", "as-memfd")
             pn, rn = a.run("chdir", "/")  # an exec from a file
             pi, ri = a.run("interp-fd", "as-interp", "/lib64/ld-linux-x86-64.so.2", prog)
+            ps, rs = a.run("interp-fd", "as-interp", static, prog)
         self.assertEqual(len(r), 1)
         self.assertEqual(ri[-1:], ["interp-fd ran"])
+        self.assertEqual(rs[-1:], ["static interp ran"])
         self.fields(self.one(a, p, "memfd_create"), evt__res="SUCCESS", evt__arg__name="as-memfd",
                     evt__arg__flags="MFD_CLOEXEC", evt__arg__fd=r[0])
         self.fields(self.one(a, p, "execveat"), evt__res="SUCCESS", proc__is_exe_from_memfd=True,
@@ -1886,6 +1890,8 @@ class Code(EventCase):
         self.fields(self.one(a, pn, "execve"), proc__is_exe_from_memfd=False,
                     proc__is_interp_nolink=False)
         self.fields(self.one(a, pi, "execve", proc__exepath=prog), evt__res="SUCCESS",
+                    proc__is_exe_from_memfd=False, proc__is_interp_nolink=True)
+        self.fields(self.one(a, ps, "execve", proc__exepath=prog), evt__res="SUCCESS",
                     proc__is_exe_from_memfd=False, proc__is_interp_nolink=True)
 
     def test_loader_variables_in_the_environment(self):
