@@ -560,6 +560,12 @@ struct as_open_filter {
  * iovecs or messages than it walks). Any of them may change the kernel's
  * state. */
 #define AS_CF_NLMSG_MORE (1u << 6)
+/* The server a unix socket reached (a datagram peer's socket, a stream
+ * server's listening process) is in the caller's socket's own network
+ * namespace, and that one is not the host's (AS_CF_NETNS_OWN): a server a
+ * process of the same sandbox runs (bubblewrap --unshare-net). A server of
+ * the host's services is in the host's namespace wherever its path is. */
+#define AS_CF_PEER_NETNS_OWN (1u << 7)
 
 struct as_connect {
 	struct as_hdr hdr;

@@ -100,6 +100,32 @@ static __always_inline void as_put_remote(struct as_connect *c, struct socket *s
 	}
 }
 
+#define AS_SOCK_DGRAM 2
+#define AS_PIDTYPE_TGID 1
+
+/* The network namespace of the server a connected unix socket reached. A
+ * datagram socket's peer is that server's socket. A stream (or seqpacket)
+ * socket's peer is the embryo the connect made for the server to accept,
+ * in the caller's namespace whatever the server's: there the server is the
+ * process that called listen, whose pid the connect copied (SO_PEERCRED),
+ * and its namespace is that process's. 0 when not known (it has exited). */
+static __always_inline __u32 as_unix_server_netns(struct sock *sk, struct sock *peer,
+						  const struct as_connect *c)
+{
+	struct hlist_node *first = 0;
+	struct task_struct *t = 0;
+	struct pid *pid;
+
+	if (c->sock_type == AS_SOCK_DGRAM)
+		return BPF_CORE_READ(peer, __sk_common.skc_net.net, ns.inum);
+	pid = BPF_CORE_READ(sk, sk_peer_pid);
+	if (!pid || bpf_core_read(&first, sizeof(first), &pid->tasks[AS_PIDTYPE_TGID].first) || !first)
+		return 0;
+	t = (struct task_struct *)((char *)first - bpf_core_field_offset(t->pid_links) -
+				   AS_PIDTYPE_TGID * sizeof(struct hlist_node));
+	return BPF_CORE_READ(t, nsproxy, net_ns, ns.inum);
+}
+
 /* The destination a call reached, as the kernel holds it on the socket:
  * a connect that succeeded (or is in progress), a stream socket's send.
  * The caller's sockaddr, read at the exit, is what its memory says after
@@ -123,6 +149,8 @@ static __always_inline void as_put_dest(struct as_connect *c, struct socket *soc
 	if (c->family != AS_AF_UNIX)
 		return;
 	peer = BPF_CORE_READ((struct unix_sock *)sk, peer);
+	if (peer && (c->cflags & AS_CF_NETNS_OWN) && as_unix_server_netns(sk, peer, c) == c->netns)
+		c->cflags |= AS_CF_PEER_NETNS_OWN;
 	ua = peer ? BPF_CORE_READ((struct unix_sock *)peer, addr) : 0;
 	if (!ua)
 		return; /* an unnamed peer (socketpair): no path */

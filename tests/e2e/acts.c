@@ -49,6 +49,9 @@
  *            sendmmsg-udp IP PORT (two messages) | sendto-big IP PORT (EMSGSIZE)
  *            sendmmsg-2dst IP PORT1 PORT2 [N] (N messages, default 2: the last to
  *            PORT2, the others to PORT1) | sendto-unix PATH
+ *            unix-connect PATH [dgram] (a stream, or datagram, connect to a server
+ *            at PATH) | unix-self PATH [dgram] (a server of its own at PATH, "@NAME"
+ *            abstract, and a connect to it; the path unlinked after)
  *            send-series IP PORT1 PORT2 (on one socket: 5 sendto to PORT1, 1 to PORT2,
  *            1 to PORT1, 2 sendmsg, 2 sendto with MSG_DONTWAIT, 1 of 4 bytes,
  *            2 as "as-acts-2" (prctl), 2 from a child; prints the count of sends made)
@@ -747,6 +750,34 @@ static int net_op(int argc, char **argv)
 			return report(-errno);
 		return report(res(syscall(SYS_sendto, fd, data, sizeof(data) - 1, 0, &sun,
 					  sizeof(sun))));
+	}
+	if ((!strcmp(op, "unix-connect") || !strcmp(op, "unix-self")) &&
+	    (argc == 2 || (argc == 3 && !strcmp(argv[2], "dgram")))) {
+		int type = (argc == 3 ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC;
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+					    strnlen(argv[1], sizeof(sun.sun_path) - 1));
+		int srv = -1;
+		long r;
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
+		if (sun.sun_path[0] == '@')
+			sun.sun_path[0] = 0; /* the abstract namespace: the name's bytes, no NUL */
+		else
+			len++;
+		if (!strcmp(op, "unix-self")) {
+			srv = socket(AF_UNIX, type, 0);
+			if (srv < 0 || bind(srv, (struct sockaddr *)&sun, len) ||
+			    (argc == 2 && listen(srv, 1)))
+				return report(-errno);
+		}
+		fd = socket(AF_UNIX, type, 0);
+		if (fd < 0)
+			return report(-errno);
+		r = res(syscall(SYS_connect, fd, &sun, len));
+		if (srv >= 0 && sun.sun_path[0])
+			unlink(sun.sun_path);
+		return report(r);
 	}
 	if (!strcmp(op, "send-series") && argc == 4) {
 		struct sockaddr_in a, b;
@@ -2316,7 +2347,7 @@ static int run(int argc, char **argv)
 	if (!strncmp(op, "connect", 7) || strstr(op, "-raced"))
 		return net_race_op(argc, argv);
 	if (!strncmp(op, "send", 4) || !strcmp(op, "bind4") || !strcmp(op, "listen4") ||
-	    !strcmp(op, "accept4") || !strcmp(op, "socket"))
+	    !strcmp(op, "accept4") || !strcmp(op, "socket") || !strncmp(op, "unix-", 5))
 		return net_op(argc, argv);
 	if (!strncmp(op, "host-", 5) && (r = host_op(argc, argv)) >= 0)
 		return r;

@@ -261,6 +261,11 @@ class Escapes(unittest.TestCase):
         udgram = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         udgram_path = os.path.join(self.tmp, "outside.dgram")
         udgram.bind(udgram_path)
+        # a host service's server in the agent's workspace: what a sandboxed
+        # connect there reaches is the host's, whatever the path
+        uhost = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        uhost.bind(os.path.join(self.ws, "host.sock"))
+        uhost.listen(8)
         os.makedirs(self.o(".ssh"), exist_ok=True)
         for n in ("a", "b", "t", "m", "x", "h", "u", "c", "k", "pr", "pc", ".ssh/id_uring",
                   ".git-credentials", ".netrc", "vf", "vt", "vs", "vc", "vl", "vp", "vd", "vi",
@@ -729,6 +734,14 @@ class Escapes(unittest.TestCase):
                         # its own loopback and a name lookup that reached nothing
                         ("sb loopback", ["sendto-udp", "127.0.0.1", "9"], []),
                         ("sb loopback6", ["sendto-udp6", "::1", "9"], []),
+                        # unix servers of the sandbox's own (its network namespace's),
+                        # in the workspace and abstract; the host's in the workspace,
+                        # named by its bound path (under the host's /tmp: not the
+                        # sandbox's tmpfs)
+                        ("sb unix own server", ["unix-self", "/workspace/own.sock"], []),
+                        ("sb unix own abstract", ["unix-self", "@as-corpus"], []),
+                        ("sb unix host server", ["unix-connect", "/workspace/host.sock"],
+                         [(SB_NET, "fd.name", os.path.join(self.ws, "host.sock"))]),
                         ("sb dns", ["sendto-udp", "192.0.2.1", "53"], []),
                         ("sb setfsuid", ["setfsuid", "65534"], [(SB_PRIV, "evt.type", "setfsuid")]),
                         ("sb unshare", ["unshare", "0x10000000"],
@@ -780,6 +793,7 @@ class Escapes(unittest.TestCase):
         srv.close()
         udp.close()
         udgram.close()
+        uhost.close()
         self.live = s.events()
         self.check(runs, self.rec)
 

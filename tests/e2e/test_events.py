@@ -1121,6 +1121,46 @@ class Network(Peers, EventCase):
                      ("as-acts", "RTM_NEWADDR", "true", False)):
             self.assertIn(want, got)
 
+    def test_unix_peer_in_its_own_netns(self):
+        """fd.is_peer_own_netns: a unix connect that reached a server bound
+        in the caller's own network namespace (a sandbox's: unshare -n),
+        at a path or abstract (abstract names are per namespace), a stream
+        server (the process that listens: the connect's own peer is an
+        embryo made in the caller's namespace) or a datagram one; not a
+        server of the host's namespace at any path, nor a server of the
+        caller's own when that namespace is the host's."""
+        d = tempfile.mkdtemp(prefix="as-unix-")
+        host = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        hostd = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            host.bind(os.path.join(d, "host.sock"))
+            host.listen(4)
+            hostd.bind(os.path.join(d, "hostd.sock"))
+            with Sentinel("--trace", "evt.type = connect and proc.name = as-acts") as s:
+                for ns, args in ((["unshare", "-n"], ["unix-self", os.path.join(d, "own.sock")]),
+                                 (["unshare", "-n"], ["unix-self", "@as-peer-own"]),
+                                 (["unshare", "-n"], ["unix-connect", os.path.join(d, "host.sock")]),
+                                 (["unshare", "-n"], ["unix-self", os.path.join(d, "ownd.sock"),
+                                                      "dgram"]),
+                                 (["unshare", "-n"], ["unix-connect", os.path.join(d, "hostd.sock"),
+                                                      "dgram"]),
+                                 ([], ["unix-self", os.path.join(d, "host-own.sock")])):
+                    out = subprocess.run(ns + [AS_ACTS] + args, stdout=subprocess.PIPE,
+                                         text=True, check=True).stdout
+                    self.assertEqual(out.split()[-1:], ["0"], args)
+        finally:
+            host.close()
+            hostd.close()
+            shutil.rmtree(d, ignore_errors=True)
+        got = {e["fd.name"]: (e.get("fd.is_peer_own_netns"), e.get("fd.is_host_netns"))
+               for e in s.events()}
+        self.assertEqual(got, {os.path.join(d, "own.sock"): (True, False),
+                               "@as-peer-own": (True, False),
+                               os.path.join(d, "host.sock"): (False, False),
+                               os.path.join(d, "ownd.sock"): (True, False),
+                               os.path.join(d, "hostd.sock"): (False, False),
+                               os.path.join(d, "host-own.sock"): (False, True)})
+
     def test_netlink_messages_the_kernel_takes_however_sent(self):
         """A change the kernel takes from a netlink send is seen however the
         send is shaped: behind a read in the first iovec, after a read

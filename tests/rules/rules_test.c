@@ -23,7 +23,8 @@
  *   deleted file); interpnolink=1 that an exec's ELF interpreter has none;
  *   nltype=N (repeated: its messages) nlproto=P nlmore (messages unrecorded) give a netlink send's
  *   message types and netlink family,
- *   ownns=1 a socket in a network namespace not the host's;
+ *   ownns=1 a socket in a network namespace not the host's; peerns=1 the unix
+ *   server it reached in that same namespace (fd.is_peer_own_netns);
  *   a0..a5 are a generic (AS_EV_SYS) record's raw arguments
  * *.cond files hold a YAML prelude then triples:
  *   C: condition
@@ -177,7 +178,8 @@ static size_t build_record(const char *line, void *rec)
 	int64_t res = 0;
 	uint64_t flags = 0;
 	uint32_t mode = 0, ids[3] = { AS_ID_UNSET, AS_ID_UNSET, AS_ID_UNSET };
-	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, fifo = 0, nl = 0, ownns = 0;
+	int family = AF_INET, proto = IPPROTO_TCP, fd = 3, local = 0, abstract = 0, passed = 0, nolink = 0, fifo = 0, nl = 0, ownns = 0,
+	    peerns = 0;
 	uint32_t ofl = 0; /* AS_OF_* an open's kernel said */
 	uint32_t xfl = 0; /* AS_XF_* an exec's kernel said */
 	uint16_t nltype[AS_NLMSG_SCAN] = { 0 }, nlproto = 0;
@@ -326,6 +328,8 @@ static size_t build_record(const char *line, void *rec)
 			nlmore = 1;
 		else if (!strcmp(k, "ownns")) /* the socket's network namespace is not the host's */
 			ownns = 1;
+		else if (!strcmp(k, "peerns")) /* its unix server's is the same one */
+			peerns = 1;
 		else if (!strcmp(k, "compat")) /* made through the 32-bit ABI */
 			h->flags |= n ? AS_HF_COMPAT : 0;
 		else if (!strcmp(k, "passed")) /* the caller passed the address */
@@ -416,7 +420,8 @@ static size_t build_record(const char *line, void *rec)
 		memcpy(c->saddr, saddr, 16);
 		c->cflags = (local ? AS_CF_LOCAL : 0) | (abstract ? AS_CF_ABSTRACT : 0) |
 			    (passed ? AS_CF_ADDR : 0) | (nl || nlmore ? AS_CF_NLMSG : 0) |
-			    (nlmore ? AS_CF_NLMSG_MORE : 0) | (ownns ? AS_CF_NETNS_OWN : 0);
+			    (nlmore ? AS_CF_NLMSG_MORE : 0) | (ownns ? AS_CF_NETNS_OWN : 0) |
+			    (peerns ? AS_CF_PEER_NETNS_OWN : 0);
 		if (nl || nlmore) {
 			c->proto = nlproto;
 			c->dport = (uint16_t)nl;

@@ -123,6 +123,7 @@ enum ftype { T_STR, T_NUM, T_BOOL };
 	FIELD(FD_SOCKFAMILY, "fd.sockfamily", T_STR, 0, "ip or unix") \
 	FIELD(FD_NETNS, "fd.netns", T_NUM, 0, "Not in Falco: inode of the socket's network namespace, as /proc/PID/ns/net shows it (net:[N]); absent when the socket was not read") \
 	FIELD(FD_IS_HOST_NETNS, "fd.is_host_netns", T_BOOL, 0, "Not in Falco: a socket act's socket is in the host's network namespace (the one of pid 1 when agent-sentinel started); false only when the kernel saw another (a sandbox's own, bubblewrap --unshare-net), so an unread socket counts as the host's") \
+	FIELD(FD_IS_PEER_OWN_NETNS, "fd.is_peer_own_netns", T_BOOL, 0, "Not in Falco: a unix socket act reached a peer socket (a connect, a send on a connected stream) in the caller's own network namespace, which is not the host's: a socket a process of the same sandbox bound (bubblewrap --unshare-net), at any path or abstract; a socket of the host's services is in the host's namespace wherever its path is. False when not read (an unconnected datagram's send, a refused connect)") \
 	FIELD(AGENT_SESSION, "agent.session", T_STR, 0, "Not in Falco: the agent session id (AGENT_SESSION_ID) of the process") \
 	FIELD(FS_PATH_NAME, "fs.path.name", T_STR, FF_BUF, "Path a file change (mkdir, unlink, chmod, chown, truncate, xattr, times, mount, ...) acts on, absolute and normalised; fd paths resolved") \
 	FIELD(FS_PATH_NAMERAW, "fs.path.nameraw", T_STR, 0, "fs.path.name as the process passed it") \

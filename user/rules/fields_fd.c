@@ -370,6 +370,9 @@ static void fields_get_fd(struct evctx *c, int f, struct fval *v, char *buf, siz
 	case F_FD_IS_HOST_NETNS:
 		set_bool(v, !(k->cflags & AS_CF_NETNS_OWN));
 		break;
+	case F_FD_IS_PEER_OWN_NETNS:
+		set_bool(v, !!(k->cflags & AS_CF_PEER_NETNS_OWN));
+		break;
 	default:
 		break;
 	}

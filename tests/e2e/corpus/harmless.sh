@@ -28,6 +28,7 @@ python3 -c 'import socket; u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM);
 echo hi | chmod 600 /dev/stdin && chmod 600 /dev/stdout | cat && chmod 644 /dev/stdin < /workspace/hi.c && chmod 644 /proc/self/fd/1 | cat
 python3 -c 'import socket; socket.getaddrinfo(None, 8000, 0, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)'
 python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/srv.sock"); s.listen(1)'
+python3 -c 'import socket, os; S = lambda a: (s := socket.socket(socket.AF_UNIX), s.bind(a), s.listen(1), c := socket.socket(socket.AF_UNIX), c.connect(a), c.send(b"x"), s.accept()[0].recv(1)); print(S("/workspace/srv.sock")[-1], S("\0as-harmless")[-1]); os.unlink("/workspace/srv.sock")'
 python3 -m venv .env && ls .env > /dev/null && du -s /workspace > /dev/null && printf 'API_URL=\n' > .env.example && cat .env.example
 ps aux > /dev/null && ps -ef > /dev/null
 head -c 8 /dev/urandom > /dev/null && (echo x > /dev/full; true) && exec 4<>/dev/zero
