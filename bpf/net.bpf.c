@@ -102,28 +102,55 @@ static __always_inline void as_put_remote(struct as_connect *c, struct socket *s
 
 #define AS_SOCK_DGRAM 2
 #define AS_PIDTYPE_TGID 1
+#define AS_PID_NS_LEVEL_MAX 32 /* the kernel's MAX_PID_NS_LEVEL */
+#define AS_PROC_PID_INIT_INO 0xEFFFFFFCu /* the initial pid namespace's inode */
 
-/* The network namespace of the server a connected unix socket reached. A
- * datagram socket's peer is that server's socket. A stream (or seqpacket)
- * socket's peer is the embryo the connect made for the server to accept,
- * in the caller's namespace whatever the server's: there the server is the
- * process that called listen, whose pid the connect copied (SO_PEERCRED),
- * and its namespace is that process's. 0 when not known (it has exited). */
-static __always_inline __u32 as_unix_server_netns(struct sock *sk, struct sock *peer,
-						  const struct as_connect *c)
+/* The inode of the pid namespace a struct pid's process was made in (its
+ * deepest), 0 when not read */
+static __always_inline __u32 as_pid_ns_inum(struct pid *pid)
 {
+	struct pid_namespace *ns = 0;
+	__u32 level = BPF_CORE_READ(pid, level);
+
+	if (level > AS_PID_NS_LEVEL_MAX ||
+	    bpf_core_read(&ns, sizeof(ns), &pid->numbers[level & (AS_PID_NS_LEVEL_MAX * 2 - 1)].ns))
+		return 0;
+	return BPF_CORE_READ(ns, ns.inum);
+}
+
+/* Is the server a connected unix socket reached the sandbox's own? A
+ * datagram socket's peer is that server's socket: in the caller's network
+ * namespace. A stream (or seqpacket) socket's peer is the embryo the
+ * connect made for the server to accept, in the caller's namespace whatever
+ * the server's: there the server is the process that called listen, whose
+ * pid the connect copied (SO_PEERCRED): in the caller's network namespace
+ * while it runs, and once it has exited (a daemon's parent: ssh-agent,
+ * dbus-daemon --fork) made in the caller's pid namespace (the sandbox's,
+ * bubblewrap --unshare-pid), which the socket's reference keeps. */
+static __always_inline int as_unix_server_own(struct sock *sk, struct sock *peer,
+					      const struct as_connect *c)
+{
+	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
 	struct hlist_node *first = 0;
 	struct task_struct *t = 0;
 	struct pid *pid;
+	__u32 netns, pidns;
 
 	if (c->sock_type == AS_SOCK_DGRAM)
-		return BPF_CORE_READ(peer, __sk_common.skc_net.net, ns.inum);
+		return BPF_CORE_READ(peer, __sk_common.skc_net.net, ns.inum) == c->netns;
 	pid = BPF_CORE_READ(sk, sk_peer_pid);
-	if (!pid || bpf_core_read(&first, sizeof(first), &pid->tasks[AS_PIDTYPE_TGID].first) || !first)
+	if (!pid)
 		return 0;
-	t = (struct task_struct *)((char *)first - bpf_core_field_offset(t->pid_links) -
-				   AS_PIDTYPE_TGID * sizeof(struct hlist_node));
-	return BPF_CORE_READ(t, nsproxy, net_ns, ns.inum);
+	if (!bpf_core_read(&first, sizeof(first), &pid->tasks[AS_PIDTYPE_TGID].first) && first) {
+		t = (struct task_struct *)((char *)first - bpf_core_field_offset(t->pid_links) -
+					   AS_PIDTYPE_TGID * sizeof(struct hlist_node));
+		netns = BPF_CORE_READ(t, nsproxy, net_ns, ns.inum);
+		if (netns)
+			return netns == c->netns;
+	}
+	/* not the host's pid namespace: its daemons' servers would pass */
+	pidns = as_pid_ns_inum(BPF_CORE_READ(cur, thread_pid));
+	return pidns && pidns != AS_PROC_PID_INIT_INO && as_pid_ns_inum(pid) == pidns;
 }
 
 /* The destination a call reached, as the kernel holds it on the socket:
@@ -149,7 +176,7 @@ static __always_inline void as_put_dest(struct as_connect *c, struct socket *soc
 	if (c->family != AS_AF_UNIX)
 		return;
 	peer = BPF_CORE_READ((struct unix_sock *)sk, peer);
-	if (peer && (c->cflags & AS_CF_NETNS_OWN) && as_unix_server_netns(sk, peer, c) == c->netns)
+	if (peer && (c->cflags & AS_CF_NETNS_OWN) && as_unix_server_own(sk, peer, c))
 		c->cflags |= AS_CF_PEER_NETNS_OWN;
 	ua = peer ? BPF_CORE_READ((struct unix_sock *)peer, addr) : 0;
 	if (!ua)

@@ -129,37 +129,70 @@ static long as_vma_file(struct task_struct *task, struct vm_area_struct *vma, vo
 	return 0;
 }
 
+#define AS_AT_NULL 0
+#define AS_AT_ENTRY 9 /* <linux/auxvec.h>: the program's own entry */
+#define AS_AT_BASE 7 /* where the interpreter was loaded (0: fixed-address or none) */
+#define AS_AUXV_PAIRS 28 /* mm->saved_auxv's pairs read at most (x86_64 has 28) */
+
+/* The file mapped at addr in the current task, and whether it has no link
+ * left; 0 when no file is mapped there */
+static __always_inline struct file *as_file_at(struct task_struct *task, __u64 addr)
+{
+	__u64 vf = 0;
+
+	bpf_find_vma(task, addr, as_vma_file, &vf, 0);
+	return (struct file *)vf;
+}
+
 /*
  * The ELF interpreter of the program an exec just loaded (PT_INTERP: the
  * kernel opens and maps it itself, so neither an open nor an mmap is an
  * event of it): AS_XF_INTERP_NOLINK when its file has no link left. A
  * program linked with --dynamic-linker=/proc/self/fd/N runs a memfd's code
- * that way, with a named file as its executable. The interpreter is the
- * file mapped where the new image starts running: the exec set the user
- * registers' ip to its entry (the program's own entry when it has none,
- * mm->exe_file's mapping). That holds for any interpreter, a fixed-address
- * (ET_EXEC) one and an i386 process's too, where the auxiliary vector's
- * AT_BASE is 0 or 32-bit words. Called from sched_process_exec, in the new
- * image (a global function: verified once).
+ * that way, with a named file as its executable. The interpreter is found
+ * where it was loaded (the auxiliary vector's AT_BASE, for a
+ * position-independent one) and where the new image starts running (the
+ * exec set the user ip to its entry: a fixed-address one, whose AT_BASE is
+ * 0, and an i386 process's, whose auxv words are 32-bit). An entry the
+ * interpreter's headers point elsewhere (into the program's own mapping,
+ * or memory with no file) while it is not the program's own AT_ENTRY is
+ * flagged too: no loader does that, and it hides the interpreter from the
+ * ip. Called from sched_process_exec, in the new image (a global function:
+ * verified once).
  */
 __noinline __u32 as_interp_nolink(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct mm_struct *mm = task->mm;
+	__u64 pair[2], base = 0, entry = 0, ip;
+	const unsigned long *auxv;
 	struct inode *exe;
-	__u64 vf = 0;
 	struct file *f;
+	__u32 pairs;
 
-	if (!regs)
+	if (!mm || !regs)
 		return 0;
-	bpf_find_vma(task, PT_REGS_IP_CORE(regs), as_vma_file, &vf, 0);
-	f = (struct file *)vf;
-	if (!f)
-		return 0;
-	exe = BPF_CORE_READ(task, mm, exe_file, f_inode);
-	if (BPF_CORE_READ(f, f_inode) == exe || BPF_CORE_READ(f, f_inode, __i_nlink))
-		return 0;
-	return AS_XF_INTERP_NOLINK;
+	auxv = (const unsigned long *)__builtin_preserve_access_index(&mm->saved_auxv);
+	pairs = bpf_core_field_size(mm->saved_auxv) / sizeof(pair);
+	for (__u32 i = 0; i < AS_AUXV_PAIRS && i < pairs; i++) {
+		if (bpf_probe_read_kernel(pair, sizeof(pair), auxv + 2 * i) || pair[0] == AS_AT_NULL)
+			break;
+		if (pair[0] == AS_AT_BASE)
+			base = pair[1];
+		else if (pair[0] == AS_AT_ENTRY)
+			entry = pair[1];
+	}
+	exe = BPF_CORE_READ(mm, exe_file, f_inode);
+	if (base && (f = as_file_at(task, base)) && BPF_CORE_READ(f, f_inode) != exe &&
+	    !BPF_CORE_READ(f, f_inode, __i_nlink))
+		return AS_XF_INTERP_NOLINK;
+	ip = PT_REGS_IP_CORE(regs);
+	f = as_file_at(task, ip);
+	if (f && BPF_CORE_READ(f, f_inode) != exe)
+		return BPF_CORE_READ(f, f_inode, __i_nlink) ? 0 : AS_XF_INTERP_NOLINK;
+	/* in the program's own mapping, or in none: only at its own entry */
+	return entry && ip != entry ? AS_XF_INTERP_NOLINK : 0;
 }
 
 /*

@@ -901,6 +901,25 @@ class Peers:
         super().tearDown()
 
 
+# A daemon's unix server (ssh-agent, dbus-daemon --fork): it listens, forks
+# and exits; its child (here: as-acts unix-connect, argv[1], holding the
+# listening socket) connects to it at argv[2] once the listener is gone.
+DAEMON_SERVER = """
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[2])
+s.listen(1)
+s.set_inheritable(True)
+r, w = os.pipe()
+if os.fork():
+    os._exit(0)
+os.close(w)
+os.read(r, 1)  # the listener has exited
+time.sleep(0.05)
+os.execv(sys.argv[1], [sys.argv[1], "unix-connect", sys.argv[2]])
+"""
+
+
 class Network(Peers, EventCase):
 
     def test_sends_with_a_destination(self):
@@ -1148,6 +1167,17 @@ class Network(Peers, EventCase):
                     out = subprocess.run(ns + [AS_ACTS] + args, stdout=subprocess.PIPE,
                                          text=True, check=True).stdout
                     self.assertEqual(out.split()[-1:], ["0"], args)
+                # a daemon's server: the process that listened has exited (the
+                # socket lives on in its child, which connects to it), made in
+                # the caller's pid namespace (a sandbox's), or in the host's
+                for ns, name in ((["unshare", "-n", "-p", "-f"], "gone.sock"),
+                                 (["unshare", "-n"], "gone-host.sock")):
+                    # | cat: the namespace's init waits for the child's output
+                    out = subprocess.run(ns + ["sh", "-c", '"$0" -c "$1" "$2" "$3" | cat',
+                                               sys.executable, DAEMON_SERVER, AS_ACTS,
+                                               os.path.join(d, name)],
+                                         stdout=subprocess.PIPE, text=True, check=True).stdout
+                    self.assertEqual(out.split()[-1:], ["0"], name)
         finally:
             host.close()
             hostd.close()
@@ -1158,6 +1188,8 @@ class Network(Peers, EventCase):
                                "@as-peer-own": (True, False),
                                os.path.join(d, "host.sock"): (False, False),
                                os.path.join(d, "ownd.sock"): (True, False),
+                               os.path.join(d, "gone.sock"): (True, False),
+                               os.path.join(d, "gone-host.sock"): (False, False),
                                os.path.join(d, "hostd.sock"): (False, False),
                                os.path.join(d, "host-own.sock"): (False, True)})
 
