@@ -134,15 +134,19 @@ static long as_vma_file(struct task_struct *task, struct vm_area_struct *vma, vo
 #define AS_AT_BASE 7 /* where the interpreter was loaded (0: fixed-address or none) */
 #define AS_AUXV_PAIRS 28 /* mm->saved_auxv's pairs read at most (x86_64 has 28) */
 
-/* The file mapped at addr in the current task, and whether it has no link
- * left; 0 when no file is mapped there */
-static __always_inline struct file *as_file_at(struct task_struct *task, __u64 addr)
+/* The file mapped at addr in task (*f: 0 for anonymous memory): 0, or
+ * bpf_find_vma's error: -ENOENT when nothing is mapped there, -EBUSY when
+ * the mm's lock was taken (a reader of /proc/PID/maps) and nothing is known */
+static __always_inline long as_file_at(struct task_struct *task, __u64 addr, struct file **f)
 {
 	__u64 vf = 0;
+	long err = bpf_find_vma(task, addr, as_vma_file, &vf, 0);
 
-	bpf_find_vma(task, addr, as_vma_file, &vf, 0);
-	return (struct file *)vf;
+	*f = (struct file *)vf;
+	return err;
 }
+
+#define AS_ENOENT 2
 
 /*
  * The ELF interpreter of the program an exec just loaded (PT_INTERP: the
@@ -168,8 +172,9 @@ __noinline __u32 as_interp_nolink(void)
 	__u64 pair[2], base = 0, entry = 0, ip;
 	const unsigned long *auxv;
 	struct inode *exe;
-	struct file *f;
+	struct file *f = 0;
 	__u32 pairs;
+	long err;
 
 	if (!mm || !regs)
 		return 0;
@@ -184,11 +189,13 @@ __noinline __u32 as_interp_nolink(void)
 			entry = pair[1];
 	}
 	exe = BPF_CORE_READ(mm, exe_file, f_inode);
-	if (base && (f = as_file_at(task, base)) && BPF_CORE_READ(f, f_inode) != exe &&
+	if (base && !as_file_at(task, base, &f) && f && BPF_CORE_READ(f, f_inode) != exe &&
 	    !BPF_CORE_READ(f, f_inode, __i_nlink))
 		return AS_XF_INTERP_NOLINK;
 	ip = PT_REGS_IP_CORE(regs);
-	f = as_file_at(task, ip);
+	err = as_file_at(task, ip, &f);
+	if (err && err != -AS_ENOENT)
+		return 0; /* not known: no alert on a lock another held */
 	if (f && BPF_CORE_READ(f, f_inode) != exe)
 		return BPF_CORE_READ(f, f_inode, __i_nlink) ? 0 : AS_XF_INTERP_NOLINK;
 	/* in the program's own mapping, or in none: only at its own entry */
