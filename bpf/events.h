@@ -564,7 +564,9 @@ struct as_open_filter {
  * server's listening process) is in the caller's socket's own network
  * namespace, and that one is not the host's (AS_CF_NETNS_OWN): a server a
  * process of the same sandbox runs (bubblewrap --unshare-net). A server of
- * the host's services is in the host's namespace wherever its path is. */
+ * the host's services is in the host's namespace wherever its path is. A
+ * stream server whose listening process has exited is judged by its pid
+ * namespace instead: the caller's own, and not the initial one. */
 #define AS_CF_PEER_NETNS_OWN (1u << 7)
 
 struct as_connect {

@@ -195,21 +195,35 @@ static int procscan_kthread(const char *after_comm)
 
 /* One /proc process as a lineage entry, from its stat line (sbuf, NUL-terminated,
  * cut here at the comm's ')') and its exe (dev, ino); its parent's pid in *ppid (0: none). */
+/* A stat line's ppid (field 4: 0 for none) and starttime (field 22, clock
+ * ticks after boot); the comm's closing ')' (the comm may hold anything,
+ * ')' too), or NULL when the line does not parse. */
+static const char *procscan_stat_parse(const char *sbuf, uint32_t *ppid, unsigned long long *start)
+{
+	const char *comm_end = strrchr(sbuf, ')');
+	int pp = 0;
+
+	/* fields 3 (state), 4 (ppid) ... 22 (starttime) */
+	if (!comm_end || !strchr(sbuf, '(') ||
+	    sscanf(comm_end + 1,
+		   " %*c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+		   &pp, start) != 2)
+		return NULL;
+	*ppid = pp > 0 ? (uint32_t)pp : 0;
+	return comm_end;
+}
+
 static int procscan_entry_parse(int rootfd, struct kdev_map *km, char *sbuf, uint32_t pid,
 				struct as_lin_ent *le, uint32_t *ppid)
 {
-	char *comm_end = strrchr(sbuf, ')'), *comm = strchr(sbuf, '('), exe[32], mi[32];
+	char *comm = strchr(sbuf, '('), *comm_end, exe[32], mi[32];
 	unsigned long long start = 0;
 	uint64_t ino;
 	uint32_t dev;
-	int pp = 0;
 
-	/* fields 3 (state), 4 (ppid) ... 22 (starttime, clock ticks after boot) */
-	if (!comm_end || !comm ||
-	    sscanf(comm_end + 1,
-		   " %*c %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-		   &pp, &start) != 2)
+	if (!procscan_stat_parse(sbuf, ppid, &start))
 		return -EINVAL;
+	comm_end = strrchr(sbuf, ')');
 	*comm_end = 0;
 	memset(le, 0, sizeof(*le));
 	/* the name now: /proc cannot tell the one the kernel gave at exec */
@@ -225,8 +239,25 @@ static int procscan_entry_parse(int rootfd, struct kdev_map *km, char *sbuf, uin
 		le->dev = dev;
 		le->ino = ino;
 	}
-	*ppid = pp > 0 ? (uint32_t)pp : 0;
 	return 0;
+}
+
+uint32_t procscan_ppid(const char *proc_root, uint32_t pid)
+{
+	unsigned long long start;
+	char sbuf[1024];
+	uint32_t ppid;
+	ssize_t n;
+	int rootfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (rootfd < 0)
+		return 0;
+	n = procscan_read(rootfd, pid, "stat", sbuf, sizeof(sbuf) - 1);
+	close(rootfd);
+	if (n <= 0)
+		return 0;
+	sbuf[n] = 0;
+	return procscan_stat_parse(sbuf, &ppid, &start) ? ppid : 0;
 }
 
 /* An ancestor's entry, read through the proc root (rootfd). */

@@ -22,6 +22,9 @@ typedef int (*procscan_cb)(const void *rec, size_t len, void *ctx);
 long procscan_one(const char *proc_root, uint32_t pid, uint64_t ts, void *buf, size_t cap);
 /* What /proc tells of pid's lineage (its real_parent chain now). */
 void procscan_lineage(const char *proc_root, uint32_t pid, struct as_lineage *l);
+/* pid's parent's pid now, from PID/stat under proc_root ("/proc");
+ * 0 when the process is gone, unreadable or has none. */
+uint32_t procscan_ppid(const char *proc_root, uint32_t pid);
 /* Call cb for every process under proc_root ("/proc"); returns how many. */
 int procscan_all(const char *proc_root, procscan_cb cb, void *ctx);
 /* procscan_all remembering at most max_known processes' entries and

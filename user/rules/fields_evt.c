@@ -16,6 +16,7 @@
 #include "fields_int.h"
 #include "trace.h"
 #include "names.h"
+#include "procscan.h"
 
 static const char *const arg_names[] = {
 	"name", "path", "filename", "flags", "mode", "fd", "dirfd", "res", "uid", "gid",
@@ -196,27 +197,6 @@ static void fields_saved_id(const struct event *ev, int uid, struct fval *v)
 	set_num(v, ev->u.setid->saved);
 }
 
-/* The parent of live process pid, from /proc (0: gone or unreadable). */
-static uint32_t fields_live_ppid(int32_t pid)
-{
-	char path[64], buf[512];
-	unsigned ppid = 0;
-	const char *end;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* "pid (comm) state ppid ...": comm may hold anything, ')' too */
-	if (!(end = strrchr(buf, ')')) || sscanf(end + 1, " %*c %u", &ppid) != 1)
-		return 0;
-	return ppid;
-}
-
 /* Is process pid one agent-sentinel started, at most FIELDS_SELF_KIN_DEPTH
  * generations down (an output program: program_output's shell and what it
  * runs, whose stdin pipe carries the alerts)? By the process table's
@@ -231,7 +211,7 @@ static int fields_self_started(const struct proctable *pt, const struct proctabl
 
 	for (int i = 0; pid > 0 && i < FIELDS_SELF_KIN_DEPTH; i++) {
 		pe = pt ? proctable_lookup(pt, (uint32_t)pid) : NULL;
-		ppid = pe ? pe->ppid : me->live ? fields_live_ppid(pid) : 0;
+		ppid = pe ? pe->ppid : me->live ? procscan_ppid("/proc", (uint32_t)pid) : 0;
 		if (!ppid)
 			return 0;
 		if (ppid == me->pid)
