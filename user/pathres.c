@@ -395,18 +395,18 @@ static int pathres_follows(const struct event *ev, unsigned i)
 	}
 	const struct sc_info *sc = sctable_get(ev->hdr->syscall);
 	uint64_t flags = sc->follow_arg < AS_SYS_ARGS ? s->arg[sc->follow_arg] : 0;
+	unsigned how = i ? sc->follow1 : sc->follow;
+	uint32_t bit = i ? sc->follow1_bit : sc->follow_bit;
 
-	if (sc->follow == FOL_NONE)
-		return i == 0 ? -1 : 0;
-	if (i)
-		return 0;
-	switch (sc->follow) {
+	switch (how) {
+	case FOL_NONE:
+		return -1;
 	case FOL_YES:
 		return 1;
 	case FOL_UNLESS_NOFOLLOW:
-		return !(flags & (sc->follow_bit ? sc->follow_bit : AT_SYMLINK_NOFOLLOW));
+		return !(flags & (bit ? bit : AT_SYMLINK_NOFOLLOW));
 	case FOL_IF_FOLLOW:
-		return !!(flags & (sc->follow_bit ? sc->follow_bit : AT_SYMLINK_FOLLOW));
+		return !!(flags & (bit ? bit : AT_SYMLINK_FOLLOW));
 	default:
 		return 0;
 	}

@@ -13,6 +13,11 @@
 #include "sctable.h"
 
 #define FAN_MARK_DONT_FOLLOW_BIT 0x04 /* <linux/fanotify.h> */
+/* <linux/mount.h>: the mount calls' own link-following bits */
+#define UMOUNT_NOFOLLOW_BIT 0x08
+#define FSPICK_SYMLINK_NOFOLLOW_BIT 0x02
+#define MOVE_MOUNT_F_SYMLINKS_BIT 0x01
+#define MOVE_MOUNT_T_SYMLINKS_BIT 0x10
 #define N AS_SPEC_NONE
 #define C AS_SPEC_CWD
 /* str0, dirfd0, str1, dirfd1, fd, aux: see struct as_sys_spec */
@@ -209,28 +214,35 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A("request", ARG, 0, PTRACE), A("pid", ARG, 1, INT), A("addr", ARG, 2, HEX),
 		  A("data", ARG, 3, HEX) } },
 	[AS_SC_MOUNT] = { .nr = SYS_mount, .spec = SPEC(0, N, 1, C, N, 2), .fspath = FSP_SRC0_TGT1,
+		.follow = FOL_YES, .follow1 = FOL_YES,
 		.args = { RES, A("dev", STR, 0, STR), A("dir", PATH, 1, STR), A("type", AUX, 0, STR),
 		  A("flags", ARG, 3, MOUNT) } },
 	[AS_SC_UMOUNT2] = { .nr = SYS_umount2, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0,
+		.follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 1, .follow_bit = UMOUNT_NOFOLLOW_BIT,
 		.args = { RES, A("name", PATH, 0, STR), A32("flags", 1, UMOUNT) }, .tp = "umount" },
 	[AS_SC_FSOPEN] = { .nr = SYS_fsopen, .spec = SPEC(N, N, N, N, N, 0), .fspath = FSP_NONE,
 		.args = { RES, A("fsname", AUX, 0, STR), A32("flags", 1, HEX) } },
 	[AS_SC_FSMOUNT] = { .nr = SYS_fsmount, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("fs_fd", ARG, 0, FD), A32("flags", 1, HEX), A32("attr_flags", 2, HEX) } },
 	[AS_SC_MOVE_MOUNT] = { .nr = SYS_move_mount, .spec = SPEC(1, 0, 3, 2, N, N), .fspath = FSP_SRC0_TGT1,
+		.follow = FOL_IF_FOLLOW, .follow_arg = 4, .follow_bit = MOVE_MOUNT_F_SYMLINKS_BIT,
+		.follow1 = FOL_IF_FOLLOW, .follow1_bit = MOVE_MOUNT_T_SYMLINKS_BIT,
 		.args = { RES, A("from_dfd", ARG, 0, FD), A("from_pathname", PATH, 0, STR),
 		  A("to_dfd", ARG, 2, FD), A("to_pathname", PATH, 1, STR), A32("flags", 4, HEX) } },
 	[AS_SC_OPEN_TREE] = { .nr = SYS_open_tree, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
+		.follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
 		.args = { RES, A("dfd", ARG, 0, FD), A("filename", PATH, 0, STR), A32("flags", 2, HEX) } },
 	/* a mount's filesystem picked for reconfiguration, then its
 	 * parameters set (fsconfig: the key, and the value when a string) */
 	[AS_SC_FSPICK] = { .nr = SYS_fspick, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
+		.follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2, .follow_bit = FSPICK_SYMLINK_NOFOLLOW_BIT,
 		.args = { RES, A("dfd", ARG, 0, FD), A("path", PATH, 0, STR), A32("flags", 2, HEX) } },
 	[AS_SC_FSCONFIG] = { .nr = SYS_fsconfig, .spec = SPEC(3, N, 2, N, N, N), .fspath = FSP_NONE,
 		.args = { RES, A("fd", ARG, 0, FD), A32("cmd", 1, DEC), A("key", STR, 1, STR),
 		  A("value", STR, 0, STR), A32("aux", 4, INT) } },
 	/* open_tree with the new mount's attributes (struct mount_attr) */
 	[AS_SC_OPEN_TREE_ATTR] = { .nr = SYS_open_tree_attr, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
+		.follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
 		.args = { RES, A("dfd", ARG, 0, FD), A("filename", PATH, 0, STR), A32("flags", 2, HEX),
 		  A("size", ARG, 4, DEC) } },
 	/* process accounting on: the kernel appends a record to path at every
@@ -238,8 +250,10 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_ACCT] = { .nr = SYS_acct, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR) } },
 	[AS_SC_MOUNT_SETATTR] = { .nr = SYS_mount_setattr, .spec = SPEC(1, 0, N, N, N, N), .fspath = FSP_NAME0,
+		.follow = FOL_UNLESS_NOFOLLOW, .follow_arg = 2,
 		.args = { RES, A("dfd", ARG, 0, FD), A("path", PATH, 0, STR), A32("flags", 2, HEX) } },
 	[AS_SC_PIVOT_ROOT] = { .nr = SYS_pivot_root, .spec = SPEC(0, C, 1, C, N, N), .fspath = FSP_SRC0_TGT1,
+		.follow = FOL_YES, .follow1 = FOL_YES,
 		.args = { RES, A("new_root", PATH, 0, STR), A("put_old", PATH, 1, STR) } },
 	[AS_SC_CHROOT] = { .nr = SYS_chroot, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0, .follow = FOL_YES,
 		.args = { RES, A("path", PATH, 0, STR) } },

@@ -88,15 +88,16 @@ enum sc_fspath {
 	FSP_SRC1_TGT0, /* source slot 1, target slot 0 (link: the new name is the source) */
 };
 
-/* whether the syscall follows a symlink in slot 0's last component
- * (user/pathres.c); every other component is always followed, and slot 1's
- * last never is (rename's and link's new names, mount's target aside) */
+/* whether the syscall follows a symlink in a slot's last component
+ * (user/pathres.c); every other component is always followed. Slot 1's
+ * (follow1) is FOL_NO but for the mount calls': mount's and pivot_root's
+ * target always, move_mount's with MOVE_MOUNT_T_SYMLINKS */
 enum sc_follow {
 	FOL_NO, /* rename, unlink, mkdir, lchown, l*xattr, ...; symlink's content is no walk at all */
 	FOL_YES, /* chmod, chown, truncate, setxattr, utimes, ... */
 	FOL_UNLESS_NOFOLLOW, /* unless AT_SYMLINK_NOFOLLOW in argument follow_arg */
 	FOL_IF_FOLLOW, /* only with AT_SYMLINK_FOLLOW in argument follow_arg (linkat) */
-	FOL_NONE, /* slot 0 is not walked by the kernel (symlink's target string) */
+	FOL_NONE, /* slot 0 is not walked by the kernel (symlink's target string); slot 0 only */
 };
 
 /* which program makes a syscall's events */
@@ -118,6 +119,7 @@ struct sc_info {
 	uint8_t fspath; /* enum sc_fspath */
 	uint8_t follow; /* enum sc_follow */
 	uint8_t follow_arg; /* the flags argument of FOL_UNLESS_NOFOLLOW / FOL_IF_FOLLOW */
+	uint8_t follow1; /* enum sc_follow of slot 1, with follow_arg's bit follow1_bit */
 	uint8_t via; /* enum sc_via: the program that makes its events */
 	struct sc_arg args[SCTABLE_ARGS_MAX];
 	const char *tp; /* the tracepoint's name when it is not sys_exit_<name> */
@@ -125,6 +127,7 @@ struct sc_info {
 	 * 0: AT_SYMLINK_NOFOLLOW / AT_SYMLINK_FOLLOW (fanotify_mark's is
 	 * FAN_MARK_DONT_FOLLOW) */
 	uint32_t follow_bit;
+	uint32_t follow1_bit;
 };
 
 /* The row of syscall sc (enum as_syscall); never NULL for sc < AS_SC_MAX. */

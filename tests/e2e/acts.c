@@ -41,7 +41,7 @@
  *            open-creat PATH MODE (O_WRONLY|O_CREAT with MODE)
  *            mknod-mode PATH MODE (MODE's type bits as given: 0104755 a setuid file)
  *            lsetxattr PATH NAME VALUE | fsetxattr PATH NAME VALUE | removexattr PATH NAME
- *            utimes PATH | open_tree PATH
+ *            utimes PATH | open_tree PATH [FLAGS]
  *            setxattrat DIR REL NAME VALUE FLAGS | removexattrat DIR REL NAME FLAGS (Linux 6.13;
  *            FLAGS: AT_* as a number, 0x1000 is AT_EMPTY_PATH)
  *   network: sendto-udp IP PORT | sendto-connected IP PORT (connect, then no address)
@@ -75,7 +75,8 @@
  *            then PID's, not traced; one result line each)
  *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | userfaultfd FLAGS | perf_event_open (own task
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
- *            mount-tmpfs DIR | newmount-tmpfs DIR (fsopen ... move_mount) | umount2 DIR FLAGS
+ *            mount-tmpfs DIR | newmount-tmpfs DIR [FLAGS] (fsopen ... move_mount, FLAGS added to
+ *            its MOVE_MOUNT_F_EMPTY_PATH) | umount2 DIR FLAGS
  *            fspick-remount DIR (a tmpfs there resized: fspick, fsconfig) | open-tree-attr DIR
  *            (a read-only detached clone) | file-setattr PATH | chattr-same PATH (the inode
  *            flags set as they were, by the syscall and by chattr's ioctl) | acct PATH
@@ -113,7 +114,8 @@
  *            lchmod PATH MODE (glibc's fchmodat with AT_SYMLINK_NOFOLLOW: through
  *            /proc/self/fd/N of an O_PATH descriptor before Linux 6.6's fchmodat2)
  *            thread OP ARGS... (OP in a second thread; prints "tid N" first)
- *            after-ms N OP ARGS... (sleep N ms, then OP)
+ *            after-ms N OP ARGS... (sleep N ms, then OP) | then-ms N OP ARGS... (OP, then N ms
+ *            more alive: a mount namespace of OP's own outlives the monitor's walk)
  *            own-mntns DIR OP ARGS... (a mount namespace of its own, cwd DIR, then OP:
  *            a monitor in another namespace cannot read its /proc links as it does)
  *            clone FLAGS | clone3 FLAGS | vfork (a child that exits at once)
@@ -1397,7 +1399,7 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_mount, "as-acts", argv[1], "tmpfs", (unsigned long)MS_NOSUID,
 					  "size=1m")));
 	}
-	if (!strcmp(op, "newmount-tmpfs") && argc == 2) {
+	if (!strcmp(op, "newmount-tmpfs") && (argc == 2 || argc == 3)) {
 		/* the new mount API: fsopen, fsconfig, fsmount, move_mount onto DIR */
 		int r = private_mounts(), fs, mnt;
 
@@ -1409,7 +1411,8 @@ static int priv_op(int argc, char **argv)
 			return report(-errno);
 		note("mntfd", mnt);
 		return report(res(syscall(SYS_move_mount, mnt, "", AT_FDCWD, argv[1],
-					  MOVE_MOUNT_F_EMPTY_PATH)));
+					  MOVE_MOUNT_F_EMPTY_PATH |
+						  (argc == 3 ? (unsigned)num(argv[2]) : 0))));
 	}
 	if (!strcmp(op, "umount2") && argc == 3) {
 		int r = private_mounts();
@@ -2039,8 +2042,9 @@ static int file_op(int argc, char **argv)
 	}
 	if (!strcmp(op, "utimes") && argc == 2)
 		return report(res(syscall(SYS_utimes, argv[1], NULL)));
-	if (!strcmp(op, "open_tree") && argc == 2)
-		return report(res(syscall(SYS_open_tree, AT_FDCWD, argv[1], OPEN_TREE_CLOEXEC)));
+	if (!strcmp(op, "open_tree") && (argc == 2 || argc == 3))
+		return report(res(syscall(SYS_open_tree, AT_FDCWD, argv[1],
+					  OPEN_TREE_CLOEXEC | (argc == 3 ? (unsigned)num(argv[2]) : 0))));
 	if (!strcmp(op, "utimensat") && argc == 3) {
 		if ((fd = opendir_fd(argv[1])) < 0)
 			return report(-errno);
@@ -2278,11 +2282,17 @@ static int run(int argc, char **argv)
 			return report(-errno);
 		return run(argc - 2, argv + 2);
 	}
-	if (!strcmp(op, "after-ms") && argc >= 3) {
-		/* OP once N ms have passed since this process started */
+	if ((!strcmp(op, "after-ms") || !strcmp(op, "then-ms")) && argc >= 3) {
+		/* OP once N ms have passed since this process started, or OP and
+		 * then N ms more alive (its mount namespace with it) */
 		struct timespec ts = { .tv_sec = atol(argv[1]) / 1000,
 				       .tv_nsec = atol(argv[1]) % 1000 * 1000000L };
 
+		if (op[0] == 't') {
+			r = run(argc - 2, argv + 2);
+			nanosleep(&ts, NULL);
+			return r;
+		}
 		nanosleep(&ts, NULL);
 		return run(argc - 2, argv + 2);
 	}

@@ -1550,6 +1550,48 @@ class Privilege(EventCase):
                     evt__arg__to_dfd="-100", evt__arg__from_dfd=r[0].split()[1],
                     fs__path__target=mnt)
 
+    def test_mount_calls_follow_links_as_the_kernel_does(self):
+        """A link as a mount call's last component: mount's target, umount2,
+        open_tree and fspick go through it unless told not to
+        (UMOUNT_NOFOLLOW, AT_SYMLINK_NOFOLLOW), move_mount's target only
+        with MOVE_MOUNT_T_SYMLINKS: each path is where the kernel acted."""
+        mnt, lnk = self.p("mnt"), self.p("lnk")
+        os.mkdir(mnt)
+        os.symlink(mnt, lnk)
+        # each act mounts in a private namespace of its own, where the link
+        # is walked again: it stays alive (then-ms) until its record is read
+        def act(*args):
+            return a.run("then-ms", 700, *args)
+
+        with Acts("evt.type in (mount, umount2, open_tree, fspick, move_mount) "
+                  "and proc.name = as-acts",
+                  PRIV_FIELDS + ["evt.arg.filename", "evt.arg.to_pathname"]) as a:
+            pm, rm = act("mount-tmpfs", lnk)
+            pu, ru = act("umount2", lnk, 0)
+            pun, run = act("umount2", lnk, 8)  # UMOUNT_NOFOLLOW: the link is no mount
+            pt, rt = act("open_tree", lnk)
+            ptn, rtn = act("open_tree", lnk, 0x100)  # AT_SYMLINK_NOFOLLOW: the link itself
+            pf, rf = act("fspick-remount", lnk)
+            pmv, rmv = act("newmount-tmpfs", lnk, 0x10)  # MOVE_MOUNT_T_SYMLINKS
+            pmn, rmn = act("newmount-tmpfs", lnk)
+        self.assertEqual([rm, ru, run, rf[-1:], rmv[-1:]], [["0"], ["0"], ["-22"], ["0"], ["0"]])
+        self.assertGreaterEqual(int(rt[0]), 0)
+        self.assertGreaterEqual(int(rtn[0]), 0)
+        self.assertLess(int(rmn[-1]), 0)  # onto the link itself: refused
+        self.fields(self.one(a, pm, "mount", evt__arg__dev="as-acts"), evt__res="SUCCESS",
+                    fs__path__target=mnt, evt__arg__dir=mnt)
+        # the act mounts on DIR first (mount(2) follows the link: mnt) and then unmounts
+        self.fields(self.one(a, pu, "umount2", evt__arg__flags="0"), evt__res="SUCCESS",
+                    fs__path__name=mnt, evt__arg__name=mnt)
+        # a failed call has no fs.path.*; its argument is walked all the same
+        self.fields(self.one(a, pun, "umount2", evt__arg__flags="NOFOLLOW"), evt__res="EINVAL",
+                    fs__path__name=None, evt__arg__name=lnk)
+        self.fields(self.one(a, pt, "open_tree"), evt__res="SUCCESS", fs__path__name=mnt)
+        self.fields(self.one(a, ptn, "open_tree"), evt__res="SUCCESS", fs__path__name=lnk)
+        self.fields(self.one(a, pf, "fspick"), evt__res="SUCCESS", fs__path__name=mnt)
+        self.fields(self.one(a, pmv, "move_mount"), evt__res="SUCCESS", fs__path__target=mnt)
+        self.fields(self.one(a, pmn, "move_mount"), evt__arg__to_pathname=lnk)
+
     def test_host_state(self):
         """The host's own state: its names (in a UTS namespace of the act's own,
         cut at len, and the host's set as it was: evt.arg.host_ns), its clock
