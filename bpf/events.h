@@ -491,7 +491,7 @@ struct as_open {
 #define AS_OPEN_PREFIX_MAX 16 /* prefixes the kernel tests */
 #define AS_OPEN_PREFIX_LEN 64 /* bytes of a prefix, NUL included */
 #define AS_OPEN_TOP_COMPS 4 /* path components, from the root, the kernel renders */
-#define AS_OPEN_ATOM_MAX 16 /* path names the kernel tests */
+#define AS_OPEN_ATOM_MAX 32 /* path names the kernel tests: the bits of a term's need */
 #define AS_OPEN_ATOM_LEN 32 /* bytes of an atom, NUL included */
 
 /* as_open_filter.akind[]: which of the path's names an atom is tested on,
@@ -501,7 +501,8 @@ struct as_open {
 
 struct as_open_term {
 	__u16 excl; /* bit i: fd.name does not start with prefix i */
-	__u16 need; /* bit j: fd.name has atom j; none set: no name needed */
+	__u16 _pad0;
+	__u32 need; /* bit j: fd.name has atom j; none set: no name needed */
 };
 
 struct as_open_filter {
@@ -519,7 +520,7 @@ struct as_open_filter {
 	struct as_open_term term[AS_OPEN_CLASSES][AS_OPEN_TERMS];
 	/* class c: the atoms and the prefixes of all its terms (set by the
 	 * loader: the kernel's common case, one term, needs no loop) */
-	__u16 needs[AS_OPEN_CLASSES];
+	__u32 needs[AS_OPEN_CLASSES];
 	__u16 excls[AS_OPEN_CLASSES];
 	__u8 plen[AS_OPEN_PREFIX_MAX]; /* bytes of prefix i, without the NUL */
 	__u8 alen[AS_OPEN_ATOM_MAX]; /* bytes of atom j, without the NUL */
@@ -759,7 +760,7 @@ _Static_assert(sizeof(struct as_lineage) == 648, "as_lineage layout");
 _Static_assert(sizeof(struct as_exec) == 1144, "as_exec layout");
 _Static_assert(sizeof(struct as_open) == 480, "as_open layout");
 _Static_assert(sizeof(struct as_connect) == 608, "as_connect layout");
-_Static_assert(sizeof(struct as_open_filter) == 3488, "as_open_filter layout");
+_Static_assert(sizeof(struct as_open_filter) == 4832, "as_open_filter layout");
 _Static_assert(sizeof(struct as_setid) == 456, "as_setid layout");
 _Static_assert(sizeof(struct as_capset) == 472, "as_capset layout");
 _Static_assert(sizeof(struct as_fork) == 456, "as_fork layout");

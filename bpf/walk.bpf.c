@@ -907,7 +907,7 @@ static long as_atom_step(__u32 i, struct as_atom_ctx *x)
 
 	if (!s || !(x->mask & (1u << (i & (AS_OPEN_ATOM_MAX - 1)))))
 		return 0;
-	AS_VERIFIER_MASK(i, 15); /* < AS_OPEN_ATOM_MAX, in the register indexing */
+	AS_VERIFIER_MASK(i, 31); /* < AS_OPEN_ATOM_MAX, in the register indexing */
 	kind = cfg_open_filter.akind[i];
 	alen = cfg_open_filter.alen[i];
 	if ((kind & AS_ATOM_BASE) && !x->base)

@@ -683,7 +683,8 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 	f->natom = n->natom;
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++) {
 		unsigned nt = n->nterm[c] < AS_OPEN_TERMS ? n->nterm[c] : AS_OPEN_TERMS;
-		uint16_t needs = 0, excls = 0;
+		uint32_t needs = 0;
+		uint16_t excls = 0;
 		int keeps_all = !nt;
 
 		for (unsigned t = 0; t < AS_OPEN_TERMS; t++) { /* unused ones zeroed */

@@ -172,7 +172,8 @@ RAWDEV = "Agent Opened a Raw Disk or Memory Device"
 AUDIT = "Agent Changed the Audit Configuration"
 LAUNCH = "Agent Started the Sandbox Launcher"
 HOST, SB_HOST = "Agent Changed the Host's State", "Sandboxed Agent Changed the Host's State"
-PRIO = {AUDIT: "Critical", RAWDEV: "Error", LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
+PLANT = "Agent Planted Code the Host Runs"
+PRIO = {PLANT: "Error", AUDIT: "Critical", RAWDEV: "Error", LAUNCH: "Error", MON: "Critical", RENCRED: "Warning", PROCW: "Error", DEV: "Error", NETCHG: "Error", COMPAT: "Warning", SB_COMPAT: "Critical", TTY: "Error", SB_TTY: "Critical", SPAWN: "Warning", WROTE: "Warning", FILE: "Warning", SB_FILE: "Critical", NET: "Notice",
         LISTEN: "Notice", SB_NET: "Critical", PRIV: "Error", SB_PRIV: "Critical", CODE: "Error", SB_CODE: "Critical",
         URING: "Warning", UNARMED: "Critical", CRED: "Warning", HOST: "Error", SB_HOST: "Critical"}
 
@@ -218,6 +219,11 @@ class Escapes(unittest.TestCase):
         shutil.copy(AS_IA32, os.path.join(self.ws, "as-ia32"))
         shutil.copy(AS_INTERP_FD, os.path.join(self.ws, "as-interp-fd"))
         shutil.copy(AS_INTERP_STATIC, os.path.join(self.ws, "as-interp-static"))
+        # a repository in the workspace (made by the test, no agent), and a
+        # config an agent could move over its own
+        subprocess.run(["git", "init", "-q", os.path.join(self.ws, "repo")], check=True)
+        with open(os.path.join(self.ws, "evil.config"), "w") as f:
+            f.write("[core]\n\tfsmonitor = /workspace/as-acts\n")
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -772,6 +778,18 @@ class Escapes(unittest.TestCase):
                          [(SB_HOST, "evt.res", "EPERM")]),
                         ("sb reboot", ["host-reboot-bad"], []),
                         ("sb adjtimex read", ["host-adjtimex", "0"], []),
+                        # code the developer's own git runs later, on the host
+                        ("sb git hook", ["open-creat", "/workspace/repo/.git/hooks/post-checkout",
+                                         "0755"],
+                         [(PLANT, "fd.name", "/workspace/repo/.git/hooks/post-checkout")]),
+                        ("sb git config fsmonitor", ["!git", "-C", "/workspace/repo", "config",
+                                                     "core.fsmonitor", "/workspace/as-acts"],
+                         [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
+                        ("sb git config user", ["!git", "-C", "/workspace/repo", "config",
+                                                "user.name", "agent"], []),
+                        ("sb git config moved", ["rename", "/workspace/evil.config",
+                                                 "/workspace/repo/.git/config"],
+                         [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
                         ("sb ia32 mkdir", ["!ia32", "mkdir", "/workspace/d32", "0755"],
@@ -781,6 +799,8 @@ class Escapes(unittest.TestCase):
                     prog = "/workspace/as-acts"
                     if args[0] == "!ia32":
                         prog, args = "/workspace/as-ia32", args[1:]
+                    elif args[0] == "!git":
+                        prog, args = "/usr/bin/git", args[1:]
                     p = subprocess.Popen([AGENT_BWRAP, self.ws, "--", prog] + args,
                                          env=env, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL)

@@ -107,7 +107,8 @@ size_t engine_rule_count(const struct engine *e);
 
 struct engine_kfterm {
 	uint16_t excl; /* bit i: fd.name does not start with prefix[i] */
-	uint16_t need; /* bit j: fd.name has atom[j]; none: no name needed */
+	uint16_t _pad0;
+	uint32_t need; /* bit j: fd.name has atom[j]; none: no name needed */
 };
 
 struct engine_kfopen {

@@ -150,15 +150,21 @@ static void kf_cmp(const struct ast *a, struct kfilter *k)
  */
 void kf_walk(const struct kf_algebra *alg, const struct ast *a, int neg, int depth, void *v)
 {
-	_Alignas(16) unsigned char r[KF_VALUE_MAX];
+	void *r;
 
-	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH || alg->size > sizeof(r)) {
+	if (!a || depth > COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH || alg->size > KF_VALUE_MAX) {
 		alg->leaf(NULL, neg, v); /* no restriction */
 		return;
 	}
 	switch (a->kind) {
 	case A_AND:
 	case A_OR:
+		/* the right side's value on the heap: a value is kilobytes, and
+		 * a condition nests COND_MAX_DEPTH + COND_MAX_MACRO_DEPTH deep */
+		if (!(r = malloc(alg->size))) {
+			alg->leaf(NULL, neg, v); /* no restriction: keeps more */
+			return;
+		}
 		kf_walk(alg, a->l, neg, depth + 1, v);
 		kf_walk(alg, a->r, neg, depth + 1, r);
 		/* not (x and y) = not x or not y; not (x or y) = not x and not y */
@@ -166,6 +172,7 @@ void kf_walk(const struct kf_algebra *alg, const struct ast *a, int neg, int dep
 			alg->both(v, r);
 		else
 			alg->either(v, r);
+		free(r);
 		return;
 	case A_NOT:
 		kf_walk(alg, a->l, !neg, depth + 1, v);

@@ -124,9 +124,9 @@ static uint16_t kfo_remap(struct engine_kfopen *a, const struct engine_kfopen *b
 
 /* b's atom mask m, as indices into a's table; when one does not fit, no
  * name at all (needing fewer names would be a stronger predicate). */
-static uint16_t kfo_remap_atoms(struct engine_kfopen *a, const struct engine_kfopen *b, uint16_t m)
+static uint32_t kfo_remap_atoms(struct engine_kfopen *a, const struct engine_kfopen *b, uint32_t m)
 {
-	uint16_t out = 0;
+	uint32_t out = 0;
 
 	for (unsigned j = 0; j < b->natom; j++) {
 		int i;
@@ -136,7 +136,7 @@ static uint16_t kfo_remap_atoms(struct engine_kfopen *a, const struct engine_kfo
 		i = kfo_atom(a, b->akind[j], b->atom[j], strlen(b->atom[j]));
 		if (i < 0)
 			return 0;
-		out |= (uint16_t)(1u << i);
+		out |= 1u << i;
 	}
 	return out;
 }
@@ -185,7 +185,7 @@ static struct engine_kfterm kfo_merge(struct engine_kfopen *o, struct engine_kft
 	struct engine_kfterm m;
 
 	m.excl = x.excl == y.excl ? x.excl : kfo_meet(o, x.excl, o, y.excl);
-	m.need = x.need && y.need ? (uint16_t)(x.need | y.need) : 0;
+	m.need = x.need && y.need ? x.need | y.need : 0;
 	return m;
 }
 
@@ -250,7 +250,8 @@ static void kfo_set_terms(struct engine_kfopen *o, unsigned k, struct engine_kft
 static void kfo_compact(struct engine_kfopen *o)
 {
 	struct engine_kfopen c;
-	uint16_t used = 0, aused = 0;
+	uint16_t used = 0;
+	uint32_t aused = 0;
 
 	for (unsigned k = 0; k < AS_OPEN_CLASSES; k++) {
 		if (!(o->classes & (1u << k)))
@@ -268,7 +269,7 @@ static void kfo_compact(struct engine_kfopen *o)
 		c.nterm[k] = o->nterm[k];
 		for (unsigned t = 0; t < o->nterm[k]; t++) {
 			c.term[k][t].excl = kfo_remap(&c, o, (uint16_t)(o->term[k][t].excl & used));
-			c.term[k][t].need = kfo_remap_atoms(&c, o, (uint16_t)(o->term[k][t].need & aused));
+			c.term[k][t].need = kfo_remap_atoms(&c, o, o->term[k][t].need & aused);
 		}
 	}
 	*o = c;
@@ -289,7 +290,7 @@ static void kfo_and(struct engine_kfopen *a, const struct engine_kfopen *b)
 			for (unsigned j = 0; j < b->nterm[k]; j++) {
 				struct engine_kfterm x = a->term[k][i];
 				uint16_t e = kfo_remap(a, b, b->term[k][j].excl);
-				uint16_t nb = kfo_remap_atoms(a, b, b->term[k][j].need);
+				uint32_t nb = kfo_remap_atoms(a, b, b->term[k][j].need);
 
 				t[n].excl = (uint16_t)(x.excl | e);
 				/* the names of one: the fewer, the tighter */
@@ -428,7 +429,7 @@ static unsigned kfo_evtype(const struct ast *a, int neg, uint8_t *untested)
 }
 
 /* Every class's one term needs the atoms in m (none: m was not derived). */
-static void kfo_need(struct engine_kfopen *o, uint16_t m)
+static void kfo_need(struct engine_kfopen *o, uint32_t m)
 {
 	for (unsigned k = 0; k < AS_OPEN_CLASSES; k++)
 		o->term[k][0].need = m;
@@ -479,20 +480,20 @@ static int kfo_lastname(struct engine_kfopen *o, const char *v, unsigned kind, i
 
 /* The names a positive comparison on fd.name, fd.filename or fd.directory
  * implies; 0 when it implies none the kernel can test. */
-static uint16_t kfo_names(const struct ast *a, int f, struct engine_kfopen *o)
+static uint32_t kfo_names(const struct ast *a, int f, struct engine_kfopen *o)
 {
 	int eq = a->op == OP_EQ || a->op == OP_EQ2 || a->op == OP_IN;
-	uint16_t m = 0;
+	uint32_t m = 0;
 
 	if (f == F_FD_NAME && a->op == OP_CONTAINS && a->nvals == 1) {
 		int j = kfo_contains(o, a->vals[0]);
 
-		return j < 0 ? 0 : (uint16_t)(1u << j);
+		return j < 0 ? 0 : 1u << j;
 	}
 	if (f == F_FD_FILENAME && a->op == OP_STARTSWITH && a->nvals == 1) {
 		int j = kfo_atom(o, AS_ATOM_BASE | AS_ATOM_PREFIX, a->vals[0], strlen(a->vals[0]));
 
-		return j < 0 ? 0 : (uint16_t)(1u << j);
+		return j < 0 ? 0 : 1u << j;
 	}
 	if (!eq || !a->nvals)
 		return 0;
@@ -502,7 +503,7 @@ static uint16_t kfo_names(const struct ast *a, int f, struct engine_kfopen *o)
 
 		if (j < 0)
 			return 0;
-		m |= (uint16_t)(1u << j);
+		m |= 1u << j;
 	}
 	return m;
 }
@@ -638,9 +639,9 @@ void kfopen_all(struct engine_kfopen *o)
 
 /* The atoms in o that the path's names match, as the kernel's walk tests
  * them (bpf/walk.bpf.c, as_atom_match). */
-static uint16_t kfo_path_atoms(const struct engine_kfopen *o, const char *path)
+static uint32_t kfo_path_atoms(const struct engine_kfopen *o, const char *path)
 {
-	uint16_t m = 0;
+	uint32_t m = 0;
 	const char *p = path;
 
 	while (*p) {
@@ -666,7 +667,7 @@ static uint16_t kfo_path_atoms(const struct engine_kfopen *o, const char *path)
 			if ((kind & AS_ATOM_PREFIX) ? len < alen : len != alen)
 				continue;
 			if (!memcmp(name, o->atom[j], alen))
-				m |= (uint16_t)(1u << j);
+				m |= 1u << j;
 		}
 	}
 	return m;
@@ -674,7 +675,8 @@ static uint16_t kfo_path_atoms(const struct engine_kfopen *o, const char *path)
 
 int kfopen_pass(const struct engine_kfopen *o, unsigned class, const char *path, int kept)
 {
-	uint16_t pm = 0, am;
+	uint16_t pm = 0;
+	uint32_t am;
 
 	class &= AS_OPEN_CLASSES - 1;
 	if (!(o->classes & (1u << class)))

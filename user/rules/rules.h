@@ -382,7 +382,7 @@ void kfilter_derive(const struct ast *a, struct kfilter *k);
 /* What a derivation needs of its representation (kfilter.c walks the
  * condition once for any of them): a leaf's value (a NULL leaf: no
  * restriction), and the value of "both hold" and "one holds". */
-#define KF_VALUE_MAX 2048 /* bytes of the largest representation */
+#define KF_VALUE_MAX 4096 /* bytes of the largest representation */
 
 struct kf_algebra {
 	size_t size;
