@@ -193,8 +193,6 @@ static int procscan_kthread(const char *after_comm)
 	       (flags & PROCSCAN_PF_KTHREAD);
 }
 
-/* One /proc process as a lineage entry, from its stat line (sbuf, NUL-terminated,
- * cut here at the comm's ')') and its exe (dev, ino); its parent's pid in *ppid (0: none). */
 /* A stat line's ppid (field 4: 0 for none) and starttime (field 22, clock
  * ticks after boot); the comm's closing ')' (the comm may hold anything,
  * ')' too), or NULL when the line does not parse. */
@@ -213,6 +211,8 @@ static const char *procscan_stat_parse(const char *sbuf, uint32_t *ppid, unsigne
 	return comm_end;
 }
 
+/* One /proc process as a lineage entry, from its stat line (sbuf, NUL-terminated,
+ * cut here at the comm's ')') and its exe (dev, ino); its parent's pid in *ppid (0: none). */
 static int procscan_entry_parse(int rootfd, struct kdev_map *km, char *sbuf, uint32_t pid,
 				struct as_lin_ent *le, uint32_t *ppid)
 {

@@ -787,6 +787,9 @@ class Escapes(unittest.TestCase):
                          [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
                         ("sb git config user", ["!git", "-C", "/workspace/repo", "config",
                                                 "user.name", "agent"], []),
+                        # a key for this run alone: the clone's config does not keep it
+                        ("sb git -c clone", ["!git", "-c", "core.sshCommand=ssh -i key", "clone",
+                                             "-q", "/workspace/repo", "/workspace/clone"], []),
                         ("sb git config moved", ["rename", "/workspace/evil.config",
                                                  "/workspace/repo/.git/config"],
                          [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
