@@ -214,7 +214,7 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A("request", ARG, 0, PTRACE), A("pid", ARG, 1, INT), A("addr", ARG, 2, HEX),
 		  A("data", ARG, 3, HEX) } },
 	[AS_SC_MOUNT] = { .nr = SYS_mount, .spec = SPEC(0, N, 1, C, N, 2), .fspath = FSP_SRC0_TGT1,
-		.follow = FOL_YES, .follow1 = FOL_YES,
+		.follow = FOL_NONE, .follow1 = FOL_YES,
 		.args = { RES, A("dev", STR, 0, STR), A("dir", PATH, 1, STR), A("type", AUX, 0, STR),
 		  A("flags", ARG, 3, MOUNT) } },
 	[AS_SC_UMOUNT2] = { .nr = SYS_umount2, .spec = SPEC(0, C, N, N, N, N), .fspath = FSP_NAME0,

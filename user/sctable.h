@@ -97,7 +97,8 @@ enum sc_follow {
 	FOL_YES, /* chmod, chown, truncate, setxattr, utimes, ... */
 	FOL_UNLESS_NOFOLLOW, /* unless AT_SYMLINK_NOFOLLOW in argument follow_arg */
 	FOL_IF_FOLLOW, /* only with AT_SYMLINK_FOLLOW in argument follow_arg (linkat) */
-	FOL_NONE, /* slot 0 is not walked by the kernel (symlink's target string); slot 0 only */
+	FOL_NONE, /* slot 0 is not resolved: symlink's target string (no walk), mount's source
+		   (a device name or a bind's path, sent as written); slot 0 only */
 };
 
 /* which program makes a syscall's events */
