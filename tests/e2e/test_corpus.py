@@ -224,6 +224,17 @@ class Escapes(unittest.TestCase):
         subprocess.run(["git", "init", "-q", os.path.join(self.ws, "repo")], check=True)
         with open(os.path.join(self.ws, "evil.config"), "w") as f:
             f.write("[core]\n\tfsmonitor = /workspace/as-acts\n")
+        # a section an agent could rename into a key that runs programs; hooks
+        # staged in the workspace, and a repository whose hooks dir is gone,
+        # for a rename of the whole dir into place
+        subprocess.run(["git", "-C", os.path.join(self.ws, "repo"), "config", "foo.x", "1"],
+                       check=True)
+        os.makedirs(os.path.join(self.ws, "staged-hooks"))
+        with open(os.path.join(self.ws, "staged-hooks", "pre-commit"), "w") as f:
+            f.write("#!/bin/sh\n")
+        subprocess.run(["git", "init", "-q", os.path.join(self.ws, "repo2")], check=True)
+        shutil.rmtree(os.path.join(self.ws, "repo2", ".git", "hooks"))
+        os.mkdir(os.path.join(self.ws, "repo3"))
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -793,6 +804,31 @@ class Escapes(unittest.TestCase):
                         ("sb git config moved", ["rename", "/workspace/evil.config",
                                                  "/workspace/repo/.git/config"],
                          [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
+                        # options before the key; a section renamed into one
+                        ("sb git config --add", ["!git", "-C", "/workspace/repo", "config",
+                                                 "--file", ".git/config", "--add",
+                                                 "core.pager", "less"],
+                         [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
+                        ("sb git config user --add", ["!git", "-C", "/workspace/repo", "config",
+                                                      "--local", "--add", "user.email",
+                                                      "a@example.com"], []),
+                        # the key past the kernel's 4096 bytes of arguments
+                        ("sb git key past the cut", ["!git", "--namespace=" + "n" * 4100, "-C",
+                                                     "/workspace/repo", "config", "core.editor",
+                                                     "vi"],
+                         [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
+                        ("sb git rename-section", ["!git", "-C", "/workspace/repo", "config",
+                                                   "--rename-section", "foo", "alias"],
+                         [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
+                        # the hooks dir, or a .git, moved or linked into place whole
+                        ("sb hooks dir moved", ["rename", "/workspace/staged-hooks",
+                                                "/workspace/repo2/.git/hooks"],
+                         [(PLANT, "fs.path.target", "/workspace/repo2/.git/hooks")]),
+                        ("sb .git symlinked", ["symlink", "/workspace/repo2/.git",
+                                               "/workspace/repo3/.git"],
+                         [(PLANT, "fs.path.source", "/workspace/repo3/.git")]),
+                        ("sb gitdir file", ["open-creat", "/workspace/.git", "0644"],
+                         [(PLANT, "fd.name", "/workspace/.git")]),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
                         ("sb ia32 mkdir", ["!ia32", "mkdir", "/workspace/d32", "0755"],

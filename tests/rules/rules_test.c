@@ -173,7 +173,7 @@ static size_t build_record(const char *line, void *rec)
 	struct spec kv;
 	unsigned type = AS_EV_EXEC, sc = AS_SC_EXECVE;
 	char filename[4096] = "", args[4096] = "", exe[4096] = "", cwd[4096] = "",
-	     cgroup[4096] = "", path[4096] = "", upath[128] = "";
+	     cgroup[4096] = "", path[4096] = "", path1[4096] = "", upath[128] = "";
 	size_t args_len = 0;
 	int64_t res = 0;
 	uint64_t flags = 0;
@@ -283,6 +283,8 @@ static size_t build_record(const char *line, void *rec)
 			snprintf(cgroup, sizeof(cgroup), "%s", v);
 		else if (!strcmp(k, "path"))
 			snprintf(path, sizeof(path), "%s", v);
+		else if (!strcmp(k, "path1")) /* a generic record's slot 1: a rename's new name */
+			snprintf(path1, sizeof(path1), "%s", v);
 		else if (!strcmp(k, "flags"))
 			flags = open_flags(v);
 		else if (!strcmp(k, "mode"))
@@ -476,6 +478,11 @@ static size_t build_record(const char *line, void *rec)
 			y->len[0] = (uint16_t)components(path, (char *)(y + 1));
 			y->pflags = AS_SYF_RESOLVED | (nolink ? AS_SYF_NOLINK : 0);
 			h->size += y->len[0];
+		}
+		if (path1[0]) {
+			y->len[1] = (uint16_t)components(path1, (char *)(y + 1) + y->len[0]);
+			y->pflags |= AS_SYF_RESOLVED << AS_SYF_SLOT_BITS;
+			h->size += y->len[1];
 		}
 		break;
 	}

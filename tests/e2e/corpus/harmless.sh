@@ -11,6 +11,8 @@ cd repo && git config user.name t && git config user.email t@example.invalid && 
 cd repo && git -c user.name=t -c user.email=t@example.invalid commit -q --allow-empty -m init
 printf 'hello\n' > repo/hello.txt && cd repo && git add hello.txt && git -c user.name=t -c user.email=t@example.invalid commit -q -m hello && git log --oneline
 git clone -q repo clone && git -C clone log --oneline > /dev/null && cat repo/.git/hooks/pre-commit.sample > /dev/null && rm -rf clone
+git -C repo worktree add -q ../wt && git -C wt status --short && rm -rf wt && git -C repo worktree prune
+git -C repo -c protocol.file.allow=always submodule add -q /workspace/repo sub && git -C repo config --local --add user.email u@example.invalid
 printf '#include <stdio.h>\nint main(void){puts("hi");return 0;}\n' > hi.c && cc -o hi hi.c && ./hi
 python3 -c 'import tempfile, os; open("/workspace/py.txt", "w").write("x"); d = tempfile.mkdtemp(); open(os.path.join(d, "f"), "w").write("y")'
 tar -cf /tmp/ws.tar -C /workspace repo hi.c && mkdir /tmp/x && tar -xf /tmp/ws.tar -C /tmp/x
