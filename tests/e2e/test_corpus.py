@@ -615,6 +615,9 @@ class Escapes(unittest.TestCase):
             ("proc sys", ["open-write", "/proc/sys/kernel/core_pattern"],
              [(PROCW, "fd.name", "/proc/sys/kernel/core_pattern")]),
             ("proc own", ["open-write", "/proc/self/comm"], []),
+            # ... but for its loginuid: the audit trail's name for who logged in
+            ("proc own loginuid", ["open-write", "/proc/self/loginuid"],
+             [(PROCW, "fd.name", None)]),
             # the pipe a process outside reads commands from, through its
             # fd link: what is written there runs outside the tree
             ("another's pipe", ["open-write", "/proc/%d/fd/0" % self.reader.pid],
