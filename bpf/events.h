@@ -204,7 +204,8 @@ enum as_event_type {
 	X(FANOTIFY_MARK, "fanotify_mark", AS_EV_SYS) \
 	X(KEYCTL, "keyctl", AS_EV_SYS)              \
 	X(ADD_KEY, "add_key", AS_EV_SYS)            \
-	X(REQUEST_KEY, "request_key", AS_EV_SYS)
+	X(REQUEST_KEY, "request_key", AS_EV_SYS)    \
+	X(SCHED_SETAFFINITY, "sched_setaffinity", AS_EV_SYS)
 
 /* The kernel structs the programs read through typed pointers
  * (bpf_rdonly_cast). Their ids in the running kernel's BTF are given by the

@@ -109,7 +109,7 @@ static const struct compat_row compat_rows[] = {
 	ROW(pidfd_open, PIDFD_OPEN), ROW(pidfd_send_signal, PIDFD_SEND_SIGNAL),
 	ROW(prlimit64, PRLIMIT64), ROW(setpriority, SETPRIORITY),
 	ROW(sched_setscheduler, SCHED_SETSCHEDULER), ROW(sched_setattr, SCHED_SETATTR),
-	ROW(ioprio_set, IOPRIO_SET),
+	ROW(ioprio_set, IOPRIO_SET), ROW(sched_setaffinity, SCHED_SETAFFINITY),
 	/* the host's state */
 	ROW64(fanotify_mark, FANOTIFY_MARK, 2), ROW(sethostname, SETHOSTNAME), ROW(setdomainname, SETDOMAINNAME),
 	ROW(settimeofday, SETTIMEOFDAY), ROWN(stime, SETTIMEOFDAY, 1), /* stime(&t): tv is t */

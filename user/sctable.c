@@ -424,6 +424,10 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A32("pid", 0, INT), A32("flags", 2, HEX) } },
 	[AS_SC_IOPRIO_SET] = { .nr = SYS_ioprio_set, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A32("which", 0, DEC), A32("who", 1, INT), A32("ioprio", 2, HEX) } },
+	/* its CPUs: pinned to one the agent keeps busy, it falls behind and the
+	 * ring buffer drops what follows; cpusetsize, the mask's bytes */
+	[AS_SC_SCHED_SETAFFINITY] = { .nr = SYS_sched_setaffinity, .spec = NOSPEC, .fspath = FSP_NONE,
+		.args = { RES, A32("pid", 0, INT), A32("cpusetsize", 1, DEC), A("mask", ARG, 2, HEX) } },
 };
 
 const struct sc_info *sctable_get(unsigned sc)

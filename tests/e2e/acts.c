@@ -95,9 +95,10 @@
  *            (rt_sigqueueinfo) | pidfd-signal PID SIG (pidfd_open, then
  *            pidfd_send_signal through it) | procdir-signal PID SIG (the same
  *            through an open /proc/PID directory) | same-sched PID (PID's
- *            RLIMIT_NOFILE, nice value, scheduling policy and I/O priority
- *            set to what they are: prlimit, setpriority, sched_setscheduler,
- *            ioprio_set; one result line each) | set-owner PID (a socket's I/O
+ *            RLIMIT_NOFILE, nice value, scheduling policy, CPUs and I/O
+ *            priority set to what they are: prlimit, setpriority,
+ *            sched_setscheduler, sched_setaffinity, ioprio_set; one result
+ *            line each) | set-owner PID (a socket's I/O
  *            signals owned by PID: fcntl F_SETOWN, F_SETOWN_EX, ioctl FIOSETOWN;
  *            no O_ASYNC, nothing sent; one result line each) | sigio PID (the
  *            same by F_SETOWN, then O_ASYNC and a byte in: the kernel sends PID SIGIO)
@@ -1333,6 +1334,7 @@ static int priv_op(int argc, char **argv)
 		pid_t pid = (pid_t)num(argv[1]);
 		struct sched_param sp = { 0 };
 		struct rlimit lim;
+		cpu_set_t cpus;
 		long prio;
 		int policy;
 
@@ -1348,6 +1350,9 @@ static int priv_op(int argc, char **argv)
 		if (policy < 0 || sched_getparam(pid, &sp))
 			return report(-errno);
 		report(res(sched_setscheduler(pid, policy, &sp)));
+		if (sched_getaffinity(pid, sizeof(cpus), &cpus))
+			return report(-errno);
+		report(res(sched_setaffinity(pid, sizeof(cpus), &cpus)));
 		prio = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, pid);
 		if (prio < 0)
 			return report(-errno);

@@ -685,7 +685,8 @@ class Escapes(unittest.TestCase):
                     # its limit, priority and classes set to what they are
                     ("limits of the monitor", ["same-sched", me],
                      [(MON, "evt.type", "prlimit"), (MON, "evt.type", "setpriority"),
-                      (MON, "evt.type", "sched_setscheduler"), (MON, "evt.type", "ioprio_set")]),
+                      (MON, "evt.type", "sched_setscheduler"),
+                      (MON, "evt.type", "sched_setaffinity"), (MON, "evt.type", "ioprio_set")]),
                     # made the owner of a socket's I/O signals (no O_ASYNC: none sent)
                     ("owner of I/O signals", ["set-owner", me],
                      [(MON, "evt.arg.cmd", "F_SETOWN"), (MON, "evt.arg.cmd", "F_SETOWN_EX"),

@@ -1851,7 +1851,8 @@ class Privilege(EventCase):
         self.addCleanup(other.wait)
         self.addCleanup(other.kill)
         with Acts("evt.type in (kill, tkill, tgkill, rt_sigqueueinfo, pidfd_open, "
-                  "pidfd_send_signal, prlimit, setpriority, sched_setscheduler, ioprio_set) "
+                  "pidfd_send_signal, prlimit, setpriority, sched_setscheduler, sched_setaffinity, "
+                  "ioprio_set) "
                   "and proc.name = as-acts", sig) as a:
             me = a.sentinel.proc.pid
             threads = sorted(int(t) for t in os.listdir("/proc/%d/task" % me))
@@ -1868,7 +1869,7 @@ class Privilege(EventCase):
             # its limits, priority and classes set to what they are
             ps, rs = a.run("same-sched", me)
         me_s = str(me)
-        self.assertEqual(rs, ["0"] * 4)
+        self.assertEqual(rs, ["0"] * 5)
         # (a read of its limits names no new one; the loader's own prlimit is pid 0)
         self.fields(self.one(a, ps, "prlimit", evt__is_sentinel_target=True), evt__arg__pid=me_s,
                     evt__arg__resource="RLIMIT_NOFILE")
@@ -1876,6 +1877,8 @@ class Privilege(EventCase):
         self.fields(self.one(a, ps, "setpriority"), evt__arg__who=me_s,
                     evt__is_sentinel_target=True)
         self.fields(self.one(a, ps, "sched_setscheduler"), evt__arg__pid=me_s,
+                    evt__is_sentinel_target=True)
+        self.fields(self.one(a, ps, "sched_setaffinity"), evt__arg__pid=me_s,
                     evt__is_sentinel_target=True)
         self.fields(self.one(a, ps, "ioprio_set"), evt__arg__who=me_s,
                     evt__is_sentinel_target=True)

@@ -276,6 +276,7 @@ static int fields_sentinel_target(const struct event *ev, const struct proctable
 		return r->arg[2] && a0 > 0 && fields_names_self(pt, me, a0, a0); /* limits are the process's */
 	case AS_SC_SCHED_SETSCHEDULER:
 	case AS_SC_SCHED_SETATTR: /* a thread's scheduling: any of its threads */
+	case AS_SC_SCHED_SETAFFINITY:
 		return a0 > 0 && fields_names_self(pt, me, a0, a0);
 	case AS_SC_SETPRIORITY:
 	case AS_SC_IOPRIO_SET:
