@@ -235,6 +235,13 @@ class Escapes(unittest.TestCase):
         subprocess.run(["git", "init", "-q", os.path.join(self.ws, "repo2")], check=True)
         shutil.rmtree(os.path.join(self.ws, "repo2", ".git", "hooks"))
         os.mkdir(os.path.join(self.ws, "repo3"))
+        shutil.copytree(os.path.join(self.ws, "staged-hooks"), os.path.join(self.ws, "staged-hooks2"))
+        shutil.copytree(os.path.join(self.ws, "staged-hooks"), os.path.join(self.ws, "staged-bare"))
+        # a repository whose config is not under a .git
+        subprocess.run(["git", "init", "-q", "--separate-git-dir", os.path.join(self.ws, "gd"),
+                        os.path.join(self.ws, "repo4")], check=True)
+        with open(os.path.join(self.ws, "repo4", ".git"), "w") as f:
+            f.write("gitdir: ../gd\n")  # git wrote the host's path of it
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -833,6 +840,17 @@ class Escapes(unittest.TestCase):
                          [(PLANT, "fs.path.source", "/workspace/repo3/.git")]),
                         ("sb gitdir file", ["open-creat", "/workspace/.git", "0644"],
                          [(PLANT, "fd.name", "/workspace/.git")]),
+                        # an exchange puts each name's file under the other name
+                        ("sb hooks dir exchanged", ["renameat2", "/workspace", "repo/.git/hooks",
+                                                    "staged-hooks2", "2"],
+                         [(PLANT, "fs.path.source", "/workspace/repo/.git/hooks")]),
+                        ("sb bare repository moved", ["rename", "/workspace/staged-bare",
+                                                      "/workspace/bare.git"],
+                         [(PLANT, "fs.path.target", "/workspace/bare.git")]),
+                        ("sb git config separate gitdir", ["!git", "-C", "/workspace/repo4",
+                                                           "config", "core.fsmonitor",
+                                                           "/workspace/as-acts"],
+                         [(PLANT, "fs.path.target", "/workspace/gd/config")]),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
                         ("sb ia32 mkdir", ["!ia32", "mkdir", "/workspace/d32", "0755"],
