@@ -196,9 +196,9 @@ static int procscan_kthread(const char *after_comm)
 /* A stat line's ppid (field 4: 0 for none) and starttime (field 22, clock
  * ticks after boot); the comm's closing ')' (the comm may hold anything,
  * ')' too), or NULL when the line does not parse. */
-static const char *procscan_stat_parse(const char *sbuf, uint32_t *ppid, unsigned long long *start)
+static char *procscan_stat_parse(char *sbuf, uint32_t *ppid, unsigned long long *start)
 {
-	const char *comm_end = strrchr(sbuf, ')');
+	char *comm_end = strrchr(sbuf, ')');
 	int pp = 0;
 
 	/* fields 3 (state), 4 (ppid) ... 22 (starttime) */
@@ -221,9 +221,9 @@ static int procscan_entry_parse(int rootfd, struct kdev_map *km, char *sbuf, uin
 	uint64_t ino;
 	uint32_t dev;
 
-	if (!procscan_stat_parse(sbuf, ppid, &start))
+	comm_end = procscan_stat_parse(sbuf, ppid, &start);
+	if (!comm_end)
 		return -EINVAL;
-	comm_end = strrchr(sbuf, ')');
 	*comm_end = 0;
 	memset(le, 0, sizeof(*le));
 	/* the name now: /proc cannot tell the one the kernel gave at exec */

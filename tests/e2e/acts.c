@@ -160,7 +160,7 @@
  *            there; one result line each) | host-rtc-set PATH (ioctl RTC_SET_TIME on PATH
  *            opened read-only, a time of zeros: ENOTTY on anything but a clock)
  *   cwd:     chdir DIR | fchdir DIR | setsid (in a child)
- *   io_uring: uring-openat-write PATH | uring-openat-read PATH | uring-renameat OLD NEW
+ *   io_uring: uring-openat-write PATH | uring-openat-read PATH | uring-renameat OLD NEW [FLAGS]
  *            uring-unlinkat PATH
  *            uring-mkdirat PATH MODE | uring-symlinkat TARGET LINK | uring-linkat OLD NEW
  *            uring-connect IP PORT | uring-sendmsg-udp IP PORT | uring-sqpoll-openat PATH
@@ -605,8 +605,10 @@ static int uring_op(int argc, char **argv)
 		sqe->flags |= IOSQE_FIXED_FILE;
 		return report(uring_one(&ring));
 	}
-	if (!strcmp(op, "uring-renameat") && argc == 3) {
-		io_uring_prep_renameat(sqe, AT_FDCWD, argv[1], AT_FDCWD, argv[2], 0);
+	if (!strcmp(op, "uring-renameat") && (argc == 3 || argc == 4)) {
+		/* FLAGS: renameat2's (RENAME_EXCHANGE is 2) */
+		io_uring_prep_renameat(sqe, AT_FDCWD, argv[1], AT_FDCWD, argv[2],
+				       argc == 4 ? (unsigned)num(argv[3]) : 0);
 		return report(uring_one(&ring));
 	}
 	if (!strcmp(op, "uring-unlinkat") && argc == 2) {

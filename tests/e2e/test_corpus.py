@@ -242,6 +242,9 @@ class Escapes(unittest.TestCase):
                         os.path.join(self.ws, "repo4")], check=True)
         with open(os.path.join(self.ws, "repo4", ".git"), "w") as f:
             f.write("gitdir: ../gd\n")  # git wrote the host's path of it
+        # a staged gitdir for a submodule's place
+        os.mkdir(os.path.join(self.ws, "repo", ".git", "modules"))
+        shutil.copytree(os.path.join(self.ws, "staged-hooks"), os.path.join(self.ws, "staged-mod"))
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -851,6 +854,19 @@ class Escapes(unittest.TestCase):
                                                            "config", "core.fsmonitor",
                                                            "/workspace/as-acts"],
                          [(PLANT, "fs.path.target", "/workspace/gd/config")]),
+                        # a key through an alias: git runs the alias's command as a
+                        # child git, which writes; a commondir, a submodule's
+                        # gitdir: git's to make
+                        ("sb git -c alias", ["!git", "-C", "/workspace/repo", "-c",
+                                             "alias.y=config", "y", "core.hooksPath",
+                                             "/workspace/h"],
+                         [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
+                        ("sb commondir written", ["open-creat", "/workspace/repo2/.git/commondir",
+                                                  "0644"],
+                         [(PLANT, "fd.name", "/workspace/repo2/.git/commondir")]),
+                        ("sb submodule gitdir moved", ["rename", "/workspace/staged-mod",
+                                                       "/workspace/repo/.git/modules/m"],
+                         [(PLANT, "fs.path.target", "/workspace/repo/.git/modules/m")]),
                         ("sb ia32 unshare", ["!ia32", "unshare", "0x10000000"],
                          [(SB_PRIV, "evt.arg.flags", "CLONE_NEWUSER")]),
                         ("sb ia32 mkdir", ["!ia32", "mkdir", "/workspace/d32", "0755"],

@@ -2341,6 +2341,21 @@ class IoUring(EventCase):
             self.fields(e, evt__arg__opcode="IORING_OP_" + op, evt__arg__fd="-100")
             self.assertNotEqual(e["fd.num"], 0, e)
 
+    def test_exchange_request_carries_its_flags(self):
+        """A RENAMEAT with RENAME_EXCHANGE puts each name's file under the
+        other: the rules read both names as new, so the request carries its
+        flags, as renameat2 does."""
+        other = self.p("x")
+        with open(other, "w") as f:
+            f.write("other\n")
+        with self.uring_acts() as a:
+            p, r = a.run("uring-renameat", self.f, other, "2")
+        self.assertEqual(r, ["0"])
+        with open(self.f) as f:
+            self.assertEqual(f.read(), "other\n")
+        self.fields(self.one(a, p, "io_uring_submit_req"), evt__arg__opcode="IORING_OP_RENAMEAT",
+                    evt__arg__flags="0x2", fs__path__source=self.f, fs__path__target=other)
+
     def test_failing_request_is_an_event_with_its_paths(self):
         """A request is seen when submitted, before it runs: one that fails
         (ENOENT here) is an event all the same, with both paths."""
