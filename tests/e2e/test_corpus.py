@@ -861,6 +861,9 @@ class Escapes(unittest.TestCase):
                                              "alias.y=config", "y", "core.hooksPath",
                                              "/workspace/h"],
                          [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
+                        # a key removed (husky's uninstall) writes nothing else
+                        ("sb git config --unset", ["!git", "-C", "/workspace/repo", "config",
+                                                   "--unset", "core.hooksPath"], []),
                         ("sb commondir written", ["open-creat", "/workspace/repo2/.git/commondir",
                                                   "0644"],
                          [(PLANT, "fd.name", "/workspace/repo2/.git/commondir")]),
