@@ -242,9 +242,11 @@ class Escapes(unittest.TestCase):
                         os.path.join(self.ws, "repo4")], check=True)
         with open(os.path.join(self.ws, "repo4", ".git"), "w") as f:
             f.write("gitdir: ../gd\n")  # git wrote the host's path of it
-        # a staged gitdir for a submodule's place
+        # a staged gitdir for a submodule's place; a key husky's install set
         os.mkdir(os.path.join(self.ws, "repo", ".git", "modules"))
         shutil.copytree(os.path.join(self.ws, "staged-hooks"), os.path.join(self.ws, "staged-mod"))
+        subprocess.run(["git", "-C", os.path.join(self.ws, "repo4"), "config", "core.hooksPath",
+                        ".husky"], check=True)
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -862,7 +864,7 @@ class Escapes(unittest.TestCase):
                                              "/workspace/h"],
                          [(PLANT, "fs.path.target", "/workspace/repo/.git/config")]),
                         # a key removed (husky's uninstall) writes nothing else
-                        ("sb git config --unset", ["!git", "-C", "/workspace/repo", "config",
+                        ("sb git config --unset", ["!git", "-C", "/workspace/repo4", "config",
                                                    "--unset", "core.hooksPath"], []),
                         ("sb commondir written", ["open-creat", "/workspace/repo2/.git/commondir",
                                                   "0644"],
