@@ -866,9 +866,6 @@ class Escapes(unittest.TestCase):
                         # a key removed (husky's uninstall) writes nothing else
                         ("sb git config --unset", ["!git", "-C", "/workspace/repo4", "config",
                                                    "--unset", "core.hooksPath"], []),
-                        ("sb separate gitdir hook", ["open-creat", "/workspace/gd/hooks/pre-commit",
-                                                     "0755"],
-                         [(PLANT, "fd.name", "/workspace/gd/hooks/pre-commit")]),
                         ("sb commondir written", ["open-creat", "/workspace/repo2/.git/commondir",
                                                   "0644"],
                          [(PLANT, "fd.name", "/workspace/repo2/.git/commondir")]),
