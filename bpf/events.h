@@ -493,6 +493,7 @@ struct as_open {
 #define AS_OPEN_PREFIX_LEN 64 /* bytes of a prefix, NUL included */
 #define AS_OPEN_TOP_COMPS 4 /* path components, from the root, the kernel renders */
 #define AS_OPEN_ATOM_MAX 32 /* path names the kernel tests: the bits of a term's need */
+#define AS_OPEN_ALEN_BUCKETS 64 /* name lengths told apart by alen_atoms (the last: longer) */
 #define AS_OPEN_ATOM_LEN 32 /* bytes of an atom, NUL included */
 
 /* as_open_filter.akind[]: which of the path's names an atom is tested on,
@@ -527,12 +528,14 @@ struct as_open_filter {
 	__u8 alen[AS_OPEN_ATOM_MAX]; /* bytes of atom j, without the NUL */
 	__u8 akind[AS_OPEN_ATOM_MAX]; /* AS_ATOM_* */
 	__u8 _pad1[4];
-	/* bit l (63: 63 or longer; 0: the kernel could not read the length,
-	 * the name is tested so that it is kept): an atom can match a name of
-	 * l bytes, of any name / of the last; set by the loader, so that the
-	 * kernel reads no name that cannot match */
-	__u64 alen_any;
-	__u64 alen_base;
+	/* atoms of the last name only (AS_ATOM_BASE), set by the loader */
+	__u32 abase;
+	__u32 _pad2;
+	/* per name length l (63: 63 or longer; 0: the kernel could not read
+	 * the length, the name is tested so that it is kept): the atoms that
+	 * can match a name of l bytes, set by the loader, so that the kernel
+	 * reads no name that cannot match and compares only these */
+	__u32 alen_atoms[AS_OPEN_ALEN_BUCKETS];
 	__u64 prefix[AS_OPEN_PREFIX_MAX][AS_OPEN_PREFIX_LEN / 8]; /* zero-padded */
 	/* the bytes of each word that plen[i] covers, set by the loader: the
 	 * kernel's test compares words without a branch on the length */
@@ -761,7 +764,7 @@ _Static_assert(sizeof(struct as_lineage) == 648, "as_lineage layout");
 _Static_assert(sizeof(struct as_exec) == 1144, "as_exec layout");
 _Static_assert(sizeof(struct as_open) == 480, "as_open layout");
 _Static_assert(sizeof(struct as_connect) == 608, "as_connect layout");
-_Static_assert(sizeof(struct as_open_filter) == 4832, "as_open_filter layout");
+_Static_assert(sizeof(struct as_open_filter) == 5080, "as_open_filter layout");
 _Static_assert(sizeof(struct as_setid) == 456, "as_setid layout");
 _Static_assert(sizeof(struct as_capset) == 472, "as_capset layout");
 _Static_assert(sizeof(struct as_fork) == 456, "as_fork layout");

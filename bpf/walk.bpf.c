@@ -888,47 +888,63 @@ __noinline int as_pfx_match(__u32 mask, const struct as_rendered *rd)
 	return 0;
 }
 
-/* One name of the path and the atoms to test it against (as_atom_match). */
-struct as_atom_ctx {
-	__u64 w[AS_OPEN_ATOM_LEN / 8]; /* its first bytes, zero-padded */
-	__u32 mask; /* the atoms asked for */
-	__u32 len; /* its length */
-	__u32 base; /* it is the path's last name */
-	__u32 _pad0;
-};
-
-/* Atom i against the name: into the scratch map's top.atoms. A bpf_loop()
- * callback: the verifier checks it once, not once per atom and per
- * combination of the atoms before it. */
-static long as_atom_step(__u32 i, struct as_atom_ctx *x)
+/* The index of the one bit set in low: the bits below it counted (SWAR
+ * popcount, no branch and no table) */
+static __always_inline __u32 as_bit_index(__u32 low)
 {
-	struct as_scratch *s = as_scratch();
-	__u32 kind, alen;
+	__u32 x = low - 1;
 
-	if (!s || !(x->mask & (1u << (i & (AS_OPEN_ATOM_MAX - 1)))))
-		return 0;
-	AS_VERIFIER_MASK(i, 31); /* < AS_OPEN_ATOM_MAX, in the register indexing */
-	kind = cfg_open_filter.akind[i];
-	alen = cfg_open_filter.alen[i];
-	if ((kind & AS_ATOM_BASE) && !x->base)
-		return 0; /* a last-name atom, on another name */
-	if ((kind & AS_ATOM_PREFIX) ? x->len < alen : x->len != alen)
-		return 0;
-	if (as_masked_eq(x->w, cfg_open_filter.atom[i], cfg_open_filter.amask[i], AS_OPEN_ATOM_LEN))
-		s->top.atoms |= 1u << i;
-	return 0;
+	x -= (x >> 1) & 0x55555555u;
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0fu;
+	return (x * 0x01010101u) >> 24;
 }
 
-/* Which atoms in mask does one name of the path (len bytes at name_p, the
- * nth met from the file up: the 0th is the last name, fd.filename) match?
- * Added to the scratch map's top.atoms. Called only for a name whose
- * length some atom can match (alen_any, alen_base): most names are never
- * read. Four masked word compares an atom. */
-__noinline int as_atom_match(__u32 mask, __u64 name_p, __u32 len, __u32 nth)
+/* Is the name of len bytes at name_p the one kept in dentry d (at dent_p)
+ * itself, d_shortname, which typed word loads can read? Not before 6.14
+ * (no d_shortname), without typed reads, or for a longer name. */
+static __always_inline int as_name_is_short(struct dentry *d, __u64 dent_p, __u64 name_p,
+					    __u32 len)
 {
-	struct as_atom_ctx x = { .mask = mask, .len = len, .base = nth == 0 };
-	__u32 n = len, na = cfg_open_filter.natom;
+	return cfg_typed_reads && bpf_core_field_exists(d->d_shortname) &&
+	       name_p == dent_p + bpf_core_field_offset(struct dentry, d_shortname) &&
+	       len <= sizeof(d->d_shortname) - 1;
+}
+
+/* The first bytes of a name kept in its dentry (d_shortname: shorter than
+ * 40 bytes, as most are) into w, zero-padded, by typed word loads: a helper
+ * read costs ~70 ns. 0 where the name is elsewhere, or the kernel has no
+ * d_shortname (before 6.14) or no typed reads: the caller reads it. */
+static __always_inline int as_name_inline(__u64 w[AS_OPEN_ATOM_LEN / 8], __u32 len, __u64 dent_p,
+					  __u64 name_p)
+{
+	struct dentry *d = AS_KPTR(dentry, dent_p);
+	__u32 j;
+
+	if (!as_name_is_short(d, dent_p, name_p, len))
+		return 0;
+#pragma unroll
+	for (j = 0; j < AS_OPEN_ATOM_LEN / 8; j++) {
+		if (j * 8 >= len)
+			break;
+		w[j] = d->d_shortname.words[j];
+		if (len - j * 8 < 8) /* the bytes past the name: none of its */
+			w[j] &= (1ull << ((len - j * 8) * 8)) - 1;
+	}
+	return 1;
+}
+
+/* Which of the atoms in cand does one name of the path (len bytes at
+ * name_p, in dentry dent_p) match? Added to the scratch map's top.atoms.
+ * The caller picked cand by the name's length and place (alen_atoms,
+ * abase), so most names are never read, and a name read is compared with
+ * those atoms only, each by four masked words: a loop over cand's bits, not
+ * over every atom. */
+__noinline int as_atom_match(__u32 cand, __u64 name_p, __u32 len, __u64 dent_p)
+{
+	__u64 w[AS_OPEN_ATOM_LEN / 8] = {};
 	struct as_scratch *s = as_scratch();
+	__u32 n = len, hit = 0, k;
 
 	if (!s)
 		return 0;
@@ -937,13 +953,25 @@ __noinline int as_atom_match(__u32 mask, __u64 name_p, __u32 len, __u32 nth)
 	n -= 1; /* 0..31 in the register the call gets: 1..32 bytes */
 	AS_VERIFIER_MASK(n, 31);
 	/* a name that cannot be read (or of no length: a failed read of
-	 * d_name) might be any: as if it matched every atom, so the open is
-	 * kept, never dropped for what the test could not see */
-	if (!len || bpf_probe_read_kernel(x.w, n + 1, (const void *)name_p)) {
-		s->top.atoms |= mask;
+	 * d_name) might be any: as if it matched every atom asked, so the
+	 * open is kept, never dropped for what the test could not see */
+	if (!len || (!as_name_inline(w, len, dent_p, name_p) &&
+		     bpf_probe_read_kernel(w, n + 1, (const void *)name_p))) {
+		s->top.atoms |= cand;
 		return 0;
 	}
-	bpf_loop(na < AS_OPEN_ATOM_MAX ? na : AS_OPEN_ATOM_MAX, as_atom_step, &x, 0);
+	for (k = 0; k < AS_OPEN_ATOM_MAX; k++) {
+		__u32 low = cand & -cand, i;
+
+		if (!low)
+			break;
+		i = as_bit_index(low) & (AS_OPEN_ATOM_MAX - 1);
+		cand &= cand - 1;
+		if (as_masked_eq(w, cfg_open_filter.atom[i], cfg_open_filter.amask[i],
+				 AS_OPEN_ATOM_LEN))
+			hit |= low;
+	}
+	s->top.atoms |= hit;
 	return 0;
 }
 
@@ -1017,9 +1045,7 @@ static __always_inline int as_render_inline(struct as_rendered *rd, __u32 pos, _
 	struct dentry *d = AS_KPTR(dentry, dent_p);
 	__u32 sh = (pos & 7) * 8, wi = pos >> 3, j;
 
-	if (!cfg_typed_reads || !bpf_core_field_exists(d->d_shortname) ||
-	    name_p != dent_p + bpf_core_field_offset(struct dentry, d_shortname) ||
-	    len > sizeof(d->d_shortname) - 1)
+	if (!as_name_is_short(d, dent_p, name_p, len))
 		return 0;
 #pragma unroll
 	for (j = 0; j < sizeof(d->d_shortname) / 8; j++) {
@@ -1128,19 +1154,16 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 	struct task_struct *task = AS_KPTR(task_struct, task_p);
 	struct dentry *d, *mnt_root, *root_d, *parent;
 	struct as_scratch *s = as_scratch();
-	__u64 lm[2]; /* the name lengths an atom can match: none, or alen_* */
 	struct vfsmount *root_m;
 	struct inode *ino;
 	struct mount *mnt;
-	__u32 i, n, needs, mode;
+	__u32 i, n, needs, notbase, cand, mode;
 
 	if (!s)
 		return 0;
+	/* the atoms class c's terms ask for (none: no name is read) */
 	needs = cfg_open_filter.needs[c & (AS_OPEN_CLASSES - 1)];
-	/* no names needed: no length can match. Without a branch, which
-	 * would split the walk below into two for the verifier */
-	lm[0] = cfg_open_filter.alen_any & -(((__u64)needs | -(__u64)needs) >> 63);
-	lm[1] = cfg_open_filter.alen_base & -(((__u64)needs | -(__u64)needs) >> 63);
+	notbase = ~cfg_open_filter.abase;
 	d = AS_RD(f, f_path.dentry);
 	ino = AS_RD(d, d_inode);
 	/* a file with no link (a deleted one, an O_TMPFILE, a memfd) has no
@@ -1172,7 +1195,6 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 	s->top.bytes = 0;
 	for (i = 0; i < AS_EXCL_DEPTH; i++) {
 		__u32 len, l;
-		__u64 m;
 
 		if (!d)
 			return 0;
@@ -1196,20 +1218,24 @@ __noinline int as_file_dropped(__u32 c, __u64 file_p, __u64 task_p)
 		s->top.dent[n & (AS_OPEN_TOP_COMPS - 1)] = (__u64)d;
 		s->top.len[n & (AS_OPEN_TOP_COMPS - 1)] = len;
 		*(volatile __u32 *)&s->top.n = n + 1;
-		/* lm[1] for the first name met (n == 0), lm[0] for the others,
-		 * picked without a branch: each is a state of the walk's */
 		*(volatile __u32 *)&s->top.bytes += len + 1;
-		m = lm[(((__u64)n - 1) >> 63) & 1];
-		/* bit len, and bit 63 for a name of 64 bytes or more (the
-		 * loader sets bit 0 when there are atoms: a name of no length
-		 * is one the walk could not read, tested to be kept) */
-		l = len & 63;
-		if (((m >> l) | ((m >> 63) & (((__u64)63 - len) >> 63))) & 1)
-			/* the name as a number, read back from map memory: a
-			 * typed pointer cannot be passed to a global function */
-			as_atom_match(needs,
+		/* the atoms that can match a name of its length (the last
+		 * bucket: that long or longer; a name of no length is one the
+		 * walk could not read, tested to be kept), the last-name ones
+		 * only for the first name met (n == 0): picked without a
+		 * branch, each would be a state of the walk's */
+		l = (len | ((((__u64)AS_OPEN_ALEN_BUCKETS - 1 - len) >> 63) * (AS_OPEN_ALEN_BUCKETS - 1))) &
+		    (AS_OPEN_ALEN_BUCKETS - 1);
+		cand = needs & cfg_open_filter.alen_atoms[l] &
+		       (notbase | -(__u32)((((__u64)n - 1) >> 63) & 1));
+		if (cand)
+			/* the name and its dentry as numbers, read back from
+			 * map memory: a typed pointer cannot be passed to a
+			 * global function */
+			as_atom_match(cand,
 				      *(volatile __u64 *)&s->top.name[n & (AS_OPEN_TOP_COMPS - 1)],
-				      len, n);
+				      len,
+				      *(volatile __u64 *)&s->top.dent[n & (AS_OPEN_TOP_COMPS - 1)]);
 		d = parent;
 	}
 	return 0; /* not reached the root: keep the event */

@@ -590,14 +590,16 @@ static uint64_t loader_prefix_mask(unsigned plen, unsigned w)
 	return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
 }
 
-/* The lengths of names atom j can match (bit 63: 63 or more). */
-static uint64_t loader_atom_lengths(const struct as_open_filter *o, unsigned j)
+/* Can atom j match a name of l bytes (AS_OPEN_ALEN_BUCKETS - 1: that many
+ * or more)? A length of 0 is a name the kernel could not read: tested, so
+ * that its open is kept. */
+static int loader_atom_fits(const struct as_open_filter *o, unsigned j, unsigned l)
 {
-	unsigned l = o->alen[j] < 63 ? o->alen[j] : 63;
-
+	if (!l)
+		return 1;
 	if (o->akind[j] & AS_ATOM_PREFIX)
-		return ~0ull << l;
-	return 1ull << l;
+		return l >= o->alen[j] || l == AS_OPEN_ALEN_BUCKETS - 1;
+	return l == o->alen[j];
 }
 
 /* Every open of a process the type pre-filter keeps is kept: every open
@@ -663,8 +665,9 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 		if (f->plen[i])
 			f->nprefix = (uint8_t)(i + 1);
 	}
-	f->alen_any = 0;
-	f->alen_base = 0;
+	f->abase = 0;
+	for (unsigned l = 0; l < AS_OPEN_ALEN_BUCKETS; l++)
+		f->alen_atoms[l] = 0;
 	for (unsigned j = 0; j < AS_OPEN_ATOM_MAX; j++) {
 		f->alen[j] = j < n->natom ? n->alen[j] : 0;
 		f->akind[j] = j < n->natom ? n->akind[j] : 0;
@@ -674,11 +677,11 @@ static void loader_set_open_filter(struct loader *l, const struct loader_opts *o
 		}
 		if (j >= n->natom)
 			continue;
-		/* bit 0 too: a name of no length is one the kernel could not
-		 * read, which its test keeps */
-		f->alen_base |= loader_atom_lengths(n, j) | 1;
-		if (!(n->akind[j] & AS_ATOM_BASE))
-			f->alen_any |= loader_atom_lengths(n, j) | 1;
+		if (n->akind[j] & AS_ATOM_BASE)
+			f->abase |= 1u << j;
+		for (unsigned l = 0; l < AS_OPEN_ALEN_BUCKETS; l++)
+			if (loader_atom_fits(n, j, l))
+				f->alen_atoms[l] |= 1u << j;
 	}
 	f->natom = n->natom;
 	for (unsigned c = 0; c < AS_OPEN_CLASSES; c++) {
