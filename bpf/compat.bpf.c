@@ -138,6 +138,28 @@ static __always_inline int as_ioctl_watched(__u32 req, __u64 argp)
 	return sub == AS_TIOCL_SETSEL || sub == AS_TIOCL_PASTESEL;
 }
 
+/* May the call numbered nr be one this program traces? A native call it
+ * picks by an argument's value (ioctl, fcntl, the code mappers), when a
+ * rule wants it; or the same number as an i386 call whose family a rule
+ * wants (a socketcall: any). No read of the thread's status: most of the
+ * host's calls are neither, and leave on one table load. */
+static __always_inline int as_raw_maybe(long nr)
+{
+	struct as_compat_spec sp;
+
+	if (nr < 0 || nr >= AS_COMPAT_NR_MAX)
+		return 0;
+	if ((nr == AS_NR_IOCTL || nr == AS_NR_FCNTL || nr == AS_NR_MMAP || nr == AS_NR_MPROTECT ||
+	     nr == AS_NR_PKEY_MPROTECT) &&
+	    cfg_compat_on[nr & (AS_SYS_NR_MAX - 1)])
+		return 1;
+	sp = cfg_compat_spec[nr & (AS_COMPAT_NR_MAX - 1)];
+	if (sp.family == AS_CFAM_SOCKETCALL)
+		return 1;
+	return sp.family != AS_CFAM_NONE && sp.nr < AS_SYS_NR_MAX &&
+	       cfg_compat_on[sp.nr & (AS_SYS_NR_MAX - 1)];
+}
+
 SEC("raw_tp/sys_exit")
 int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -145,8 +167,13 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 	struct as_compat_spec sp;
 	struct as_scratch *s;
 	__u64 sockargs = 0;
-	long nr = -1, ret = (long)ctx->args[1];
+	long nr = as_regs_nr(ctx->args[0]), ret = (long)ctx->args[1];
 
+	/* the host's common calls leave here, on the number alone: neither a
+	 * native call picked below, nor, read as an i386 number, a call whose
+	 * family a rule wants (which needs the thread's status to tell) */
+	if (!as_raw_maybe(nr))
+		return 0;
 	if (!(as_thread_status() & AS_TS_COMPAT)) {
 		/* a native call: only the ioctl requests and fcntl commands
 		 * above, when a rule wants them; every other syscall of the
@@ -157,7 +184,6 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		    !cfg_compat_on[AS_NR_MMAP] && !cfg_compat_on[AS_NR_MPROTECT] &&
 		    !cfg_compat_on[AS_NR_PKEY_MPROTECT])
 			return 0;
-		nr = as_regs_nr(ctx->args[0]);
 		if (nr == AS_NR_MMAP || nr == AS_NR_MPROTECT || nr == AS_NR_PKEY_MPROTECT) {
 			/* code from a file: its prot, then (mmap) not anonymous */
 			if (!cfg_compat_on[nr & (AS_SYS_NR_MAX - 1)])
@@ -184,7 +210,6 @@ int raw_sys_exit_compat(struct bpf_raw_tracepoint_args *ctx)
 		as_raw_generic(nr, ret, 0); /* it asks the pre-filter */
 		return 0;
 	}
-	nr = as_regs_nr(ctx->args[0]);
 	if (nr < 0 || nr >= AS_COMPAT_NR_MAX)
 		return 0;
 	sp = cfg_compat_spec[nr & (AS_COMPAT_NR_MAX - 1)];
