@@ -656,6 +656,16 @@ struct as_fork {
 /* slot 0 is a file with no link left: the code an mmap or mprotect mapped */
 #define AS_SYF_NOLINK (1u << 20)
 
+/* as_sys.extra of a ptrace, process_vm_readv or process_vm_writev: how
+ * the target (its pid argument) stands to the caller. The target is looked for among the calling thread's
+ * tracees and children and, for a caller sharing its creator's memory,
+ * its creator's threads (AS_PTK_SCAN of each); one found nowhere has no
+ * bit set. */
+#define AS_PTK_DESCENDANT 0 /* bit: descends from the caller and holds nothing
+			     * the caller lacks (ids, capabilities, dumpable) */
+#define AS_PTK_SHARES_MM 1 /* bit: shares the caller's memory */
+#define AS_PTK_SCAN 16
+
 struct as_sys {
 	struct as_hdr hdr;
 	__s64 res;

@@ -88,22 +88,17 @@ static __always_inline int as_pipe_held(struct task_struct *task, struct inode *
 	return c.held || c.n > AS_PIPE_SCAN_MAX; /* past the look: not said */
 }
 
-/* How many generations up from a /proc/PID entry's process the opener is
- * looked for (as_proc_kin) */
-#define AS_PROC_KIN_DEPTH 8
-
 /* The opener's relation to the process whose /proc/PID entry ino is (the
  * entry's task: its pid's PIDTYPE_PID task): AS_OF_TRACEE when the opener
  * traces it (a debugger reads and writes its debuggee's mem; that it
  * attached is the ptrace event's to tell); AS_OF_DESCENDANT, for an open
  * that writes (write: nonzero), when the opener is among its
- * AS_PROC_KIN_DEPTH nearest creators (real_parent: reparenting to init
- * ends the chain). */
+ * AS_KIN_DEPTH nearest creators (as_descends_from). */
 static __always_inline __u32 as_proc_kin(struct task_struct *task, struct inode *ino, int write)
 {
 	struct proc_inode *pi = (void *)ino - bpf_core_field_offset(struct proc_inode, vfs_inode);
 	struct pid *pid = BPF_CORE_READ(pi, pid);
-	struct task_struct *t, *p;
+	struct task_struct *t;
 	struct hlist_node *first;
 	__u32 me, fl = 0;
 
@@ -118,18 +113,7 @@ static __always_inline __u32 as_proc_kin(struct task_struct *task, struct inode 
 		fl |= AS_OF_TRACEE;
 	if (!write || BPF_CORE_READ(t, tgid) == me)
 		return fl;
-	p = t;
-	for (int i = 0; i < AS_PROC_KIN_DEPTH; i++) {
-		__u32 tg;
-
-		p = BPF_CORE_READ(p, real_parent);
-		tg = p ? BPF_CORE_READ(p, tgid) : 0;
-		if (tg == me)
-			return fl | AS_OF_DESCENDANT;
-		if (tg <= 1)
-			break;
-	}
-	return fl;
+	return as_descends_from(t, me) ? fl | AS_OF_DESCENDANT : fl;
 }
 
 /*

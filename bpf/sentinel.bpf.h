@@ -436,6 +436,27 @@ __u32 as_verdict_compute(__u64 task, struct as_lineage *lin);
 
 /* The current thread's lineage, or NULL (a thread alive before we started
  * that the loader could not seed). */
+/* How many generations up from a task its creator is looked for
+ * (as_descends_from) */
+#define AS_KIN_DEPTH 8
+
+/* Whether t descends from the process tgid within AS_KIN_DEPTH generations
+ * of creators (real_parent: reparenting to init ends the chain) */
+static __always_inline int as_descends_from(struct task_struct *t, __u32 tgid)
+{
+	for (int i = 0; i < AS_KIN_DEPTH; i++) {
+		__u32 tg;
+
+		t = BPF_CORE_READ(t, real_parent);
+		tg = t ? BPF_CORE_READ(t, tgid) : 0;
+		if (tg == tgid)
+			return 1;
+		if (tg <= 1)
+			break;
+	}
+	return 0;
+}
+
 static __always_inline struct as_lineage *as_lineage_cur(void)
 {
 	struct as_task *t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);

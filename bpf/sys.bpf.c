@@ -73,6 +73,111 @@ static __always_inline __u32 as_put_spec_slot(__u32 off, __u32 i, __u8 str, __u8
 			   (__u64)task);
 }
 
+/* t's thread id in the pid namespace at level (what a caller there passes
+ * as its pid); 0 when t is not seen there */
+static __always_inline int as_tid_at(struct task_struct *t, __u32 level)
+{
+	struct pid *p = BPF_CORE_READ(t, thread_pid);
+	int nr = 0;
+
+	if (!p || BPF_CORE_READ(p, level) < level)
+		return 0;
+	bpf_core_read(&nr, sizeof(nr), &p->numbers[level & 31].nr);
+	return nr;
+}
+
+/* The task among head's first AS_PTK_SCAN entries (each the list_head at
+ * off in its task) whose thread id at level is nr */
+static __always_inline struct task_struct *as_list_find(struct list_head *head, __u32 off,
+							__u32 level, int nr)
+{
+	struct list_head *n = BPF_CORE_READ(head, next);
+
+	for (int i = 0; i < AS_PTK_SCAN && n && n != head; i++) {
+		struct task_struct *t = (void *)n - off;
+
+		if (as_tid_at(t, level) == nr)
+			return t;
+		n = BPF_CORE_READ(n, next);
+	}
+	return 0;
+}
+
+#define AS_SUID_DUMP_USER 1 /* mm->flags' dumpable bits: an ordinary process */
+#define AS_MMF_DUMPABLE_MASK 3
+
+/* Whether t holds nothing the caller (me) lacks: its real, effective and
+ * saved ids are the caller's real ones, its permitted capabilities are
+ * among the caller's, in the same user namespace, and it is dumpable. It
+ * is the test the kernel passes without CAP_SYS_PTRACE (__ptrace_may_access
+ * with real credentials); a setuid program's child, or ssh-agent (which
+ * makes itself undumpable to guard its keys), fails it. */
+static __always_inline int as_creds_within(struct task_struct *t, struct task_struct *me)
+{
+	const struct cred *tc = BPF_CORE_READ(t, real_cred), *mc = BPF_CORE_READ(me, cred);
+	struct mm_struct *mm = BPF_CORE_READ(t, mm);
+	__u32 uid = BPF_CORE_READ(mc, uid.val), gid = BPF_CORE_READ(mc, gid.val);
+	__u64 tcap = 0, mcap = 0, mmf = 0;
+
+	if (!tc || !mc || !mm || BPF_CORE_READ(tc, user_ns) != BPF_CORE_READ(mc, user_ns))
+		return 0;
+	if (BPF_CORE_READ(tc, uid.val) != uid || BPF_CORE_READ(tc, euid.val) != uid ||
+	    BPF_CORE_READ(tc, suid.val) != uid || BPF_CORE_READ(tc, gid.val) != gid ||
+	    BPF_CORE_READ(tc, egid.val) != gid || BPF_CORE_READ(tc, sgid.val) != gid)
+		return 0;
+	/* kernel_cap_t is a u64 since 6.3, two u32s before: 8 bytes either way */
+	bpf_core_read(&tcap, sizeof(tcap), &tc->cap_permitted);
+	bpf_core_read(&mcap, sizeof(mcap), &mc->cap_permitted);
+	/* mm->flags: an unsigned long, a one-word bitmap since 6.18 */
+	bpf_core_read(&mmf, sizeof(mmf), &mm->flags);
+	return !(tcap & ~mcap) && (mmf & AS_MMF_DUMPABLE_MASK) == AS_SUID_DUMP_USER;
+}
+
+/*
+ * A ptrace's target (process_vm_readv's, process_vm_writev's: the kernel
+ * asks the same of them) as the caller stands to it (AS_PTK_* bits): its own
+ * descendant holding nothing it lacks (a debugger's or strace's program;
+ * Yama's ptrace_scope 1 allows exactly these), or a process sharing its
+ * memory (LeakSanitizer's tracer is a CLONE_VM clone that attaches to the
+ * threads of the program that made it). Neither lets the caller do what
+ * it could not already. Found by the thread id the caller passed, among
+ * its tracees (a request on an attached target; an attach that worked),
+ * its children (an attach to one, worked or refused) and its creator's
+ * threads when it shares their memory (a global function: verified once).
+ */
+__noinline __u64 as_ptrace_kin(__s64 nr)
+{
+	struct task_struct *me = (struct task_struct *)bpf_get_current_task(), *t, *rp;
+	__u32 level = BPF_CORE_READ(me, thread_pid, level);
+	struct mm_struct *mm = BPF_CORE_READ(me, mm);
+	__u64 fl = 0;
+
+	if (nr <= 0 || nr > 0x7fffffff || !mm)
+		return 0;
+	t = as_list_find(&me->ptraced, bpf_core_field_offset(struct task_struct, ptrace_entry),
+			 level, (int)nr);
+	if (!t)
+		t = as_list_find(&me->children, bpf_core_field_offset(struct task_struct, sibling),
+				 level, (int)nr);
+	rp = BPF_CORE_READ(me, real_parent);
+	if (!t && rp && BPF_CORE_READ(rp, mm) == mm &&
+	    bpf_core_field_exists(struct signal_struct, thread_head)) {
+		struct signal_struct *sig = BPF_CORE_READ(rp, signal);
+
+		if (sig)
+			t = as_list_find(&sig->thread_head,
+					 bpf_core_field_offset(struct task_struct, thread_node), level,
+					 (int)nr);
+	}
+	if (!t)
+		return 0;
+	if (BPF_CORE_READ(t, mm) == mm)
+		fl |= 1u << AS_PTK_SHARES_MM;
+	if (as_descends_from(t, BPF_CORE_READ(me, tgid)) && as_creds_within(t, me))
+		fl |= 1u << AS_PTK_DESCENDANT;
+	return fl;
+}
+
 /* A value behind an argument that says what the call does. */
 static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 {
@@ -112,6 +217,11 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 		 * reboot only ends that namespace's init (reboot_pid_ns) */
 		return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid,
 				     level) == 0;
+	case AS_SC_PTRACE:
+		return as_ptrace_kin((__s64)(int)args[1]);
+	case AS_SC_PROCESS_VM_READV:
+	case AS_SC_PROCESS_VM_WRITEV:
+		return as_ptrace_kin((__s64)(int)args[0]);
 	case AS_SC_BPF: /* union bpf_attr: map_type or prog_type first */
 	case AS_SC_PERF_EVENT_OPEN: /* struct perf_event_attr: type first */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_BPF ? 1 : 0]);

@@ -27,6 +27,11 @@
 /* a register argument the kernel takes as an int or unsigned int, and as a
  * umode_t: the register's upper bits are not the act's (sctable_arg_value) */
 #define A32(name, idx, fmt) { name, SRC_ARG, idx, FMT_##fmt, 4 }
+/* how the target pid of ptrace and process_vm_* stands to the caller
+ * (AS_PTK_*, read in the kernel: bpf/sys.bpf.c as_ptrace_kin) */
+#define KIN_ARGS                                                      \
+	A("is_descendant", EXTRA, AS_PTK_DESCENDANT, BOOL),           \
+		A("shares_mm", EXTRA, AS_PTK_SHARES_MM, BOOL)
 #define MODE(name, idx) { name, SRC_ARG, idx, FMT_OCT, 2 }
 /* a string slot no longer than argument lenidx says (sc_arg.width) */
 #define STRN(name, slot, lenidx) { name, SRC_STR, slot, FMT_STR, 1 + (lenidx) }
@@ -212,7 +217,7 @@ static const struct sc_info table[AS_SC_MAX] = {
 		.args = { RES, A("fd", ARG, 0, FD), A32("nstype", 1, CLONE), A("ns", PATH, 0, STR) } },
 	[AS_SC_PTRACE] = { .nr = SYS_ptrace, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { RES, A("request", ARG, 0, PTRACE), A("pid", ARG, 1, INT), A("addr", ARG, 2, HEX),
-		  A("data", ARG, 3, HEX) } },
+		  A("data", ARG, 3, HEX), KIN_ARGS } },
 	[AS_SC_MOUNT] = { .nr = SYS_mount, .spec = SPEC(0, N, 1, C, N, 2), .fspath = FSP_SRC0_TGT1,
 		.follow = FOL_NONE, .follow1 = FOL_YES,
 		.args = { RES, A("dev", STR, 0, STR), A("dir", PATH, 1, STR), A("type", AUX, 0, STR),
@@ -289,9 +294,9 @@ static const struct sc_info table[AS_SC_MAX] = {
 	[AS_SC_SETSID] = { .nr = SYS_setsid, .spec = NOSPEC, .fspath = FSP_NONE,
  .args = { RES } },
 	[AS_SC_PROCESS_VM_WRITEV] = { .nr = SYS_process_vm_writev, .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { RES, A("pid", ARG, 0, INT) } },
+		.args = { RES, A("pid", ARG, 0, INT), KIN_ARGS } },
 	[AS_SC_PROCESS_VM_READV] = { .nr = SYS_process_vm_readv, .spec = NOSPEC, .fspath = FSP_NONE,
-		.args = { RES, A("pid", ARG, 0, INT) } },
+		.args = { RES, A("pid", ARG, 0, INT), KIN_ARGS } },
 	[AS_SC_PIDFD_GETFD] = { .nr = SYS_pidfd_getfd, .spec = NOSPEC, .fspath = FSP_NONE,
 		.args = { A("fd", RES, 0, DEC), A("pid_fd", ARG, 0, FD), A("target_fd", ARG, 1, FD),
 		  A32("flags", 2, HEX), RES } },

@@ -25,7 +25,7 @@ enum sc_src {
 	SRC_PATH, /* slot idx: the absolute, normalised path */
 	SRC_STR, /* slot idx: the string as passed */
 	SRC_AUX, /* as_sys.aux */
-	SRC_EXTRA, /* as_sys.extra */
+	SRC_EXTRA, /* as_sys.extra; FMT_BOOL: its bit idx */
 	SRC_RES, /* the result */
 };
 

@@ -70,6 +70,8 @@
  *   privilege and isolation: setfsuid U | setfsgid G | setgroups G[,G...]
  *            unshare FLAGS | setns PATH NSTYPE (after unshare(NSTYPE)) | ptrace-attach
  *            ptrace-traceme (PTRACE_TRACEME: the parent, python or a shell, becomes the tracer)
+ *            ptrace-attach-undumpable (the child made itself undumpable first, as ssh-agent does)
+ *            ptrace-shared-mm (LeakSanitizer's shape: a CLONE_VM clone attaches to us; "tracer N")
  *            ptrace-pid PID (PTRACE_ATTACH) | finit_module PATH | delete_module NAME
  *            traced-mem PID (a child PTRACE_ATTACHed, its /proc mem opened O_RDWR,
  *            then PID's, not traced; one result line each)
@@ -1140,24 +1142,39 @@ static int process_vm_write(void)
 	return 0;
 }
 
-/* A child that waits forever, PTRACE_ATTACHed ("child N" printed); the
- * attach's result, 0 when it stopped and is traced */
-static long traced_child(pid_t *child)
+/* A child that waits forever (undumpable: having made itself so first,
+ * as ssh-agent does), PTRACE_ATTACHed ("child N" printed); the attach's
+ * result, 0 when it stopped and is traced */
+static long traced_child_as(pid_t *child, int undumpable)
 {
+	int ready[2];
+	char c = 0;
 	long r;
 
+	if (pipe(ready))
+		return -errno;
 	*child = fork();
 	if (*child == 0) {
+		if ((undumpable && prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L)) ||
+		    write(ready[1], "r", 1) != 1)
+			_exit(1);
 		for (;;)
 			pause();
 	}
-	if (*child < 0)
+	if (*child < 0 || read(ready[0], &c, 1) != 1)
 		return -errno;
+	close(ready[0]);
+	close(ready[1]);
 	note("child", *child);
 	r = res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)*child, NULL, NULL));
 	if (r == 0)
 		waitpid(*child, NULL, __WALL);
 	return r;
+}
+
+static long traced_child(pid_t *child)
+{
+	return traced_child_as(child, 0);
 }
 
 static void traced_child_end(pid_t child, long attached)
@@ -1240,15 +1257,50 @@ static int traced_mem(const char *other)
 	return 0;
 }
 
-static int ptrace_attach(void)
+static int ptrace_attach(int undumpable)
 {
 	pid_t child;
-	long r = traced_child(&child);
+	long r = traced_child_as(&child, undumpable);
 
 	report(r);
 	if (child > 0)
 		traced_child_end(child, r);
 	return 0;
+}
+
+/* ptrace-shared-mm: LeakSanitizer's shape. A CLONE_VM clone (no thread of
+ * ours: its own process, sharing our memory) PTRACE_ATTACHes us, waits
+ * for us to stop and detaches; we report its attach's result. */
+static pid_t shm_tracee;
+static volatile long shm_attach = 1;
+
+static int shm_tracer(void *arg)
+{
+	long r = syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)shm_tracee, NULL, NULL);
+
+	(void)arg;
+	if (r == 0) {
+		waitpid(shm_tracee, NULL, __WALL);
+		syscall(SYS_ptrace, (long)PTRACE_DETACH, (long)shm_tracee, NULL, NULL);
+	}
+	shm_attach = r == 0 ? 0 : -errno;
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
+static int ptrace_shared_mm(void)
+{
+	static char stack[1 << 16] __attribute__((aligned(16)));
+	pid_t tracer;
+
+	shm_tracee = getpid();
+	tracer = clone(shm_tracer, stack + sizeof(stack), CLONE_VM | CLONE_FS | CLONE_FILES | SIGCHLD,
+		       NULL);
+	if (tracer < 0)
+		return report(-errno);
+	note("tracer", tracer);
+	waitpid(tracer, NULL, __WALL);
+	return report(shm_attach);
 }
 
 /* clone-thread: a raw CLONE_THREAD thread that exits at once */
@@ -1393,7 +1445,11 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_setns, fd, type)));
 	}
 	if (!strcmp(op, "ptrace-attach") && argc == 1)
-		return ptrace_attach();
+		return ptrace_attach(0);
+	if (!strcmp(op, "ptrace-attach-undumpable") && argc == 1)
+		return ptrace_attach(1);
+	if (!strcmp(op, "ptrace-shared-mm") && argc == 1)
+		return ptrace_shared_mm();
 	if (!strcmp(op, "traced-mem") && argc == 2)
 		return traced_mem(argv[1]);
 	if (!strcmp(op, "ptrace-traceme") && argc == 1) /* a debugger-shy program's first act */

@@ -1328,7 +1328,8 @@ class Network(Peers, EventCase):
 PRIV_FIELDS = ["evt.arg." + n for n in (
     "child_pid", "uid", "gid", "flags", "nstype", "fd", "request", "pid", "dev", "dir", "type",
     "name",
-    "path", "cmd", "cmd_name", "option", "arg2_str", "entries")] + [
+    "path", "cmd", "cmd_name", "option", "arg2_str", "entries", "is_descendant",
+    "shares_mm")] + [
     "fs.path.name", "fs.path.target", "proc.cwd", "evt.rawres"]
 
 
@@ -1483,6 +1484,8 @@ class Privilege(EventCase):
         with self.priv_acts() as a:
             pp, rp = a.run("ptrace-attach")
             ppe, rpe = a.run("ptrace-pid", 1, user=NOBODY)
+            pud, rud = a.run("ptrace-attach-undumpable", user=NOBODY)
+            psm, rsm = a.run("ptrace-shared-mm")
             pm, rm = a.run("mount-tmpfs", mnt)
             pu, ru = a.run("umount2", mnt, MNT_DETACH)
             pc, rc = a.run("chroot", self.dir)
@@ -1491,11 +1494,25 @@ class Privilege(EventCase):
         self.assertEqual([rp[-1:], rm, ru, rc, rce, rb],
                          [["0"], ["0"], ["0"], ["0"], ["-1"], ["-7"]])
         child = rp[0].split()[1]
+        # how the target stands to the caller, read in the kernel: its own
+        # child; pid 1; its own child that made itself undumpable (refused
+        # to nobody); the process a CLONE_VM clone shares memory with
         self.fields(self.one(a, pp, "ptrace", evt__arg__request="PTRACE_ATTACH"),
-                    evt__res="SUCCESS", evt__arg__pid=child)
+                    evt__res="SUCCESS", evt__arg__pid=child, evt__arg__is_descendant="true",
+                    evt__arg__shares_mm="false")
         self.fields(self.one(a, ppe, "ptrace"), evt__res="EPERM", evt__arg__pid="1",
-                    evt__arg__request="PTRACE_ATTACH", user__uid=NOBODY)
+                    evt__arg__request="PTRACE_ATTACH", user__uid=NOBODY,
+                    evt__arg__is_descendant="false", evt__arg__shares_mm="false")
         self.assertEqual(rpe, ["-1"])
+        self.assertEqual(rud[1:], ["-1"])
+        self.fields(self.one(a, pud, "ptrace"), evt__res="EPERM",
+                    evt__arg__pid=rud[0].split()[1], evt__arg__is_descendant="false",
+                    evt__arg__shares_mm="false")
+        self.assertEqual(rsm[1:], ["0"])
+        tracer = int(rsm[0].split()[1])
+        self.fields(self.one(a, tracer, "ptrace", evt__arg__request="PTRACE_ATTACH"),
+                    evt__res="SUCCESS", evt__arg__pid=str(psm), evt__arg__is_descendant="false",
+                    evt__arg__shares_mm="true")
         # the private propagation set-up is a mount too (of /); ours is on mnt
         self.fields(self.one(a, pm, "mount", evt__arg__dir=mnt), evt__res="SUCCESS",
                     fs__path__target=mnt, evt__arg__dev="as-acts", evt__arg__type="tmpfs",
@@ -1531,7 +1548,8 @@ class Privilege(EventCase):
                     evt__arg__pid_fd=rg[0].split()[1], evt__arg__target_fd="1",
                     evt__arg__fd=rg[1])
         self.fields(self.one(a, pv, "process_vm_writev"), evt__res="SUCCESS",
-                    evt__arg__pid=rv[0].split()[1])
+                    evt__arg__pid=rv[0].split()[1], evt__arg__is_descendant="true",
+                    evt__arg__shares_mm="false")
         # the calling thread, any CPU: perf_event_open(attr, 0, -1, -1, ...)
         self.fields(self.one(a, pp, "perf_event_open"), evt__res="SUCCESS", evt__arg__pid="0",
                     evt__arg__cpu="-1", evt__arg__group_fd="-1")

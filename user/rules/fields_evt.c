@@ -355,7 +355,8 @@ static int extract_table_arg(const struct event *ev, const char *arg, struct fva
 	case SRC_EXTRA:
 		if (!generic)
 			return 0;
-		n = (int64_t)r->extra;
+		/* a boolean is one bit of it (idx), a fact of the call */
+		n = a->fmt == FMT_BOOL ? (int64_t)(r->extra >> a->idx & 1) : (int64_t)r->extra;
 		break;
 	case SRC_AUX:
 		if (generic && r->aux[0])
