@@ -242,6 +242,8 @@ class Escapes(unittest.TestCase):
                         os.path.join(self.ws, "repo4")], check=True)
         with open(os.path.join(self.ws, "repo4", ".git"), "w") as f:
             f.write("gitdir: ../gd\n")  # git wrote the host's path of it
+        # a repository git init then separates from its .git
+        subprocess.run(["git", "init", "-q", os.path.join(self.ws, "repo6")], check=True)
         # a staged gitdir for a submodule's place; a key husky's install set
         os.mkdir(os.path.join(self.ws, "repo", ".git", "modules"))
         shutil.copytree(os.path.join(self.ws, "staged-hooks"), os.path.join(self.ws, "staged-mod"))
@@ -878,6 +880,21 @@ class Escapes(unittest.TestCase):
                                                            "config", "core.fsmonitor",
                                                            "/workspace/as-acts"],
                          [(PLANT, "fs.path.target", "/workspace/gd/config")]),
+                        # a repository git makes or moves where no hook path looks:
+                        # its hooks would be unwatched (one alert, at its HEAD or
+                        # the .git's move); a bare one named NAME.git is watched
+                        ("sb git init separate gitdir", ["!git", "init", "-q",
+                                                         "--separate-git-dir", "/workspace/gd5",
+                                                         "/workspace/repo5"],
+                         [(PLANT, "fs.path.target", "/workspace/gd5/HEAD")]),
+                        ("sb git init --bare", ["!git", "init", "-q", "--bare",
+                                                "/workspace/plain-bare"],
+                         [(PLANT, "fs.path.target", "/workspace/plain-bare/HEAD")]),
+                        ("sb git init --bare NAME.git", ["!git", "init", "-q", "--bare",
+                                                         "/workspace/named.git"], []),
+                        ("sb .git moved away", ["!git", "-C", "/workspace/repo6", "init", "-q",
+                                                "--separate-git-dir", "/workspace/gd6"],
+                         [(PLANT, "fs.path.source", "/workspace/repo6/.git")]),
                         # a key through an alias: git runs the alias's command as a
                         # child git, which writes; a commondir, a submodule's
                         # gitdir: git's to make
