@@ -10,6 +10,9 @@ volatile __u8 cfg_filter_depth[AS_EV_MAX];
 volatile __u8 cfg_filter_walk;
 volatile __u32 cfg_filter_gen = 1;
 volatile __u64 cfg_rename_ns;
+/* 1: the consumer found the ring empty for a while and sleeps long; the
+ * next record wakes it (as_emit), and clears this */
+volatile __u32 as_ring_idle;
 volatile __u32 cfg_filter_npins;
 volatile struct as_open_filter cfg_open_filter = { .classes = 0xffff };
 

@@ -415,6 +415,7 @@ struct {
 /* Settings, written through skel->rodata between open and load. */
 extern const volatile __u32 cfg_self_tgid; /* agent-sentinel itself: never traced */
 extern const volatile __u64 cfg_wakeup_bytes; /* wake the consumer once this much is queued */
+extern volatile __u32 as_ring_idle; /* the consumer sleeps long: wake it (proc.bpf.c) */
 extern const volatile __u32 cfg_host_netns; /* the host's network namespace inode, 0 unknown */
 extern const volatile __u32 cfg_send_fold; /* fold repeated sends (as_send_repeat) */
 /* Pre-filter settings, in .bss so that a rules reload can rewrite them: per
@@ -844,7 +845,9 @@ static __always_inline void as_count_drop(__u32 type)
 
 /* Send size bytes of buf; a full ring buffer is counted per event type. The
  * consumer is woken only when cfg_wakeup_bytes are waiting (it also polls
- * with a short timeout), so a burst costs one wakeup, not one per event. */
+ * with a short timeout), so a burst costs one wakeup, not one per event;
+ * and by the first record after it found the ring idle and went to sleep
+ * for longer (as_ring_idle), so an idle host costs no wakeups. */
 static __always_inline void as_emit(__u8 *buf, __u32 size)
 {
 	struct as_hdr *h = (struct as_hdr *)buf;
@@ -854,10 +857,13 @@ static __always_inline void as_emit(__u8 *buf, __u32 size)
 	if (size < sizeof(struct as_hdr))
 		return;
 	h->size = size;
-	if (!cfg_wakeup_bytes || bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
+	if (!cfg_wakeup_bytes || as_ring_idle ||
+	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
 		wake = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&events, buf, size, wake))
 		as_count_drop(h->type);
+	if (wake == BPF_RB_FORCE_WAKEUP && as_ring_idle)
+		as_ring_idle = 0;
 }
 
 /* Start the record of a syscall exit that passed the pre-filter, its

@@ -769,6 +769,22 @@ static void agent_reload_step(struct agent *a, int wait)
 		agent_reload_finish(a);
 }
 
+/* How long an idle ring may keep the loop asleep: until the next tick, the
+ * watchdog's next ping or the --duration deadline; not while a reload
+ * compiles (its end is looked for each time round). */
+static int agent_idle_ms(const struct agent *a, uint64_t deadline)
+{
+	uint64_t now = clock_mono_now(), until = a->next_tick;
+
+	if (bgjob_running(&a->reload.job) || agent_reload)
+		return 0;
+	if (a->watchdog_ns && a->next_watchdog < until)
+		until = a->next_watchdog;
+	if (deadline && deadline < until)
+		until = deadline;
+	return until > now ? (int)((until - now) / 1000000ull) : 0;
+}
+
 /* Stopping: a compile still running is waited for and dropped. */
 static void agent_reload_abandon(struct agent *a)
 {
@@ -843,6 +859,7 @@ static int agent_live(struct agent *a)
 	err = consumer_open(&a->c, loader_ringbuf_fd(&a->l), agent_ring_cb, &a->p);
 	if (err)
 		return err;
+	consumer_set_idle_flag(&a->c, loader_ring_idle(&a->l));
 	clock_calibrate();
 	/* seeded before READY: whatever is alive when we say ready is known
 	 * with its command line, even if it exits before its next event */
@@ -879,7 +896,7 @@ static int agent_live(struct agent *a)
 	if (a->o->duration > 0)
 		deadline = clock_mono_now() + (uint64_t)(a->o->duration * 1e9);
 	while (!agent_stop) {
-		err = consumer_poll(&a->c);
+		err = consumer_poll(&a->c, agent_idle_ms(a, deadline));
 		if (err < 0) {
 			diag_err("ring buffer poll failed: %s", strerror(-err));
 			break;

@@ -137,15 +137,40 @@ static int consumer_process(struct consumer *c, int max)
 	return n;
 }
 
-int consumer_poll(struct consumer *c)
+void consumer_set_idle_flag(struct consumer *c, volatile uint32_t *idle)
+{
+	c->idle = idle;
+}
+
+int consumer_poll(struct consumer *c, int max_ms)
 {
 	struct epoll_event ev;
+	int ms = CONSUMER_POLL_MS, n;
 
+	if (max_ms > CONSUMER_IDLE_MS)
+		max_ms = CONSUMER_IDLE_MS;
+	if (c->idle && c->empty_polls >= CONSUMER_IDLE_POLLS && max_ms > ms) {
+		__atomic_store_n(c->idle, 1, __ATOMIC_SEQ_CST);
+		/* what came before the kernel saw the flag woke nobody */
+		n = consumer_process(c, CONSUMER_BATCH_MAX);
+		if (n)
+			goto got;
+		ms = max_ms;
+	}
 	/* level-triggered: ready at once while records wait */
-	if (epoll_wait(c->epfd, &ev, 1, CONSUMER_POLL_MS) < 0 && errno != EINTR)
+	if (epoll_wait(c->epfd, &ev, 1, ms) < 0 && errno != EINTR)
 		return -errno;
 	/* woken or not: the kernel wakes us only per wakeup_bytes, so look anyway */
-	return consumer_process(c, CONSUMER_BATCH_MAX);
+	n = consumer_process(c, CONSUMER_BATCH_MAX);
+	if (!n) {
+		c->empty_polls++;
+		return 0;
+	}
+got:
+	c->empty_polls = 0;
+	if (c->idle && *c->idle)
+		__atomic_store_n(c->idle, 0, __ATOMIC_RELAXED);
+	return n;
 }
 
 int consumer_drain(struct consumer *c)

@@ -880,6 +880,11 @@ void loader_stop(struct loader *l)
 		loader_unload(l);
 }
 
+volatile uint32_t *loader_ring_idle(struct loader *l)
+{
+	return &l->skel->bss->as_ring_idle;
+}
+
 int loader_ringbuf_fd(const struct loader *l)
 {
 	return bpf_map__fd(l->skel->maps.events);

@@ -75,6 +75,8 @@ int loader_start(struct loader *l, const struct loader_opts *o);
 int loader_retarget(struct loader *l, const struct loader_opts *o);
 void loader_stop(struct loader *l);
 int loader_ringbuf_fd(const struct loader *l);
+/* The programs' flag that the consumer sleeps long (consumer_set_idle_flag) */
+volatile uint32_t *loader_ring_idle(struct loader *l);
 /* Tell the kernel side that pid belongs to an agent session (for processes
  * that were already running when we started). */
 int loader_seed_session(const struct loader *l, uint32_t pid, const char *session);

@@ -97,6 +97,23 @@ def proc_mem_kb(pid):
     return out
 
 
+IDLE_WAKE_S = 3.0  # how long an idle agent-sentinel's wakeups are counted
+
+
+def idle_wakeups_per_s(pid):
+    """Wakeups a second of pid's main thread (its voluntary context switches)
+    over IDLE_WAKE_S with nothing asked of it: the ring polled while idle."""
+    def count():
+        with open(f"/proc/{pid}/task/{pid}/status") as f:
+            for line in f:
+                if line.startswith("voluntary_ctxt_switches:"):
+                    return int(line.split()[1])
+        return 0
+    a = count()
+    time.sleep(IDLE_WAKE_S)
+    return (count() - a) / IDLE_WAKE_S
+
+
 def parse_iso_ns(s):
     """'2026-11-29T16:25:12.241061501Z' -> ns since the epoch."""
     base, _, frac = s.rstrip("Z").partition(".")
@@ -544,15 +561,18 @@ def part_rss(env, args):
         t = Tracer(env, "sentinel", extra=("--ringbuf-size", ring))
         try:
             idle = t.mem()
+            wakeups = idle_wakeups_per_s(t.proc.pid)
             env.run_loop("write", args.open_iters // 2, env.tmp_write, inside=True)
             env.run_loop("write", args.open_iters // 10, env.alert_file, inside=True)
             busy = t.mem()
         finally:
             t.stop()
         out.append({"ringbuf": ring, "idle_kb": idle, "after_workloads_kb": busy,
+                    "idle_wakeups_per_s": wakeups,
                     "ready_ms": t.ready_ms, "drops": (t.summary or {}).get("drops")})
         log(f"rss ringbuf {ring}: VmRSS {busy.get('VmRSS')} kB (anon {busy.get('RssAnon')}, "
-            f"file {busy.get('RssFile')}), ready {t.ready_ms:.0f} ms")
+            f"file {busy.get('RssFile')}), ready {t.ready_ms:.0f} ms, "
+            f"idle {wakeups:.1f} wakeups/s")
     return out
 
 
@@ -1090,7 +1110,8 @@ def print_report(res):
             m = r["after_workloads_kb"]
             print(f"  {r['ringbuf']:>4}: VmRSS {m.get('VmRSS', 0) / 1024:.1f} MB = anon "
                   f"{m.get('RssAnon', 0) / 1024:.1f} + file {m.get('RssFile', 0) / 1024:.1f} MB "
-                  f"(idle VmRSS {r['idle_kb'].get('VmRSS', 0) / 1024:.1f} MB), ready {r['ready_ms']:.0f} ms")
+                  f"(idle VmRSS {r['idle_kb'].get('VmRSS', 0) / 1024:.1f} MB), ready {r['ready_ms']:.0f} ms, "
+                  f"idle {r.get('idle_wakeups_per_s', 0):.1f} wakeups/s")
     if rs.get("stop_ms"):
         print(f"\nagent-sentinel SIGTERM to exit: median {rs['stop_ms']['median']:.0f} ms, "
               f"max {rs['stop_ms']['max']:.0f} ms")
