@@ -657,10 +657,11 @@ struct as_fork {
 #define AS_SYF_NOLINK (1u << 20)
 
 /* as_sys.extra of a ptrace, process_vm_readv or process_vm_writev: how
- * the target (its pid argument) stands to the caller. The target is looked for among the calling thread's
- * tracees and children and, for a caller sharing its creator's memory,
- * its creator's threads (AS_PTK_SCAN of each); one found nowhere has no
- * bit set. */
+ * the target (its pid argument) stands to the caller, at the call's exit.
+ * The target is looked for among the calling thread's tracees and
+ * children and, for a caller sharing its creator's memory, its creator's
+ * threads (AS_PTK_SCAN of each; process_vm_*: its tracees only, see
+ * as_ptrace_kin); one found nowhere has no bit set. */
 #define AS_PTK_DESCENDANT 0 /* bit: descends from the caller and holds nothing
 			     * the caller lacks (ids, capabilities, dumpable) */
 #define AS_PTK_SHARES_MM 1 /* bit: shares the caller's memory */

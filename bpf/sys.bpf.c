@@ -144,8 +144,17 @@ static __always_inline int as_creds_within(struct task_struct *t, struct task_st
  * its tracees (a request on an attached target; an attach that worked),
  * its children (an attach to one, worked or refused) and its creator's
  * threads when it shares their memory (a global function: verified once).
+ *
+ * This runs at the call's exit: a pid the call named may by then be
+ * another process's. An attach that worked left its target on the
+ * tracee list, the one place looked first, and any other ptrace request
+ * needs a tracee; but process_vm_readv and process_vm_writev reach any
+ * process, and one kept waiting (its own buffer on a userfaultfd) could
+ * see its target exit and a child of the caller take the pid. For them
+ * (tracees_only) only the tracees count: strace reading its tracee's
+ * strings, the case that matters.
  */
-__noinline __u64 as_ptrace_kin(__s64 nr)
+__noinline __u64 as_ptrace_kin(__s64 nr, __u32 tracees_only)
 {
 	struct task_struct *me = (struct task_struct *)bpf_get_current_task(), *t, *rp;
 	__u32 level = BPF_CORE_READ(me, thread_pid, level);
@@ -156,11 +165,11 @@ __noinline __u64 as_ptrace_kin(__s64 nr)
 		return 0;
 	t = as_list_find(&me->ptraced, bpf_core_field_offset(struct task_struct, ptrace_entry),
 			 level, (int)nr);
-	if (!t)
+	if (!t && !tracees_only)
 		t = as_list_find(&me->children, bpf_core_field_offset(struct task_struct, sibling),
 				 level, (int)nr);
 	rp = BPF_CORE_READ(me, real_parent);
-	if (!t && rp && BPF_CORE_READ(rp, mm) == mm &&
+	if (!t && !tracees_only && rp && BPF_CORE_READ(rp, mm) == mm &&
 	    bpf_core_field_exists(struct signal_struct, thread_head)) {
 		struct signal_struct *sig = BPF_CORE_READ(rp, signal);
 
@@ -218,10 +227,10 @@ static __always_inline __u64 as_sys_extra(__u32 sc, const __u64 *args)
 		return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid,
 				     level) == 0;
 	case AS_SC_PTRACE:
-		return as_ptrace_kin((__s64)(int)args[1]);
+		return as_ptrace_kin((__s64)(int)args[1], 0);
 	case AS_SC_PROCESS_VM_READV:
 	case AS_SC_PROCESS_VM_WRITEV:
-		return as_ptrace_kin((__s64)(int)args[0]);
+		return as_ptrace_kin((__s64)(int)args[0], 1);
 	case AS_SC_BPF: /* union bpf_attr: map_type or prog_type first */
 	case AS_SC_PERF_EVENT_OPEN: /* struct perf_event_attr: type first */
 		bpf_probe_read_user(&v, sizeof(v), (const void *)args[sc == AS_SC_BPF ? 1 : 0]);

@@ -77,6 +77,7 @@
  *            then PID's, not traced; one result line each)
  *            fsopen FSNAME | iopl LEVEL | ioperm FROM NUM ON | userfaultfd FLAGS | perf_event_open (own task
  *            clock) | pidfd_getfd (own fd 1 through a pidfd) | process_vm_writev (a child)
+ *            | process_vm_writev-traced (the child PTRACE_ATTACHed first)
  *            mount-tmpfs DIR | newmount-tmpfs DIR [FLAGS] (fsopen ... move_mount, FLAGS added to
  *            its MOVE_MOUNT_F_EMPTY_PATH) | umount2 DIR FLAGS
  *            fspick-remount DIR (a tmpfs there resized: fspick, fsconfig) | open-tree-attr DIR
@@ -1110,7 +1111,7 @@ static int preload_tmpfile(const char *dir, const char *lib, const char *prog)
 }
 
 /* write into a forked child's copy of a buffer; the child checks it arrived */
-static int process_vm_write(void)
+static int process_vm_write(int traced)
 {
 	static char target[sizeof(PAYLOAD)];
 	static char data[] = PAYLOAD;
@@ -1133,8 +1134,13 @@ static int process_vm_write(void)
 	if (child < 0 || read(ready[0], &c, 1) != 1)
 		return report(-errno);
 	note("child", child);
+	/* traced: as strace writes into its tracee (attached, stopped, let go) */
+	if (traced && (ptrace(PTRACE_ATTACH, child, NULL, NULL) || waitpid(child, NULL, __WALL) < 0))
+		return report(-errno);
 	r = res(syscall(SYS_process_vm_writev, (long)child, &local, 1UL, &remote, 1UL, 0UL));
 	report(r);
+	if (traced)
+		ptrace(PTRACE_DETACH, child, NULL, NULL);
 	if (write(done[1], "d", 1) != 1)
 		return report(-errno);
 	waitpid(child, &status, 0);
@@ -1609,7 +1615,9 @@ static int priv_op(int argc, char **argv)
 		return report(res(syscall(SYS_pidfd_getfd, pidfd, 1, 0)));
 	}
 	if (!strcmp(op, "process_vm_writev") && argc == 1)
-		return process_vm_write();
+		return process_vm_write(0);
+	if (!strcmp(op, "process_vm_writev-traced") && argc == 1)
+		return process_vm_write(1);
 	if (!strcmp(op, "ptrace-pid") && argc == 2)
 		return report(res(syscall(SYS_ptrace, (long)PTRACE_ATTACH, (long)atoi(argv[1]), NULL, NULL)));
 	if (!strcmp(op, "finit_module") && argc == 2) {

@@ -486,7 +486,12 @@ class Escapes(unittest.TestCase):
              [(PRIV, "evt.arg.request", "PTRACE_ATTACH")]),
             ("ptrace own child", ["ptrace-attach"], []),
             ("ptrace by a memory sharer", ["ptrace-shared-mm"], []),
-            ("write own child's memory", ["process_vm_writev"], []),
+            # memory written: its tracee's (strace's) is its own; an
+            # untraced child's is judged as another's (by the call's exit
+            # its pid could name another process)
+            ("write own tracee's memory", ["process_vm_writev-traced"], []),
+            ("write own child's memory", ["process_vm_writev"],
+             [(PRIV, "evt.type", "process_vm_writev")]),
             # a child started in the sandbox's cgroup (made below, before
             # the acts run), to pass for sandboxed work
             ("clone3 into the sandbox cgroup",
