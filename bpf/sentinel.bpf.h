@@ -435,8 +435,6 @@ extern volatile struct as_open_filter cfg_open_filter;
  * matches; AS_VERDICT_NONE otherwise (walk.bpf.c, a global function). */
 __u32 as_verdict_compute(__u64 task, struct as_lineage *lin);
 
-/* The current thread's lineage, or NULL (a thread alive before we started
- * that the loader could not seed). */
 /* How many generations up from a task its creator is looked for
  * (as_descends_from) */
 #define AS_KIN_DEPTH 8
@@ -458,6 +456,8 @@ static __always_inline int as_descends_from(struct task_struct *t, __u32 tgid)
 	return 0;
 }
 
+/* The current thread's lineage, or NULL (a thread alive before we started
+ * that the loader could not seed). */
 static __always_inline struct as_lineage *as_lineage_cur(void)
 {
 	struct as_task *t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
